@@ -1,0 +1,34 @@
+"""How long the `companion` program takes to start, and how much memory it holds then."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+from companion.benchmarks import Figure
+
+NAME = "startup"
+
+_PROBE = (
+    "import resource, companion.cli; companion.cli.build_parser();"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+)
+
+
+def run(quick: bool) -> dict[str, Figure]:
+    """Start a fresh interpreter that loads the command line, several times."""
+    times = []
+    rss_kib = 0
+    for _ in range(3 if quick else 10):
+        start = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-c", _PROBE], check=True, capture_output=True, text=True
+        )
+        times.append(time.perf_counter() - start)
+        rss_kib = int(out.stdout.strip())
+    return {
+        "command line start (median)": Figure(statistics.median(times) * 1000, "ms"),
+        "command line peak resident memory": Figure(rss_kib / 1024, "MB"),
+    }

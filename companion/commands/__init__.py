@@ -1,0 +1,1 @@
+"""Sub-commands of the `companion` program, found by `companion.cli` (one module each)."""

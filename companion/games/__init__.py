@@ -1,0 +1,1 @@
+"""Pure rules engines: standard library only, no clock, no global randomness, no I/O."""

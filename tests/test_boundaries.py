@@ -1,0 +1,103 @@
+"""The architecture's import boundaries, checked on the source text of the package."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "companion"
+
+#: Libraries that talk to hardware (or draw for it): only companion/devices/ may import them.
+HARDWARE = {
+    "gpiozero", "luma", "RPLCD", "smbus2", "serial", "evdev", "mfrc522",
+    "lgpio", "spidev", "RPi", "sdnotify_hw", "colorzero",
+}  # fmt: skip
+
+
+def imports_of(path: Path) -> set[str]:
+    """Return every module name a source file imports (absolute, relative ones resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package = parts[:-1]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1])
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module or ""
+            names.add(module)
+            # `from companion import games` imports the module companion.games.
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+#: Calls an engine must not make: the global random generator, files, the terminal.
+GLOBAL_EFFECTS = {
+    "open", "print", "input", "random.random", "random.randint", "random.randrange",
+    "random.choice", "random.shuffle", "random.sample", "random.seed", "os.urandom",
+}  # fmt: skip
+
+
+def calls_of(path: Path) -> set[str]:
+    """Return the dotted names of every plain or module-level call in a source file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                found.add(func.id)
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                found.add(f"{func.value.id}.{func.attr}")
+    return found
+
+
+def sources(folder: str) -> list[Path]:
+    return sorted((PACKAGE / folder).rglob("*.py")) if (PACKAGE / folder).exists() else []
+
+
+def test_the_checker_sees_imports_and_calls(tmp_path: Path) -> None:
+    probe = PACKAGE / "games" / "errors.py"
+    assert imports_of(probe) == {"__future__", "__future__.annotations"}
+    assert "importlib.import_module" in calls_of(PACKAGE / "cli.py")
+    assert "companion.benchmarks" in imports_of(PACKAGE / "commands" / "bench.py")
+
+
+def test_engines_import_only_the_standard_library_and_each_other() -> None:
+    assert sources("games"), "companion/games/ has no modules"
+    for path in sources("games"):
+        for name in imports_of(path):
+            top = name.split(".")[0]
+            allowed = top in sys.stdlib_module_names or name.startswith("companion.games")
+            assert allowed, f"{path.relative_to(PACKAGE.parent)} imports {name}"
+
+
+def test_engines_use_no_clock_no_global_random_and_no_io() -> None:
+    forbidden = {"time", "datetime", "socket", "subprocess", "threading", "asyncio", "sqlite3"}
+    for path in sources("games"):
+        names = {n.split(".")[0] for n in imports_of(path)}
+        assert not names & forbidden, f"{path.name} imports {sorted(names & forbidden)}"
+        for call in calls_of(path):
+            assert call not in GLOBAL_EFFECTS, f"{path.name} calls {call}()"
+
+
+def test_only_device_adapters_import_hardware_libraries() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "devices" in path.relative_to(PACKAGE).parts:
+            continue
+        for name in imports_of(path):
+            top = name.split(".")[0]
+            assert top not in HARDWARE, f"{path.relative_to(PACKAGE.parent)} imports {name}"
+
+
+def test_device_adapters_never_import_the_engines_or_the_session() -> None:
+    for path in sources("devices"):
+        for name in imports_of(path):
+            assert not name.startswith(("companion.games", "companion.session")), (
+                f"{path.relative_to(PACKAGE.parent)} imports {name}"
+            )

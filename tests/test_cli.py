@@ -1,0 +1,44 @@
+"""The `companion` program: version, help and the bench command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from companion import __version__
+from companion.cli import main
+
+
+def test_version_is_printed(capsys) -> None:
+    try:
+        main(["--version"])
+    except SystemExit as stop:
+        assert stop.code == 0
+    assert capsys.readouterr().out.strip() == f"companion {__version__}"
+
+
+def test_help_lists_the_commands(capsys) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "bench" in out
+    assert "usage: companion" in out
+
+
+def test_installed_console_script_runs() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "Jumpy Jack" in out.stdout
+
+
+def test_bench_json_prints_one_object_with_figures(capsys) -> None:
+    assert main(["bench", "--quick", "--json", "--only", "startup"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    figure = report["startup"]["command line start (median)"]
+    assert figure["unit"] == "ms" and figure["value"] > 0
+
+
+def test_bench_refuses_an_unknown_benchmark(capsys) -> None:
+    assert main(["bench", "--only", "nonsense"]) == 2
+    assert "unknown benchmark: nonsense" in capsys.readouterr().out
