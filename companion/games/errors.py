@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-#: Width of the widest display a refusal is shown on (a 20x4 character LCD).
+import textwrap
+
+#: A refusal is shown on a 20x4 character LCD: 20 columns, 4 rows.
 DISPLAY_WIDTH = 20
-#: A refusal's sentence must fit on the LCD's four rows.
-MAX_SENTENCE = DISPLAY_WIDTH * 4
+DISPLAY_ROWS = 4
+
+
+def display_lines(sentence: str, width: int = DISPLAY_WIDTH) -> list[str]:
+    """Word-wrap ``sentence`` into the rows of a character display ``width`` columns wide."""
+    return textwrap.wrap(sentence, width=width, break_long_words=True) or [""]
+
+
+def fits_display(sentence: str) -> bool:
+    """Tell whether ``sentence`` word-wraps into the 4 rows of a 20-column LCD."""
+    return len(display_lines(sentence)) <= DISPLAY_ROWS
 
 
 class GameError(ValueError):
@@ -16,12 +27,13 @@ class Refusal(GameError):
     """An input the rules refuse: a reason code for machines and a sentence for the table.
 
     A refused input never changes the game's state. ``code`` is a short snake_case word
-    (``barrage``, ``stake_too_high``...); ``sentence`` fits a 20x4 LCD (80 characters).
+    (``barrage``, ``stake_too_high``...); ``sentence`` word-wraps into a 20x4 LCD.
+    Raises ValueError when the sentence would not fit: that is a bug in the engine.
     """
 
     def __init__(self, code: str, sentence: str) -> None:
-        if len(sentence) > MAX_SENTENCE:
-            raise ValueError(f"refusal sentence longer than {MAX_SENTENCE} chars: {sentence!r}")
+        if not fits_display(sentence):
+            raise ValueError(f"refusal sentence does not fit a 20x4 display: {sentence!r}")
         super().__init__(f"{code}: {sentence}")
         self.code = code
         self.sentence = sentence
