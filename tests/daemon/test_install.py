@@ -1,0 +1,86 @@
+"""The systemd unit passes `systemd-analyze verify` and the installer is safe to run twice."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+UNIT = REPO / "systemd" / "companion.service"
+INSTALL = REPO / "systemd" / "install.sh"
+
+
+def unit_settings() -> dict[str, list[str]]:
+    settings: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not here")
+def test_the_unit_verifies_without_any_warning(tmp_path: Path) -> None:
+    # verify checks that ExecStart exists: point it at a stand-in executable, nothing else changes.
+    program = tmp_path / "companion"
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    unit = tmp_path / "companion.service"
+    unit.write_text(UNIT.read_text().replace("/opt/companion/venv/bin/companion", str(program)))
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == ""
+
+
+def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
+    settings = unit_settings()
+    assert settings["Type"] == ["notify"]
+    assert settings["WatchdogSec"] and settings["Restart"] == ["on-failure"]
+    assert settings["User"] == ["companion"]
+    groups = settings["SupplementaryGroups"][0].split()
+    assert set(groups) == {"gpio", "i2c", "spi", "dialout", "input"}
+    assert "PrivateDevices" not in settings, "PrivateDevices hides GPIO, I2C, SPI and serial"
+    assert settings["StateDirectory"] == ["companion"]
+    assert settings["WorkingDirectory"] == ["/run/companion"]  # lgpio writes FIFOs there
+
+
+def run_installer(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60, check=True
+    )
+
+
+def test_installing_into_a_root_twice_changes_nothing_the_second_time(tmp_path: Path) -> None:
+    first = run_installer("--root", str(tmp_path))
+    unit = tmp_path / "etc/systemd/system/companion.service"
+    config = tmp_path / "etc/companion/companion.toml"
+    assert unit.read_text() == UNIT.read_text()
+    assert config.read_text() == (REPO / "systemd/companion.toml").read_text()
+    assert "installed: /etc/systemd/system/companion.service" in first.stdout
+    assert "would run: systemctl enable companion.service" in first.stdout
+
+    config.write_text(config.read_text() + "\n# my own pins\n")
+    second = run_installer("--root", str(tmp_path))
+    assert "unchanged: /etc/systemd/system/companion.service" in second.stdout
+    assert "unchanged: /etc/companion/companion.toml" in second.stdout
+    assert "installed:" not in second.stdout
+    assert "daemon-reload" not in second.stdout
+    assert config.read_text().endswith("# my own pins\n"), "a table's own config was overwritten"
+
+
+def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
+    out = run_installer("--dry-run", "--root", str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+    assert "would run: apt-get install" in out.stdout
+    assert "would install: /etc/systemd/system/companion.service" in out.stdout
+
+
+def test_an_unknown_option_is_refused() -> None:
+    result = subprocess.run(["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "unknown option --frobnicate" in result.stderr
