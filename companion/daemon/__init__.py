@@ -1,0 +1,1 @@
+"""The companion daemon: one event loop that owns the session, the devices and the watchdog."""

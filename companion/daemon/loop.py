@@ -1,0 +1,155 @@
+"""The event loop: devices push events on one queue; only this loop touches the table."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from companion.devices.base import Event, InputDevice
+from companion.render.screen import Cue, Screen
+
+log = logging.getLogger("companion.daemon")
+
+
+class Table(Protocol):
+    """What the loop drives: turns events into table-log entries and says what to show."""
+
+    def handle(self, event: Event) -> Sequence[Cue]:
+        """Apply one device event; return the one-shot cues it caused."""
+
+    def tick(self, now: float) -> Sequence[Cue]:
+        """Let timed things happen (a message expiring); return cues."""
+
+    def next_deadline(self) -> float | None:
+        """When tick() next has something to do (monotonic seconds), or None."""
+
+    def screen(self) -> Screen:
+        """The steady picture of every output for the current state."""
+
+    def close(self) -> None:
+        """Close the journal."""
+
+
+class Outputs(Protocol):
+    """Every output device behind one face; each part may be absent."""
+
+    def show(self, screen: Screen) -> None:
+        """Send what changed since the last screen."""
+
+    def cue(self, cue: Cue, screen: Screen) -> None:
+        """Play a tone, animate a move or a roll."""
+
+    def goodbye(self) -> None:
+        """Show "bye", turn the LEDs off, silence the buzzer, release everything."""
+
+
+class Notify(Protocol):
+    """The systemd side: readiness, watchdog pings, stopping."""
+
+    ping_every: float | None
+
+    def ready(self, status: str = "ready") -> None: ...
+
+    def alive(self) -> None: ...
+
+    def stopping(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class _Stop:
+    reason: str
+
+
+class Daemon:
+    """Own the queue, the table and the outputs; run until asked to stop."""
+
+    #: The longest the loop sleeps without a watchdog, so a stop request is never missed.
+    IDLE_WAKE = 30.0
+
+    def __init__(
+        self,
+        table: Table,
+        outputs: Outputs,
+        inputs: Sequence[InputDevice],
+        notifier: Notify,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self.outputs = outputs
+        self.inputs = list(inputs)
+        self.notifier = notifier
+        self.clock = clock
+        self._queue: queue.Queue[Event | _Stop] = queue.Queue()
+        self.handled = 0
+        #: Called after each event's outputs are sent (the latency benchmark listens here).
+        self.after_event: Callable[[], None] | None = None
+        self.running = threading.Event()
+
+    def post(self, event: Event) -> None:
+        """Queue a device event; safe from any thread (this is every device's sink)."""
+        self._queue.put(event)
+
+    def stop(self, reason: str = "stop requested") -> None:
+        """Ask the loop to finish; safe from any thread and from a signal handler."""
+        self._queue.put(_Stop(reason))
+
+    def _timeout(self) -> float:
+        waits = [self.IDLE_WAKE]
+        if self.notifier.ping_every is not None:
+            waits.append(self.notifier.ping_every)
+        deadline = self.table.next_deadline()
+        if deadline is not None:
+            waits.append(max(0.0, deadline - self.clock()))
+        return min(waits)
+
+    def _send(self, cues: Sequence[Cue]) -> None:
+        screen = self.table.screen()
+        for cue in cues:
+            self.outputs.cue(cue, screen)
+        self.outputs.show(screen)
+
+    def run(self) -> int:
+        """Start the inputs, say ready, and process events until stopped; return 0."""
+        for device in self.inputs:
+            device.start(self.post)
+        self._send(())
+        self.notifier.ready()
+        self.running.set()
+        reason = "stopped"
+        try:
+            while True:
+                try:
+                    item = self._queue.get(timeout=self._timeout())
+                except queue.Empty:
+                    item = None
+                self.notifier.alive()
+                if isinstance(item, _Stop):
+                    reason = item.reason
+                    break
+                cues: list[Cue] = list(self.table.tick(self.clock()))
+                if item is not None:
+                    cues.extend(self.table.handle(item))
+                    self.handled += 1
+                self._send(cues)
+                if item is not None and self.after_event is not None:
+                    self.after_event()
+        finally:
+            self._shutdown(reason)
+        return 0
+
+    def _shutdown(self, reason: str) -> None:
+        log.info("shutting down: %s", reason)
+        self.notifier.stopping()
+        self.running.clear()
+        for device in self.inputs:
+            try:
+                device.close()
+            except Exception:  # a device that fails to close must not stop the others
+                log.exception("closing %s failed", type(device).__name__)
+        self.table.close()
+        self.outputs.goodbye()

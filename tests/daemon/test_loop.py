@@ -1,0 +1,166 @@
+"""The event loop: one queue, events in order, watchdog pings, a clean and quick shutdown."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from companion.daemon.loop import Daemon
+from companion.daemon.notify import Notifier
+from companion.daemon.outputs import Panel
+from companion.devices.base import ButtonPressed, Event, EventSink, Tone
+from companion.render.screen import Cue, Oled, Screen
+
+
+class CountingTable:
+    """A table that shows how many presses it has seen."""
+
+    def __init__(self) -> None:
+        self.seen: list[Event] = []
+        self.ticks = 0
+        self.closed = False
+
+    def handle(self, event: Event) -> Sequence[Cue]:
+        self.seen.append(event)
+        return [Cue(tone=Tone.ACCEPTED)]
+
+    def tick(self, now: float) -> Sequence[Cue]:
+        self.ticks += 1
+        return ()
+
+    def next_deadline(self) -> float | None:
+        return None
+
+    def screen(self) -> Screen:
+        return Screen(lcd=(f"presses: {len(self.seen)}",), oled=Oled(lines=("hi",)))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Lcd:
+    cols, rows = 20, 4
+
+    def __init__(self) -> None:
+        self.shown: list[list[str]] = []
+
+    def show(self, lines: Sequence[str]) -> None:
+        self.shown.append(list(lines))
+
+    def close(self) -> None:
+        pass
+
+
+class Buzzer:
+    def __init__(self) -> None:
+        self.played: list[Tone] = []
+        self.closed = False
+
+    def play(self, tone: Tone) -> None:
+        self.played.append(tone)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Button:
+    def __init__(self) -> None:
+        self.sink: EventSink | None = None
+        self.closed = False
+
+    def start(self, sink: EventSink) -> None:
+        self.sink = sink
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Messages:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def __call__(self, text: str) -> None:
+        self.sent.append(text)
+
+
+def start(daemon: Daemon) -> threading.Thread:
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    thread.start()
+    assert daemon.running.wait(5)
+    return thread
+
+
+def test_presses_from_a_device_thread_reach_the_table_in_order_and_the_lcd() -> None:
+    table, lcd, buzzer, button = CountingTable(), Lcd(), Buzzer(), Button()
+    sent = Messages()
+    daemon = Daemon(table, Panel(lcd=lcd, buzzer=buzzer), [button], Notifier(send=sent))
+    thread = start(daemon)
+    assert button.sink is not None
+    for name in ("die", "horse1", "horse2"):
+        button.sink(ButtonPressed(name))
+    daemon.stop()
+    thread.join(5)
+    assert [e.button for e in table.seen if isinstance(e, ButtonPressed)] == [
+        "die",
+        "horse1",
+        "horse2",
+    ]
+    assert lcd.shown[0][0] == "presses: 0"
+    assert ["presses: 3", "", "", ""] in lcd.shown
+    assert buzzer.played == [Tone.ACCEPTED] * 3
+    assert sent.sent[0].startswith("READY=1")
+    assert sent.sent[-1] == "STOPPING=1"
+
+
+def test_shutdown_says_bye_closes_the_journal_and_the_devices() -> None:
+    table, lcd, buzzer, button = CountingTable(), Lcd(), Buzzer(), Button()
+    daemon = Daemon(table, Panel(lcd=lcd, buzzer=buzzer), [button], Notifier(send=Messages()))
+    thread = start(daemon)
+    began = time.monotonic()
+    daemon.stop()
+    thread.join(5)
+    assert time.monotonic() - began < 1
+    assert table.closed and button.closed and buzzer.closed
+    assert lcd.shown[-1] == ["", "bye".center(20), "", ""]
+
+
+def test_an_idle_loop_sleeps_instead_of_polling() -> None:
+    table = CountingTable()
+    daemon = Daemon(table, Panel(), [], Notifier(send=Messages()))
+    thread = start(daemon)
+    time.sleep(0.5)
+    daemon.stop()
+    thread.join(5)
+    assert table.ticks <= 1, "the loop woke up while nothing happened"
+
+
+def test_watchdog_pings_come_from_the_loop_at_half_the_interval() -> None:
+    sent = Messages()
+    daemon = Daemon(CountingTable(), Panel(), [], Notifier(send=sent, watchdog_usec="200000"))
+    thread = start(daemon)
+    time.sleep(0.55)
+    daemon.stop()
+    thread.join(5)
+    pings = sent.sent.count("WATCHDOG=1")
+    assert 3 <= pings <= 7, sent.sent
+
+
+def test_notifications_reach_a_real_notify_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "notify.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(path))
+    server.settimeout(2)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+    notifier = Notifier(watchdog_usec="0")
+    notifier.ready("up")
+    notifier.stopping()
+    assert server.recv(256) == b"READY=1\nSTATUS=up"
+    assert server.recv(256) == b"STOPPING=1"
+    server.close()
