@@ -1,0 +1,446 @@
+"""The table-log vocabulary: one frozen value type per input the table makes, parsed from JSON.
+
+Every input at the table (a die roll, a horse button, a card scan, a bet, an undo...) is one
+*entry*: a JSON object with a ``type`` and that type's fields, one object per line in a log
+file (JSON Lines). ``parse_line`` turns a line into an entry and ``to_json``/``dumps`` turn it
+back. A bad line raises ``LogError``, which names the line and the field.
+
+Secret fields (a prediction's horses, a bet's horse and stake, the cards of a hand) are left
+out of every entry's ``repr`` so that an entry written to a diagnostic log shows only that
+the player has committed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Union
+
+
+class LogError(ValueError):
+    """A table-log line that cannot be read: not JSON, unknown type, bad or missing field."""
+
+    def __init__(self, problem: str, *, line: int | None = None, field: str | None = None):
+        self.line = line
+        self.field = field
+        self.problem = problem
+        where = []
+        if line is not None:
+            where.append(f"line {line}")
+        if field is not None:
+            where.append(f"field '{field}'")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {problem}" if prefix else problem)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Base of every table-log entry; ``TYPE`` is the value of its ``type`` key."""
+
+    TYPE: ClassVar[str] = ""
+    #: Which game kinds use this entry ("*" for every game).
+    GAMES: ClassVar[frozenset[str]] = frozenset({"*"})
+    #: True when the entry carries information the rest of the table must not see yet.
+    SECRET: ClassVar[bool] = False
+
+
+JUMPY_JACK = "jumpy_jack"
+COURSE_HIPPIQUE = "course_hippique"
+JOCKEY = "jockey"
+GAME_KINDS = (JUMPY_JACK, COURSE_HIPPIQUE, JOCKEY)
+
+
+@dataclass(frozen=True)
+class NewGame(Entry):
+    """Start a game of ``game`` with these players, in seating order, and named options."""
+
+    TYPE = "new_game"
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class NextRace(Entry):
+    """Start the next race once the current one has ended."""
+
+    TYPE = "next_race"
+
+
+@dataclass(frozen=True)
+class Undo(Entry):
+    """Take back the last accepted input (an undo after an undo steps further back)."""
+
+    TYPE = "undo"
+
+
+@dataclass(frozen=True)
+class Roll(Entry):
+    """The die shows ``value``; ``player`` (if known) is who rolled it."""
+
+    TYPE = "roll"
+    GAMES = frozenset({JUMPY_JACK})
+    value: int
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Move(Entry):
+    """Move ``horse`` by the value just rolled."""
+
+    TYPE = "move"
+    GAMES = frozenset({JUMPY_JACK})
+    horse: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Forfeit(Entry):
+    """Give up the roll because no horse can legally move with it."""
+
+    TYPE = "forfeit"
+    GAMES = frozenset({JUMPY_JACK})
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Predict(Entry):
+    """``player`` seals (or rewrites) a prediction: the horses for places 1, 2 and 3."""
+
+    TYPE = "predict"
+    GAMES = frozenset({JUMPY_JACK})
+    SECRET = True
+    player: str
+    horses: tuple[str, ...] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Guess(Entry):
+    """``player`` guesses the prediction of the opponent ``target`` (the `guess` variant)."""
+
+    TYPE = "guess"
+    GAMES = frozenset({JUMPY_JACK})
+    SECRET = True
+    player: str
+    target: str = field(repr=False)
+    horses: tuple[str, ...] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class DealCourse(Entry):
+    """The croupier lays out the course: the cards in the row, in order."""
+
+    TYPE = "deal_course"
+    GAMES = frozenset({COURSE_HIPPIQUE})
+    cards: tuple[str, ...]
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class SetMaxBet(Entry):
+    """The croupier announces (or changes) the largest stake allowed this race."""
+
+    TYPE = "set_max_bet"
+    GAMES = frozenset({COURSE_HIPPIQUE})
+    amount: int
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Bet(Entry):
+    """``player`` bets ``stake`` on ``horse``.
+
+    Course hippique knows one kind of bet (``win``). Jockey also knows ``place``,
+    ``double`` (``horse`` or ``horse2`` first, one ``stake``) and ``order`` (``horse``
+    first with ``stake`` and ``horse2`` second with ``stake2``).
+    """
+
+    TYPE = "bet"
+    GAMES = frozenset({COURSE_HIPPIQUE, JOCKEY})
+    SECRET = True
+    player: str
+    horse: str = field(repr=False)
+    stake: int = field(repr=False)
+    kind: str = field(default="win", repr=False)
+    horse2: str | None = field(default=None, repr=False)
+    stake2: int | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class TurnCard(Entry):
+    """The croupier turns ``card`` from the pack (Course hippique)."""
+
+    TYPE = "turn_card"
+    GAMES = frozenset({COURSE_HIPPIQUE})
+    card: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Hand(Entry):
+    """``player`` is dealt ``cards`` (Jockey, when the companion tracks hands).
+
+    At the start of a race ``kept`` names the cards the player kept from the last race.
+    """
+
+    TYPE = "hand"
+    GAMES = frozenset({JOCKEY})
+    SECRET = True
+    player: str
+    cards: tuple[str, ...] = field(repr=False)
+    kept: tuple[str, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class PlayCard(Entry):
+    """``card`` is played (Jockey): scanned or chosen, by ``player`` if known."""
+
+    TYPE = "play_card"
+    GAMES = frozenset({JOCKEY})
+    card: str
+    player: str | None = None
+
+
+#: Every entry type, by the value of its ``type`` key, in the order the docs list them.
+TYPES: dict[str, type[Entry]] = {
+    cls.TYPE: cls
+    for cls in (
+        NewGame,
+        NextRace,
+        Undo,
+        Predict,
+        Guess,
+        Roll,
+        Move,
+        Forfeit,
+        DealCourse,
+        SetMaxBet,
+        Bet,
+        TurnCard,
+        Hand,
+        PlayCard,
+    )
+}
+
+
+# ---- field kinds -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one field of an entry is written in JSON."""
+
+    name: str
+    kind: str  # "string", "integer", "strings", "object"
+    required: bool
+    secret: bool
+
+
+def _kind_of(annotation: Any) -> str:
+    origin = typing.get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        inner = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _kind_of(inner[0])
+    if annotation is str:
+        return "string"
+    if annotation is int:
+        return "integer"
+    if origin is tuple and typing.get_args(annotation)[0] is str:
+        return "strings"
+    if origin is dict:
+        return "object"
+    raise TypeError(f"no JSON kind for {annotation!r}")
+
+
+def _specs(cls: type[Entry]) -> tuple[FieldSpec, ...]:
+    hints = typing.get_type_hints(cls)
+    specs = []
+    for f in dataclasses.fields(cls):
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        specs.append(FieldSpec(f.name, _kind_of(hints[f.name]), required, not f.repr))
+    return tuple(specs)
+
+
+SPECS: dict[str, tuple[FieldSpec, ...]] = {name: _specs(cls) for name, cls in TYPES.items()}
+
+_KIND_WORDS = {
+    "string": "a non-empty string",
+    "integer": "a whole number",
+    "strings": "a list of non-empty strings",
+    "object": "a JSON object",
+}
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _convert(spec: FieldSpec, value: object, line: int | None) -> object:
+    def wrong(name: str = spec.name) -> LogError:
+        return LogError(
+            f"expected {_KIND_WORDS[spec.kind]}, got {_shown(value)}", line=line, field=name
+        )
+
+    if spec.kind == "string":
+        if not isinstance(value, str) or not value:
+            raise wrong()
+        return value
+    if spec.kind == "integer":
+        return _integer(value, wrong)
+    if spec.kind == "strings":
+        if not isinstance(value, list):
+            raise wrong()
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not item:
+                raise LogError(
+                    f"expected a non-empty string, got {_shown(item)}",
+                    line=line,
+                    field=f"{spec.name}[{index}]",
+                )
+        return tuple(value)
+    if not isinstance(value, dict):
+        raise wrong()
+    return dict(value)
+
+
+def _integer(value: object, wrong: typing.Callable[[], LogError]) -> int:
+    if isinstance(value, bool):
+        raise wrong()
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise wrong()
+
+
+def parse_entry(obj: object, line: int | None = None) -> Entry:
+    """Turn a decoded JSON value into an entry.
+
+    Raises LogError (naming ``line`` and the field) when it is not an object, has no or an
+    unknown ``type``, misses a required field, has a field of the wrong type or an unknown
+    field.
+    """
+    if not isinstance(obj, dict):
+        raise LogError(f"expected a JSON object, got {_shown(obj)}", line=line)
+    if "type" not in obj:
+        raise LogError("missing", line=line, field="type")
+    name = obj["type"]
+    if not isinstance(name, str):
+        raise LogError(f"expected a string, got {_shown(name)}", line=line, field="type")
+    if name not in TYPES:
+        known = ", ".join(TYPES)
+        raise LogError(f"unknown type {_shown(name)} (known: {known})", line=line, field="type")
+    specs = SPECS[name]
+    known_fields = {s.name for s in specs}
+    for key in obj:
+        if key != "type" and key not in known_fields:
+            raise LogError(f"unknown field for a {name} entry", line=line, field=key)
+    values: dict[str, object] = {}
+    for spec in specs:
+        if spec.name not in obj:
+            if spec.required:
+                raise LogError(f"missing from a {name} entry", line=line, field=spec.name)
+            continue
+        values[spec.name] = _convert(spec, obj[spec.name], line)
+    entry: Entry = TYPES[name](**values)
+    return entry
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_line(text: str, line: int | None = None) -> Entry:
+    """Parse one line of a table log; raises LogError naming the line (and the field)."""
+    try:
+        obj = json.loads(text, parse_constant=_refuse_constant)
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            reason = f"{error.msg} at column {error.colno}"
+        else:
+            reason = str(error)
+        raise LogError(f"not JSON ({reason})", line=line) from None
+    return parse_entry(obj, line)
+
+
+def to_json(entry: Entry) -> dict[str, object]:
+    """Return the JSON object for ``entry``: ``type`` first, absent optional fields left out."""
+    obj: dict[str, object] = {"type": entry.TYPE}
+    for spec in SPECS[entry.TYPE]:
+        value = getattr(entry, spec.name)
+        default = _default(type(entry), spec.name)
+        if not spec.required and value == default and spec.name != "options":
+            continue
+        obj[spec.name] = list(value) if isinstance(value, tuple) else value
+    return obj
+
+
+def _default(cls: type[Entry], name: str) -> object:
+    for f in dataclasses.fields(cls):
+        if f.name == name:
+            if f.default_factory is not dataclasses.MISSING:
+                return f.default_factory()
+            return f.default
+    raise KeyError(name)
+
+
+def dumps(entry: Entry) -> str:
+    """Return ``entry`` as one line of JSON (no newline)."""
+    return json.dumps(to_json(entry), ensure_ascii=False)
+
+
+def loads(text: str) -> Entry:
+    """Parse one line of JSON into an entry (LogError on a bad line)."""
+    return parse_line(text)
+
+
+def describe(entry: Entry) -> str:
+    """Say what ``entry`` is without giving away a secret: ``"predict by Anna (sealed)"``."""
+    if entry.SECRET:
+        return f"{entry.TYPE} by {getattr(entry, 'player', '?')} (sealed)"
+    parts = [entry.TYPE]
+    for spec in SPECS[entry.TYPE]:
+        value = getattr(entry, spec.name)
+        if value is None or value == () or value == {}:
+            continue
+        if isinstance(value, tuple):
+            value = " ".join(value)
+        parts.append(f"{spec.name}={value}")
+    return " ".join(parts)
+
+
+def json_schema() -> dict[str, object]:
+    """Build the JSON Schema of one table-log entry from the vocabulary above."""
+    kinds: dict[str, dict[str, object]] = {
+        "string": {"type": "string", "minLength": 1},
+        "integer": {"type": "integer"},
+        "strings": {"type": "array", "items": {"type": "string", "minLength": 1}},
+        "object": {"type": "object"},
+    }
+    defs: dict[str, object] = {}
+    for name, cls in TYPES.items():
+        props: dict[str, object] = {"type": {"const": name}}
+        for spec in SPECS[name]:
+            props[spec.name] = dict(kinds[spec.kind])
+        defs[name] = {
+            "description": (cls.__doc__ or "").split("\n")[0],
+            "type": "object",
+            "properties": props,
+            "required": ["type", *(s.name for s in SPECS[name] if s.required)],
+            "additionalProperties": False,
+        }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "companion/session/table-log.schema.json",
+        "title": "One entry of a companion table log (one JSON object per line)",
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"enum": list(TYPES)}},
+        "oneOf": [{"$ref": f"#/$defs/{name}"} for name in TYPES],
+        "$defs": defs,
+    }
