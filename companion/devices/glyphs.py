@@ -1,0 +1,61 @@
+"""Small pictures no display ROM has (the card suits, a horse, a lock) and one-cell text folding."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+
+#: A 5x8 character cell: eight rows, each the five low bits of an int (bit 4 = leftmost pixel).
+Bitmap = tuple[int, int, int, int, int, int, int, int]
+
+#: The special characters, in the order they take the LCD's eight custom-character slots.
+#: Row 7 stays blank: on an HD44780 it is where the cursor underline would go.
+GLYPHS: Mapping[str, Bitmap] = {
+    "♠": (0b00100, 0b01110, 0b11111, 0b11111, 0b10101, 0b00100, 0b01110, 0b00000),
+    "♥": (0b00000, 0b01010, 0b11111, 0b11111, 0b01110, 0b00100, 0b00000, 0b00000),
+    "♦": (0b00000, 0b00100, 0b01110, 0b11111, 0b01110, 0b00100, 0b00000, 0b00000),
+    "♣": (0b01110, 0b01110, 0b10101, 0b11111, 0b10101, 0b00100, 0b01110, 0b00000),
+    "♞": (0b00110, 0b01110, 0b11111, 0b10111, 0b00111, 0b01111, 0b11111, 0b00000),
+    "🔒": (0b01110, 0b10001, 0b10001, 0b11111, 0b11011, 0b11011, 0b11111, 0b00000),
+    "→": (0b00000, 0b00100, 0b00010, 0b11111, 0b00010, 0b00100, 0b00000, 0b00000),
+    "✓": (0b00000, 0b00001, 0b00011, 0b10110, 0b11100, 0b01000, 0b00000, 0b00000),
+}
+
+#: Characters that mean the same as one of GLYPHS, or as a plainer character, in one cell.
+ALIASES: Mapping[str, str] = {
+    "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣", "♘": "♞", "🐎": "♞", "🔐": "🔒", "➜": "→",
+    "✔": "✓", "ß": "s", "æ": "a", "Æ": "A", "œ": "o", "Œ": "O", "ø": "o", "Ø": "O",
+    "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "‘": "'", "’": "'", "‚": ",", "“": '"',
+    "”": '"', "„": '"', "–": "-", "—": "-", "−": "-", "•": "*", "·": ".", "×": "x",
+    "\u00a0": " ",
+}  # fmt: skip
+
+#: What a character nobody can show becomes.
+UNKNOWN = "?"
+
+
+def fold_char(char: str, supported: Callable[[str], bool]) -> str:
+    """Return one character a display can show for ``char``: itself, an alias, its plain letter.
+
+    Accented letters lose their accent ("é" → "e"); anything else unknown becomes "?".
+    The result is always exactly one character, so columns stay where the caller put them.
+    """
+    if supported(char):
+        return char
+    alias = ALIASES.get(char)
+    if alias is not None and supported(alias):
+        return alias
+    base = unicodedata.normalize("NFKD", char)[:1]
+    if base and base != char and supported(base):
+        return base
+    return UNKNOWN
+
+
+def fold(text: str, supported: Callable[[str], bool]) -> str:
+    """Fold every character of ``text`` with :func:`fold_char` (same length out as in)."""
+    return "".join(fold_char(char, supported) for char in text)
+
+
+def glyph_rows(char: str) -> list[str]:
+    """Return a glyph as eight strings of '#' and '.', for tests and documentation."""
+    return [format(row, "05b").replace("1", "#").replace("0", ".") for row in GLYPHS[char]]
