@@ -1,0 +1,553 @@
+"""One Jumpy Jack race: where the horses stand, the legal moves for a die, the podium.
+
+A ``Position`` is immutable: ``check`` tells whether a horse may move with a die value (it
+returns the full ``Move`` or raises ``Refusal``), ``legal_moves`` lists every legal move,
+``after`` applies a move and returns the new position. ``play_out`` finishes a race with
+random legal moves, fast, for simulations (it takes a seeded ``random.Random``).
+
+Race notation (one line, round-trips a position; the empty line is the start)::
+
+    position   = [ entry *( 1*SP entry ) ]
+    entry      = horse "=" ( square / "F" place / "X" place )
+    square     = 1*DIGIT      ; 0 .. squares-1: the horse races there (0 = start square)
+    place      = DIGIT        ; F: crossed the line and took this podium place
+                              ; X: eliminated on OUT and took this podium place
+
+A horse left out of the line stands on the start square. ``to_text`` writes every horse,
+in board order: ``red=12 blue=F1 green=0 yellow=12 white=X5``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from companion.games.errors import DataError, Refusal
+from companion.games.jumpy_board import DIE_FACES, HORSE_COUNT, Board, Hurdle, Kind
+
+
+class HorseState(Enum):
+    """Where a horse is in the race."""
+
+    RACING = "racing"
+    FINISHED = "finished"
+    OUT = "out"
+
+
+class Effect(Enum):
+    """How a move ends for the horse that made it."""
+
+    ADVANCE = "advance"  # rests on an ordinary square
+    STOP = "stop"  # rests on the STOP square, blocking it
+    OUT = "out"  # eliminated on OUT
+    RESTART = "restart"  # back on the start square with progress 0
+    FINISH = "finish"  # crossed the line
+
+
+_EFFECTS = {
+    Kind.ADVANCE: Effect.ADVANCE,
+    Kind.STOP: Effect.STOP,
+    Kind.OUT: Effect.OUT,
+    Kind.RESTART: Effect.RESTART,
+    Kind.FINISH: Effect.FINISH,
+}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal move and everything it does.
+
+    ``landing`` is where the die takes the horse (``squares`` or more: over the line);
+    ``bounce`` is where the DOUBLE bounce takes it, when it landed on DOUBLE; ``effect`` is
+    what happens at the last landing; ``barrage`` tells that it lands beside a lone horse
+    and forms a barrage; ``place`` is the podium place it takes (finish or elimination).
+    """
+
+    horse: str
+    die: int
+    origin: int
+    landing: int
+    bounce: int | None
+    effect: Effect
+    barrage: bool
+    place: int | None
+
+    @property
+    def final(self) -> int:
+        """Return the progress at the last landing (after the bounce, if any)."""
+        return self.landing if self.bounce is None else self.bounce
+
+    @property
+    def bounced(self) -> bool:
+        """Tell whether the horse bounced on DOUBLE."""
+        return self.bounce is not None
+
+    @property
+    def finish(self) -> bool:
+        """Tell whether the move takes the horse over the line."""
+        return self.effect is Effect.FINISH
+
+    @property
+    def square(self) -> int | None:
+        """Return the square the horse rests on afterwards (None once finished or out)."""
+        if self.effect in (Effect.FINISH, Effect.OUT):
+            return None
+        return 0 if self.effect is Effect.RESTART else self.final
+
+    def to_mapping(self) -> dict[str, Any]:
+        """Return the move as plain data."""
+        return {
+            "horse": self.horse,
+            "die": self.die,
+            "origin": self.origin,
+            "landing": self.landing,
+            "bounce": self.bounce,
+            "effect": self.effect.value,
+            "barrage": self.barrage,
+            "place": self.place,
+        }
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Move:
+        """Read a move written by ``to_mapping``; raises KeyError/ValueError/TypeError."""
+        move = cls(
+            horse=str(data["horse"]),
+            die=int(data["die"]),
+            origin=int(data["origin"]),
+            landing=int(data["landing"]),
+            bounce=None if data["bounce"] is None else int(data["bounce"]),
+            effect=Effect(data["effect"]),
+            barrage=bool(data["barrage"]),
+            place=None if data["place"] is None else int(data["place"]),
+        )
+        if move.to_mapping() != dict(data):
+            raise ValueError(f"not a move: {dict(data)!r}")
+        return move
+
+
+@dataclass(frozen=True)
+class Podium:
+    """The podium: finishers take places 1, 2, 3... in crossing order, eliminated horses
+    take places 5, 4, 3... in elimination order."""
+
+    finishers: tuple[str, ...] = ()
+    eliminated: tuple[str, ...] = ()
+    size: int = HORSE_COUNT
+
+    @property
+    def places(self) -> tuple[str | None, ...]:
+        """Return the horse on each place, place 1 first (None: still free)."""
+        holders: list[str | None] = [None] * self.size
+        for index, horse in enumerate(self.finishers):
+            holders[index] = horse
+        for index, horse in enumerate(self.eliminated):
+            holders[self.size - 1 - index] = horse
+        return tuple(holders)
+
+    @property
+    def top3(self) -> tuple[str | None, str | None, str | None]:
+        """Return the horses on places 1, 2 and 3."""
+        first, second, third = self.places[:3]
+        return (first, second, third)
+
+    @property
+    def complete(self) -> bool:
+        """Tell whether places 1, 2 and 3 are all taken: the race is over."""
+        return None not in self.top3
+
+    def at(self, place: int) -> str | None:
+        """Return the horse on ``place`` (1..5), or None."""
+        return self.places[place - 1]
+
+    def place_of(self, horse: str) -> int | None:
+        """Return the place ``horse`` holds, or None while it races."""
+        if horse in self.finishers:
+            return self.finishers.index(horse) + 1
+        if horse in self.eliminated:
+            return self.size - self.eliminated.index(horse)
+        return None
+
+    def to_mapping(self) -> dict[str, Any]:
+        """Return the podium as plain data."""
+        return {"finishers": list(self.finishers), "eliminated": list(self.eliminated)}
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Podium:
+        """Read a podium written by ``to_mapping``; raises KeyError/ValueError/TypeError."""
+        finishers, eliminated = data["finishers"], data["eliminated"]
+        if not all(isinstance(h, str) for h in [*finishers, *eliminated]):
+            raise ValueError("podium horses must be names")
+        return cls(tuple(finishers), tuple(eliminated))
+
+
+def _short(name: str, width: int = 10) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where every horse of a race stands: its square while racing, else its podium place.
+
+    ``squares[i]`` is the progress of the board's i-th horse, None once finished or out.
+    Raises ``DataError`` for a position no race can reach (two horses on STOP, three on a
+    square, a horse resting on DOUBLE, OUT or RESTART, podium places out of order...).
+    """
+
+    board: Board
+    squares: tuple[int | None, ...]
+    podium: Podium = Podium()
+    _full: int = field(init=False, compare=False, repr=False)
+    _count: tuple[int, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        count = self._validate()
+        full = 0
+        for square in range(1, self.board.squares):
+            if count[square] >= self.board.capacity[square]:
+                full |= 1 << square
+        object.__setattr__(self, "_count", tuple(count))
+        object.__setattr__(self, "_full", full)
+
+    @classmethod
+    def start(cls, board: Board) -> Position:
+        """Return the start of a race: every horse on the start square."""
+        return cls(board, (0,) * len(board.horses))
+
+    # -- notation -------------------------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text: str, board: Board | None = None) -> Position:
+        """Read a position in race notation (see the module docstring).
+
+        Raises ``DataError`` naming the entry at fault.
+        """
+        board = board or Board.default()
+        squares: list[int | None] = [0] * len(board.horses)
+        seen: set[str] = set()
+        finished: dict[int, str] = {}
+        out: dict[int, str] = {}
+        for entry in text.split():
+            name, sign, value = entry.partition("=")
+            index = board.horse_index(name)
+            if not sign or index is None:
+                raise DataError(
+                    f"notation: {entry!r}: expected horse=square, horse=F<place> or horse=X<place>"
+                )
+            if name in seen:
+                raise DataError(f"notation: {name} appears twice")
+            seen.add(name)
+            head, digits = value[:1].upper(), value[1:]
+            if value.isdigit():
+                squares[index] = int(value)
+            elif head in ("F", "X") and digits.isdigit():
+                squares[index] = None
+                places = finished if head == "F" else out
+                if int(digits) in finished or int(digits) in out:
+                    raise DataError(f"notation: place {int(digits)} is given twice")
+                places[int(digits)] = name
+            else:
+                raise DataError(
+                    f"notation: {entry!r}: expected horse=square, horse=F<place> or horse=X<place>"
+                )
+        size = len(board.horses)
+        if sorted(finished) != list(range(1, len(finished) + 1)):
+            raise DataError(f"notation: finishers must hold places 1 to {len(finished)}")
+        if sorted(out) != list(range(size - len(out) + 1, size + 1)):
+            raise DataError(
+                f"notation: eliminated horses must hold places {size} down to {size - len(out) + 1}"
+            )
+        podium = Podium(
+            tuple(finished[p] for p in sorted(finished)),
+            tuple(out[p] for p in sorted(out, reverse=True)),
+            size,
+        )
+        return cls(board, tuple(squares), podium)
+
+    def to_text(self) -> str:
+        """Write the position in race notation, every horse in board order."""
+        entries = []
+        for name, square in zip(self.board.horse_names, self.squares, strict=True):
+            if square is not None:
+                entries.append(f"{name}={square}")
+            else:
+                letter = "F" if name in self.podium.finishers else "X"
+                entries.append(f"{name}={letter}{self.podium.place_of(name)}")
+        return " ".join(entries)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # -- queries --------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Tell whether the race is over (places 1, 2 and 3 taken)."""
+        return self.podium.complete
+
+    def state(self, horse: str) -> HorseState:
+        """Return whether ``horse`` races, has finished or is out. Raises KeyError."""
+        index = self._index(horse)
+        if self.squares[index] is not None:
+            return HorseState.RACING
+        return HorseState.FINISHED if horse in self.podium.finishers else HorseState.OUT
+
+    def square(self, horse: str) -> int | None:
+        """Return the square ``horse`` stands on, None once finished or out. Raises KeyError."""
+        return self.squares[self._index(horse)]
+
+    def racing(self) -> tuple[str, ...]:
+        """Return the horses still racing, in board order."""
+        return tuple(
+            name
+            for name, sq in zip(self.board.horse_names, self.squares, strict=True)
+            if sq is not None
+        )
+
+    def occupants(self, square: int) -> tuple[str, ...]:
+        """Return the horses on ``square``, in board order."""
+        return tuple(
+            name
+            for name, sq in zip(self.board.horse_names, self.squares, strict=True)
+            if sq == square
+        )
+
+    def blocked_squares(self) -> tuple[int, ...]:
+        """Return the squares nobody may land on or pass: barrages and an occupied STOP."""
+        return tuple(s for s in range(1, self.board.squares) if self._full >> s & 1)
+
+    def legal_moves(self, die: int) -> tuple[Move, ...]:
+        """Return every legal move for a die value, in board order of the horses."""
+        table = self.board.path_table
+        full = self._full
+        moves = []
+        for index, square in enumerate(self.squares):
+            if square is None:
+                continue
+            entry = table[square * 7 + die]
+            if entry is not None and not entry[0] & full:
+                moves.append(self._move(index, square, die, entry[1], entry[2]))
+        return tuple(moves)
+
+    def can_move(self, die: int) -> bool:
+        """Tell whether any horse may move with this die value."""
+        table = self.board.path_table
+        for square in self.squares:
+            if square is not None:
+                entry = table[square * 7 + die]
+                if entry is not None and not entry[0] & self._full:
+                    return True
+        return False
+
+    def check(self, horse: str, die: int) -> Move:
+        """Return the move of ``horse`` for ``die`` with its full outcome.
+
+        Raises ``Refusal``: ``unknown_horse``, ``horse_finished``, ``horse_out``, or the
+        first obstacle along the path (``barrage``, ``stop_occupied``, ``overshoot``;
+        anything stopping a DOUBLE bounce is ``double_blocked``). Raises ValueError for a
+        die value outside 1..6.
+        """
+        if die not in DIE_FACES:
+            raise ValueError(f"die value {die!r} is not 1..6")
+        index = self.board.horse_index(horse)
+        if index is None:
+            raise Refusal("unknown_horse", f"There is no horse called {_short(horse)}.")
+        square = self.squares[index]
+        if square is None:
+            if horse in self.podium.finishers:
+                raise Refusal("horse_finished", f"{horse} has finished: move a horse still racing.")
+            raise Refusal("horse_out", f"{horse} is out of the race: move a horse still racing.")
+        entry = self.board.path_table[square * 7 + die]
+        if entry is None or entry[0] & self._full:
+            raise self._obstacle(horse, square, die)
+        return self._move(index, square, die, entry[1], entry[2])
+
+    def after(self, move: Move) -> Position:
+        """Return the position once ``move`` (from ``check`` or ``legal_moves``) is made."""
+        index = self._index(move.horse)
+        squares = list(self.squares)
+        squares[index] = move.square
+        podium = self.podium
+        if move.effect is Effect.FINISH:
+            podium = Podium((*podium.finishers, move.horse), podium.eliminated, podium.size)
+        elif move.effect is Effect.OUT:
+            podium = Podium(podium.finishers, (*podium.eliminated, move.horse), podium.size)
+        return Position(self.board, tuple(squares), podium)
+
+    def play(self, horse: str, die: int) -> Position:
+        """Check and make a move in one step; raises ``Refusal`` as ``check`` does."""
+        return self.after(self.check(horse, die))
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _index(self, horse: str) -> int:
+        index = self.board.horse_index(horse)
+        if index is None:
+            raise KeyError(horse)
+        return index
+
+    def _move(self, index: int, origin: int, die: int, final: int, kind: int) -> Move:
+        landing = origin + die
+        effect = _EFFECTS[kind]
+        place = None
+        if effect is Effect.FINISH:
+            place = len(self.podium.finishers) + 1
+        elif effect is Effect.OUT:
+            place = self.podium.size - len(self.podium.eliminated)
+        barrage = effect in (Effect.ADVANCE, Effect.STOP) and self._count[final] == 1
+        return Move(
+            horse=self.board.horses[index].name,
+            die=die,
+            origin=origin,
+            landing=landing,
+            bounce=final if final != landing else None,
+            effect=effect,
+            barrage=barrage,
+            place=place,
+        )
+
+    def _obstacle(self, horse: str, origin: int, die: int) -> Refusal:
+        board = self.board
+        last = board.squares - 1
+        landing = origin + die
+        for square in range(origin + 1, min(landing, last) + 1):
+            if self._full >> square & 1:
+                verb = "land on" if square == landing else "pass"
+                if square == board.stop:
+                    return Refusal(
+                        "stop_occupied",
+                        f"STOP on square {square} is taken: no horse may {verb} it.",
+                    )
+                return Refusal("barrage", f"Barrage on square {square}: no horse may {verb} it.")
+        if landing > board.squares:
+            return Refusal(
+                "overshoot", f"{horse} must land exactly on the line: {die} is too many."
+            )
+        if landing == board.double:
+            bounce = landing + die
+            for square in range(landing + 1, min(bounce, last) + 1):
+                if self._full >> square & 1:
+                    return Refusal(
+                        "double_blocked",
+                        f"DOUBLE bounce of {horse} is blocked on square {square}.",
+                    )
+            return Refusal("double_blocked", f"DOUBLE bounce of {horse} would go past the line.")
+        raise AssertionError(f"no obstacle for {horse} from {origin} with {die}")
+
+    def _validate(self) -> list[int]:
+        board = self.board
+        size = len(board.horses)
+        if len(self.squares) != size:
+            raise DataError(f"position: {len(self.squares)} horses given, the board has {size}")
+        count = [0] * board.squares
+        off_track = set()
+        for name, square in zip(board.horse_names, self.squares, strict=True):
+            if square is None:
+                off_track.add(name)
+                continue
+            if isinstance(square, bool) or not isinstance(square, int):
+                raise DataError(f"position: {name}: square {square!r} is not a number")
+            if not 0 <= square < board.squares:
+                raise DataError(f"position: {name}: square {square} is not on the track")
+            hurdle = board.hurdle_at(square)
+            if hurdle in (Hurdle.DOUBLE, Hurdle.OUT, Hurdle.RESTART):
+                raise DataError(
+                    f"position: {name}: no horse ever rests on {hurdle.name} ({square})"
+                )
+            count[square] += 1
+            if square and count[square] > board.capacity[square]:
+                what = "STOP" if square == board.stop else f"square {square}"
+                raise DataError(f"position: {what} holds too many horses")
+        placed = [*self.podium.finishers, *self.podium.eliminated]
+        if self.podium.size != size or len(placed) != len(set(placed)) or set(placed) != off_track:
+            raise DataError("position: the podium must hold exactly the horses off the track")
+        return count
+
+
+def play_out(position: Position, rng: random.Random) -> Podium:
+    """Finish a race with random legal moves and return its podium.
+
+    Each turn rolls the die with ``rng`` and moves a horse chosen uniformly among those
+    that may legally move (a roll with no legal move is forfeited). This is the fast path
+    used by simulations and the benchmark: no ``Move`` objects are built.
+    """
+    board = position.board
+    size = len(board.horses)
+    table = board.path_table
+    capacity = board.capacity
+    progress = [-1 if s is None else s for s in position.squares]
+    count = list(position._count)
+    full = position._full
+    racing = [i for i, s in enumerate(progress) if s >= 0]
+    names = board.horse_names
+    finishers = [position._index(h) for h in position.podium.finishers]
+    eliminated = [position._index(h) for h in position.podium.eliminated]
+    done = len(finishers)
+    placed = done + len(eliminated)
+    draw = rng.random
+    while done < 3 and placed < size:
+        die = int(draw() * 6) + 1
+        legal = []
+        for horse in racing:
+            entry = table[progress[horse] * 7 + die]
+            if entry is not None and not entry[0] & full:
+                legal.append(horse)
+        if not legal:
+            continue
+        horse = legal[int(draw() * len(legal))]
+        origin = progress[horse]
+        _, final, kind = table[origin * 7 + die]  # type: ignore[misc]
+        if origin:
+            count[origin] -= 1
+            full &= ~(1 << origin)
+        if kind <= Kind.STOP:
+            progress[horse] = final
+            count[final] += 1
+            if count[final] >= capacity[final]:
+                full |= 1 << final
+        elif kind == Kind.RESTART:
+            progress[horse] = 0
+        else:
+            racing.remove(horse)
+            placed += 1
+            if kind == Kind.FINISH:
+                finishers.append(horse)
+                done += 1
+            else:
+                eliminated.append(horse)
+    return Podium(tuple(names[i] for i in finishers), tuple(names[i] for i in eliminated), size)
+
+
+def random_race(board: Board, rng: random.Random) -> Podium:
+    """Race a whole race from the start with random legal moves; return its podium."""
+    return play_out(Position.start(board), rng)
+
+
+def place_chances(
+    position: Position, rng: random.Random, races: int
+) -> dict[str, tuple[float, ...]]:
+    """Estimate, by ``races`` random play-outs, each horse's chance of each podium place.
+
+    Returns ``{horse: (chance of place 1, ..., chance of place 5)}``.
+    """
+    size = len(position.board.horses)
+    tally = {name: [0] * size for name in position.board.horse_names}
+    for _ in range(races):
+        for place, horse in enumerate(play_out(position, rng).places):
+            if horse is not None:
+                tally[horse][place] += 1
+    return {name: tuple(n / races for n in counts) for name, counts in tally.items()}
+
+
+def prediction_points(prediction: Iterable[str], podium: Podium) -> int:
+    """Score a prediction of places 1, 2, 3: 0, 2, 4 or 10 points for 0 to 3 horses right."""
+    right = sum(1 for want, got in zip(prediction, podium.top3, strict=False) if want == got)
+    return (0, 2, 4, 10)[right]
+
+
+def guess_points(guess: Iterable[str], prediction: Iterable[str]) -> int:
+    """Score a guess of an opponent's prediction: 1 bonus point a horse, 4 for all three."""
+    right = sum(1 for want, got in zip(guess, prediction, strict=False) if want == got)
+    return (0, 1, 2, 4)[right]
