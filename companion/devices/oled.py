@@ -1,0 +1,304 @@
+"""The small OLED (SSD1306 or SH1106, 128x64, I2C via luma.oled): die faces, a roll, short texts.
+
+``Oled`` is the :class:`~companion.devices.base.PixelDisplay`. It draws with Pillow into a
+1-bit image, sends it only when it differs from the frame on the glass, and works on any luma
+device: a real controller (``Oled.open``, luma imported there) or luma's ``dummy`` device
+(``Oled.dummy``) for tests and the simulator. Text uses Pillow's built-in bitmap font (6x11
+cells, Latin-1) with the suits and symbols of :mod:`companion.devices.glyphs` drawn in.
+"""
+
+from __future__ import annotations
+
+import errno
+import threading
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.devices.glyphs import GLYPHS, fold
+from companion.devices.scheduling import Scheduler, ThreadScheduler
+
+#: Where the pips of each face sit on a 3x3 grid: (column, row), 0 = left/top.
+PIPS: Mapping[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((2, 0), (0, 2)),
+    3: ((2, 0), (1, 1), (0, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
+}
+
+#: A text cell of the built-in font, in pixels; glyph pictures start CELL_TOP rows down.
+CELL_W, CELL_H, LINE_PITCH, CELL_TOP = 6, 11, 12, 2
+
+#: Faces flashed during a roll, in order (no face twice in a row).
+ROLL_FACES = (3, 6, 2, 5, 1, 4)
+
+_DRIVERS = ("ssd1306", "sh1106")
+
+
+@cache
+def _font() -> Any:
+    """Pillow's built-in bitmap font (no FreeType, no font file needed)."""
+    load = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)
+    return load()
+
+
+def oled_supports(char: str) -> bool:
+    """Whether the OLED draws ``char`` as it is: Latin-1 text or one of the glyph pictures."""
+    return char in GLYPHS or (char.isprintable() and 0x20 <= ord(char) <= 0xFF)
+
+
+def draw_die(image: Image.Image, face: int, box: tuple[int, int, int]) -> None:
+    """Draw die ``face`` (1..6) in the square ``box`` = (left, top, side): outline and pips."""
+    if face not in PIPS:
+        raise ValueError(f"a die face is 1..6, not {face!r}")
+    left, top, side = box
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (left, top, left + side - 1, top + side - 1), radius=side // 8, outline=1, width=2
+    )
+    radius = max(2, side // 12)
+    for col, row in PIPS[face]:
+        x = left + side * (col + 1) // 4
+        y = top + side * (row + 1) // 4
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=1)
+
+
+def die_image(face: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """Return a frame with die ``face`` centred as large as the screen allows."""
+    image = Image.new("1", size)
+    side = min(size) - 4
+    draw_die(image, face, ((size[0] - side) // 2, (size[1] - side) // 2, side))
+    return image
+
+
+def roll_image(step: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """Return frame ``step`` of the roll: a smaller die tumbling (tilted) across the screen."""
+    side = min(size) * 2 // 3
+    canvas = Image.new("1", (min(size), min(size)))
+    offset = (canvas.width - side) // 2
+    draw_die(canvas, ROLL_FACES[step % len(ROLL_FACES)], (offset, offset, side))
+    canvas = canvas.rotate(25 + 40 * (step % 2), resample=Image.Resampling.NEAREST)
+    image = Image.new("1", size)
+    span = max(0, size[0] - canvas.width)
+    lanes = (0, span // 3, 2 * span // 3, span, 2 * span // 3, span // 3)
+    image.paste(canvas, (lanes[step % len(lanes)], (size[1] - canvas.height) // 2))
+    return image
+
+
+def _draw_line(image: Image.Image, x: int, y: int, text: str) -> None:
+    """Draw one line of text at (x, y), glyph pictures in their cells."""
+    draw = ImageDraw.Draw(image)
+    plain: list[str] = []
+    column = 0
+
+    def flush() -> None:
+        if plain:
+            draw.text((x + (column - len(plain)) * CELL_W, y), "".join(plain), font=_font(), fill=1)
+            plain.clear()
+
+    for char in fold(text, oled_supports):
+        if char in GLYPHS:
+            flush()
+            for row, bits in enumerate(GLYPHS[char]):
+                for bit in range(5):
+                    if bits & (0x10 >> bit):
+                        image.putpixel((x + column * CELL_W + bit, y + CELL_TOP + row), 1)
+        else:
+            plain.append(char)
+        column += 1
+    flush()
+
+
+def text_image(lines: Sequence[str], size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """Return a frame with ``lines`` of text.
+
+    Up to two short lines (10 characters on a 128x64) are drawn twice as large and centred,
+    the way a message should read from across the table. Otherwise lines are drawn left-aligned
+    from the top, 21 characters by 5 lines; longer lines and extra lines are cut.
+    """
+    width, height = size
+    big_cols, big_rows = width // (2 * CELL_W), height // (2 * LINE_PITCH)
+    if len(lines) <= big_rows and all(len(line) <= big_cols for line in lines):
+        half = Image.new("1", (width // 2, height // 2))
+        top = (half.height - len(lines) * LINE_PITCH) // 2
+        for index, line in enumerate(lines):
+            left = (half.width - len(line) * CELL_W) // 2
+            _draw_line(half, left, top + index * LINE_PITCH, line)
+        return half.resize(size, Image.Resampling.NEAREST)
+    image = Image.new("1", size)
+    cols, rows = width // CELL_W, (height + LINE_PITCH - CELL_H) // LINE_PITCH
+    for index, line in enumerate(list(lines)[:rows]):
+        _draw_line(image, 1, index * LINE_PITCH, line[:cols])
+    return image
+
+
+def _is_luma_error(exc: BaseException) -> bool:
+    return type(exc).__module__.split(".")[0] == "luma"
+
+
+class Oled:
+    """The OLED on a luma device: only frames that differ from the last one are sent.
+
+    A roll animation (``roll``) runs on a scheduler; frames asked for meanwhile wait and appear
+    when it ends. Bus failures raise OSError (luma's own errors are translated); a failure
+    inside the animation is raised by the next call.
+    """
+
+    def __init__(self, device: Any, *, scheduler: Scheduler | None = None) -> None:
+        self.device = device
+        self.width: int = device.width
+        self.height: int = device.height
+        #: How many frames actually went to the device.
+        self.frames_sent = 0
+        self._scheduler = scheduler
+        self._lock = threading.RLock()
+        self._sent: bytes | None = None
+        self._image = Image.new("1", (self.width, self.height))
+        self._steady: Image.Image | None = None
+        self._rolling = False
+        self._generation = 0
+        self._failure: BaseException | None = None
+
+    @classmethod
+    def open(
+        cls,
+        driver: str = "ssd1306",
+        port: int = 1,
+        address: int = 0x3C,
+        rotate: int = 0,
+        *,
+        scheduler: Scheduler | None = None,
+    ) -> Oled:
+        """Open an SSD1306 or SH1106 on I2C. Raises OSError when nothing answers; ValueError
+        for an unknown driver."""
+        if driver not in _DRIVERS:
+            raise ValueError(f"unknown OLED driver {driver!r} (known: {', '.join(_DRIVERS)})")
+        import luma.oled.device  # imported here: only a real OLED needs luma
+        from luma.core.interface.serial import i2c
+
+        try:
+            serial = i2c(port=port, address=address)
+            device = getattr(luma.oled.device, driver)(serial, width=128, height=64, rotate=rotate)
+        except Exception as exc:
+            if _is_luma_error(exc):
+                raise OSError(errno.ENODEV, f"OLED at 0x{address:02X}: {exc}") from exc
+            raise
+        return cls(device, scheduler=scheduler)
+
+    @classmethod
+    def dummy(
+        cls, width: int = 128, height: int = 64, *, scheduler: Scheduler | None = None
+    ) -> Oled:
+        """Return an OLED drawn on luma's dummy device (frames kept in memory)."""
+        from luma.core.device import dummy
+
+        return cls(dummy(width=width, height=height, mode="1"), scheduler=scheduler)
+
+    # The PixelDisplay interface.
+
+    def show_die(self, face: int) -> None:
+        """Draw die ``face`` (1..6) as pips. Raises ValueError for another number."""
+        self.show_image(die_image(face, (self.width, self.height)))
+
+    def show_text(self, lines: Sequence[str]) -> None:
+        """Draw a few short lines of text (suits, accents allowed)."""
+        self.show_image(text_image(lines, (self.width, self.height)))
+
+    def show_image(self, image: Image.Image) -> None:
+        """Show a ready-made frame of the display's size (converted to 1 bit)."""
+        if image.size != (self.width, self.height):
+            raise ValueError(f"frame is {image.size}, the OLED is {(self.width, self.height)}")
+        with self._lock:
+            self._raise_failure()
+            self._steady = image.convert("1")
+            if not self._rolling:
+                self._send(self._steady)
+
+    def roll(self, duration_s: float = 0.6, frame_s: float = 0.075) -> None:
+        """Animate a rolling die for ``duration_s``; then show the latest frame asked for."""
+        with self._lock:
+            self._raise_failure()
+            self._generation += 1
+            self._rolling = True
+            steps = max(1, round(duration_s / frame_s))
+            self._roll_step(self._generation, 0, steps, frame_s)
+
+    def close(self) -> None:
+        """Blank the display and release it."""
+        with self._lock:
+            self._generation += 1
+            self._rolling = False
+            self._steady = None
+            try:
+                self._send(Image.new("1", (self.width, self.height)))
+            finally:
+                self.device.cleanup()
+
+    # What was shown.
+
+    @property
+    def rolling(self) -> bool:
+        """Whether a roll animation is running."""
+        return self._rolling
+
+    @property
+    def image(self) -> Image.Image:
+        """A copy of the frame last sent to the display."""
+        with self._lock:
+            return self._image.copy()
+
+    def frame_png(self, path: str | Path) -> None:
+        """Save the frame last sent as a PNG."""
+        self.image.save(path, format="PNG")
+
+    # Inside.
+
+    def _roll_step(self, token: int, step: int, steps: int, frame_s: float) -> None:
+        with self._lock:
+            if token != self._generation:
+                return
+            try:
+                if step < steps:
+                    self._send(roll_image(step, (self.width, self.height)))
+                else:
+                    self._rolling = False
+                    if self._steady is not None:
+                        self._send(self._steady)
+                    return
+            except Exception as exc:
+                self._rolling = False
+                if step == 0:
+                    raise
+                self._failure = exc
+                return
+        if self._scheduler is None:
+            self._scheduler = ThreadScheduler()
+        self._scheduler.call_later(
+            frame_s, lambda: self._roll_step(token, step + 1, steps, frame_s)
+        )
+
+    def _raise_failure(self) -> None:
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            self._sent = None
+            raise failure
+
+    def _send(self, image: Image.Image) -> None:
+        data = image.tobytes()
+        if data == self._sent:
+            return
+        self._sent = None
+        try:
+            self.device.display(image)
+        except Exception as exc:
+            if _is_luma_error(exc):
+                raise OSError(errno.EIO, f"OLED: {exc}") from exc
+            raise
+        self._sent = data
+        self._image = image
+        self.frames_sent += 1
