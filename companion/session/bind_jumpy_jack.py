@@ -1,0 +1,163 @@
+"""The session's binding to Jumpy Jack: inputs in, public board and sealed predictions out.
+
+Options of a ``new_game`` entry: ``target`` (points that end the match, default 16),
+``guess`` (true for the guess variant), ``teams`` (a list of teams, each a list of players)
+and ``board`` (a board as its file's mapping: ``squares``, ``hurdles``, ``horses``...).
+Predictions and guesses stay sealed until their race is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.errors import DataError, Refusal
+from companion.games.jumpy_jack import Board, JumpyJackMatch, MatchOptions, Phase
+from companion.session.binding import Binding
+from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
+
+OPTIONS = ("target", "guess", "teams", "board")
+
+
+def match_options(options: Mapping[str, Any]) -> MatchOptions:
+    """Read the options of a new_game entry; raises Refusal ``bad_options``."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise Refusal("bad_options", f"Unknown option: {unknown[0][:40]}")
+    target = options.get("target", 16)
+    guess = options.get("guess", False)
+    teams = options.get("teams", [])
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise Refusal("bad_options", "Option target: a whole number of points")
+    if not isinstance(guess, bool):
+        raise Refusal("bad_options", "Option guess: true or false")
+    if not isinstance(teams, list) or not all(
+        isinstance(team, list) and all(isinstance(p, str) for p in team) for team in teams
+    ):
+        raise Refusal("bad_options", "Option teams: lists of player names")
+    board = Board.default()
+    if "board" in options:
+        if not isinstance(options["board"], dict):
+            raise Refusal("bad_options", "Option board: a board table")
+        try:
+            board = Board.from_mapping(options["board"], "options.board")
+        except DataError as error:
+            raise Refusal("bad_options", "Option board is not a valid board") from error
+    return MatchOptions(
+        board=board, target=target, teams=tuple(tuple(t) for t in teams), guess=guess
+    )
+
+
+class JumpyJackBinding(Binding):
+    """A Jumpy Jack match driven by table-log entries."""
+
+    KIND = "jumpy_jack"
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        self.match = JumpyJackMatch.new(players, match_options(options))
+
+    def apply(self, entry: Entry) -> None:
+        """Forward one input to the match (Refusal comes from the engine)."""
+        m = self.match
+        if isinstance(entry, Roll):
+            m.roll(entry.value, entry.player)
+        elif isinstance(entry, Move):
+            m.move(entry.horse, entry.player)
+        elif isinstance(entry, Forfeit):
+            m.forfeit(entry.player)
+        elif isinstance(entry, Predict):
+            m.predict(entry.player, entry.horses)
+        elif isinstance(entry, Guess):
+            m.guess(entry.player, entry.target, entry.horses)
+        elif isinstance(entry, NextRace):
+            m.next_race()
+        else:
+            raise Refusal("wrong_game", "Not an input of Jumpy Jack")
+
+    def turn(self) -> str | None:
+        """The player who rolls or moves next."""
+        return self.match.current_player
+
+    def phase(self) -> str:
+        """``predict``, ``roll``, ``move``, ``race_over`` or ``match_over``."""
+        return self.match.phase.value
+
+    def race(self) -> int:
+        """The race number, from 1."""
+        return self.match.race_number
+
+    def _open(self) -> bool:
+        return self.match.phase not in (Phase.RACE_OVER, Phase.MATCH_OVER)
+
+    def sealed(self) -> tuple[str, ...]:
+        """The players holding a prediction (or guess) for a race not yet scored."""
+        if not self._open():
+            return ()
+        m = self.match
+        return tuple(
+            p for p in m.players if m.prediction(p) is not None or m.guess_of(p) is not None
+        )
+
+    def waiting_for(self) -> tuple[str, ...]:
+        """The players who have not predicted before the race's first roll."""
+        if self.match.phase is not Phase.PREDICT:
+            return ()
+        return self.match.missing_predictions()
+
+    def finished(self) -> bool:
+        """Whether someone (or some team) has reached the target."""
+        return self.match.phase is Phase.MATCH_OVER
+
+    def winners(self) -> tuple[str, ...]:
+        """The winning players, ties sharing."""
+        return self.match.winners()
+
+    def board(self) -> dict[str, Any]:
+        """The die, the legal horses, where every horse stands, the podium and the scores."""
+        m = self.match
+        position = m.position
+        last = m.last_move
+        return {
+            "die": m.die,
+            "legal_horses": [move.horse for move in m.legal_moves()],
+            "must_forfeit": m.must_forfeit,
+            "horses": [
+                {
+                    "name": horse.name,
+                    "colour": horse.colour,
+                    "state": position.state(horse.name).value,
+                    "square": position.square(horse.name),
+                    "place": position.podium.place_of(horse.name),
+                }
+                for horse in m.board.horses
+            ],
+            "position": position.to_text(),
+            "podium": list(m.podium.top3),
+            "last_move": None if last is None else last.to_mapping(),
+            "scores": m.scores(),
+            "teams": [{"players": list(team), "score": s} for team, s in m.team_scores()],
+            "target": m.target,
+            "results": [r.to_mapping() for r in m.results],
+        }
+
+    def private(self, player: str) -> dict[str, Any]:
+        """The player's own prediction and guess for the current race."""
+        m = self.match
+        prediction = m.prediction(player)
+        guess = m.guess_of(player)
+        return {
+            "prediction": None if prediction is None else list(prediction),
+            "guess": None
+            if guess is None
+            else {"target": guess.target, "horses": list(guess.horses)},
+        }
+
+    def engine_state(self) -> Any:
+        """The match's saved form without its undo history (the history is the journal's)."""
+        data = self.match.to_mapping()
+        data.pop("history", None)
+        return data
+
+
+BINDING = JumpyJackBinding

@@ -1,0 +1,92 @@
+"""What the session needs from each game: one binding per engine, found by game kind."""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from companion.games.errors import Refusal
+from companion.session.log import Entry
+
+#: The binding module of each game kind.
+MODULES = {
+    "jumpy_jack": "companion.session.bind_jumpy_jack",
+    "course_hippique": "companion.session.bind_course_hippique",
+    "jockey": "companion.session.bind_jockey",
+}
+
+GAME_NAMES = {
+    "jumpy_jack": "Jumpy Jack",
+    "course_hippique": "Course hippique",
+    "jockey": "Jockey",
+}
+
+
+class Binding(ABC):
+    """One game in progress: forwards table-log entries to its engine, reads it back.
+
+    A binding holds all the state of a game (the engine and anything the session adds), so
+    a copy of a binding is a snapshot. ``apply`` raises Refusal before changing anything.
+    ``board`` and ``sealed`` are shown to the whole table: they must not give away a
+    prediction, a guess, a bet or a hand before its reveal.
+    """
+
+    KIND: ClassVar[str]
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        self.players = players
+
+    @abstractmethod
+    def apply(self, entry: Entry) -> None:
+        """Apply one input to the game; raises Refusal (and changes nothing) if it is refused."""
+
+    @abstractmethod
+    def turn(self) -> str | None:
+        """Return the player whose turn it is for the turn-bound inputs, or None."""
+
+    @abstractmethod
+    def phase(self) -> str:
+        """Return a short word for where the game stands (``predicting``, ``racing``...)."""
+
+    @abstractmethod
+    def race(self) -> int:
+        """Return the number of the current race, from 1."""
+
+    @abstractmethod
+    def sealed(self) -> tuple[str, ...]:
+        """Return the players who hold a committed secret not revealed yet."""
+
+    @abstractmethod
+    def waiting_for(self) -> tuple[str, ...]:
+        """Return the players whose secret input the game needs before it goes on."""
+
+    @abstractmethod
+    def finished(self) -> bool:
+        """Tell whether the game is over."""
+
+    @abstractmethod
+    def winners(self) -> tuple[str, ...]:
+        """Return the winners of a finished game (ties share the win), else ()."""
+
+    @abstractmethod
+    def board(self) -> dict[str, Any]:
+        """Return the public figures of the game as plain data."""
+
+    @abstractmethod
+    def private(self, player: str) -> dict[str, Any]:
+        """Return what only ``player`` may see, as plain data."""
+
+    @abstractmethod
+    def engine_state(self) -> Any:
+        """Return the engine's own saved form (for diagnosis and exact comparisons)."""
+
+
+def binding_class(kind: str) -> type[Binding]:
+    """Return the binding of a game kind; raises Refusal for a kind the companion lacks."""
+    if kind not in MODULES:
+        raise Refusal("unknown_game", "The companion does not know this game.")
+    module = importlib.import_module(MODULES[kind])
+    cls: type[Binding] = module.BINDING
+    return cls

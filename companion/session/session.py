@@ -1,0 +1,355 @@
+"""The table session: applies each input to the right game, journals it, takes it back on undo.
+
+A game's state is a pure function of its accepted inputs: a ``Table`` folds the entries of
+one game through that game's binding (no clock, no I/O). A ``Session`` puts a ``Table``
+behind the durable journal: an input is applied, written and committed to disk, and only
+then reported as accepted. Undo drops the last accepted input and rebuilds the game by replaying
+the inputs still in force (engines apply a thousand inputs in a few hundredths of a
+second); the undo itself is journaled, so a restart restores the undone state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.games.errors import GameError, Refusal
+from companion.session.binding import GAME_NAMES, Binding, binding_class
+from companion.session.journal import GameRecord, Journal, JournalError, utc_now
+from companion.session.log import (
+    DealCourse,
+    Entry,
+    Forfeit,
+    LogError,
+    Move,
+    NewGame,
+    PlayCard,
+    Roll,
+    SetMaxBet,
+    TurnCard,
+    Undo,
+    describe,
+    dumps,
+    parse_line,
+)
+from companion.session.view import Outcome, PrivateView, RefusalView, View
+
+#: Inputs made by the player whose turn it is (the others may come from anyone).
+TURN_BOUND: tuple[type[Entry], ...] = (
+    Roll,
+    Move,
+    Forfeit,
+    DealCourse,
+    SetMaxBet,
+    TurnCard,
+    PlayCard,
+)
+
+#: What a sealed input is called on the shared displays.
+SEALED_WORDS = {"predict": "prediction", "guess": "guess", "bet": "bet", "hand": "hand"}
+
+
+def short(name: str, width: int = 12) -> str:
+    """Cut a player's name so that it fits a refusal sentence on the 20x4 LCD."""
+    return name if len(name) <= width else name[: width - 1] + "."
+
+
+class Table:
+    """One game as a pure function of its accepted inputs.
+
+    ``entries`` is everything accepted, in order, undo entries included (what the journal
+    holds); the game's state is the fold of the inputs that are still in force.
+    """
+
+    def __init__(self, start: NewGame) -> None:
+        if len(set(start.players)) != len(start.players):
+            raise Refusal("duplicate_player", "Two players have the same name.")
+        cls = binding_class(start.game)
+        try:
+            self.binding: Binding = cls(start.players, start.options)
+        except Refusal:
+            raise
+        except GameError as error:
+            raise Refusal("bad_options", "These game options are not valid.") from error
+        self.start = start
+        self.entries: list[Entry] = [start]
+        self._effective: list[Entry] = [start]
+
+    @classmethod
+    def from_entries(cls, entries: Sequence[Entry]) -> Table:
+        """Rebuild a game from its accepted entries (the first one a new_game).
+
+        Raises Refusal when an entry is refused: the entries are not a game's journal.
+        """
+        first = entries[0] if entries else None
+        if not isinstance(first, NewGame):
+            raise Refusal("no_game", "A log starts with a new game.")
+        table = cls(first)
+        in_force: list[Entry] = []
+        for entry in entries[1:]:
+            if isinstance(entry, Undo):
+                if not in_force:
+                    raise Refusal("nothing_to_undo", "Nothing to undo.")
+                in_force.pop()
+            elif isinstance(entry, NewGame):
+                raise Refusal("game_started", "A game is already on.")
+            else:
+                in_force.append(entry)
+        for entry in in_force:
+            table._apply(entry)
+        table.entries = list(entries)
+        return table
+
+    @property
+    def kind(self) -> str:
+        """The game kind (``jumpy_jack``, ``course_hippique``, ``jockey``)."""
+        return self.start.game
+
+    def check(self, entry: Entry) -> None:
+        """Refuse an input this game never takes, from a stranger, or out of turn."""
+        if isinstance(entry, NewGame):
+            raise Refusal("game_started", "A game is already on.")
+        if "*" not in entry.GAMES and self.kind not in entry.GAMES:
+            raise Refusal("wrong_game", f"Not an input of {GAME_NAMES[self.kind]}.")
+        player = getattr(entry, "player", None)
+        if player is not None and player not in self.start.players:
+            raise Refusal("unknown_player", f"No player {short(player)} at this table.")
+        if isinstance(entry, TURN_BOUND) and player is not None:
+            turn = self.binding.turn()
+            if turn is not None and player != turn:
+                raise Refusal("not_your_turn", f"It is {short(turn)}'s turn.")
+
+    def _apply(self, entry: Entry) -> None:
+        self.check(entry)
+        self.binding.apply(entry)
+        self._effective.append(entry)
+
+    def submit(self, entry: Entry) -> None:
+        """Apply one input (an undo included); raises Refusal and changes nothing if refused."""
+        if isinstance(entry, Undo):
+            self._undo()
+        else:
+            self._apply(entry)
+        self.entries.append(entry)
+
+    def _undo(self) -> None:
+        if len(self._effective) <= 1:
+            raise Refusal("nothing_to_undo", "Nothing to undo.")
+        self._effective.pop()
+        binding = binding_class(self.kind)(self.start.players, self.start.options)
+        for entry in self._effective[1:]:
+            binding.apply(entry)
+        self.binding = binding
+
+    def in_force(self) -> tuple[Entry, ...]:
+        """Return the inputs that make the game what it is now (undone ones left out)."""
+        return tuple(self._effective)
+
+    def view(self, game_id: int | None, last_refusal: RefusalView | None = None) -> View:
+        """Return the public view of the game."""
+        b = self.binding
+        return View(
+            game_id=game_id,
+            game=self.kind,
+            players=self.start.players,
+            race=b.race(),
+            phase=b.phase(),
+            turn=b.turn(),
+            sealed=b.sealed(),
+            waiting_for=b.waiting_for(),
+            board=b.board(),
+            finished=b.finished(),
+            winners=b.winners(),
+            events=len(self.entries),
+            last=describe(self.entries[-1]),
+            last_refusal=last_refusal,
+        )
+
+
+def public_refusal(entry: Entry, error: Refusal) -> RefusalView:
+    """Return a refusal as the whole table may see it: a sealed input's reason stays private."""
+    player = getattr(entry, "player", None)
+    if entry.SECRET:
+        who = short(player or "?")
+        sentence = f"{who}: {SEALED_WORDS.get(entry.TYPE, entry.TYPE)} refused: enter it again."
+        return RefusalView(entry.TYPE, player, "sealed_input_refused", sentence)
+    return RefusalView(entry.TYPE, player, error.code, error.sentence)
+
+
+class Session:
+    """The games of one table behind the durable journal (or in memory, for replay).
+
+    Open one with ``Session.open(path)`` (the latest active game is rebuilt) or
+    ``Session.in_memory()``. ``submit`` returns an Outcome once the input is on disk.
+    """
+
+    def __init__(self, journal: Journal | None = None) -> None:
+        self.journal = journal
+        self._table: Table | None = None
+        self._game_id: int | None = None
+        self._memory_ids = 0
+        self._refusal: tuple[RefusalView, RefusalView] | None = None
+
+    @classmethod
+    def open(
+        cls, path: str | Path, *, resume: bool = True, clock: Callable[[], str] = utc_now
+    ) -> Session:
+        """Open the journal at ``path`` and rebuild its latest active game.
+
+        Raises JournalError for a corrupt, foreign or newer journal (left untouched), or a
+        game that cannot be rebuilt.
+        """
+        session = cls(Journal.open(path, clock=clock))
+        latest = session.journal.latest_active() if session.journal else None
+        if resume and latest is not None:
+            try:
+                session.resume(latest)
+            except JournalError:
+                session.close()
+                raise
+        return session
+
+    @classmethod
+    def in_memory(cls) -> Session:
+        """Return a session with no journal (nothing survives it: for replay and tests)."""
+        return cls(None)
+
+    @property
+    def game_id(self) -> int | None:
+        """The id of the game being played, or None."""
+        return self._game_id
+
+    @property
+    def table(self) -> Table | None:
+        """The game being played (read it; change it only through ``submit``)."""
+        return self._table
+
+    def new_game(
+        self, kind: str, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> int:
+        """Start a new game and return its id; raises Refusal for an impossible set-up."""
+        outcome = self.submit(NewGame(kind, tuple(players), dict(options or {})))
+        if not outcome.accepted:
+            raise Refusal(outcome.code or "refused", outcome.sentence or "Refused")
+        assert outcome.game_id is not None
+        return outcome.game_id
+
+    def submit(self, entry: Entry) -> Outcome:
+        """Apply one input; it is on disk before this returns an accepted Outcome."""
+        try:
+            if isinstance(entry, NewGame):
+                return self._start(entry)
+            if self._table is None:
+                raise Refusal("no_game", "Start a game first.")
+            self._table.submit(entry)
+        except Refusal as error:
+            return self._refused(entry, error)
+        table = self._table
+        assert table is not None and self._game_id is not None
+        if self.journal is not None:
+            status = "finished" if table.binding.finished() else "active"
+            try:
+                self.journal.append(self._game_id, len(table.entries) - 1, dumps(entry), status)
+            except BaseException:
+                self.resume(self._game_id)
+                raise
+        self._refusal = None
+        return Outcome(True, entry, self.view(), game_id=self._game_id)
+
+    def undo(self) -> Outcome:
+        """Take back the last accepted input (journaled like any other input)."""
+        return self.submit(Undo())
+
+    def _start(self, entry: NewGame) -> Outcome:
+        table = Table(entry)
+        if self.journal is not None:
+            game_id = self.journal.create_game(entry.game, entry.players, dumps(entry))
+        else:
+            self._memory_ids += 1
+            game_id = self._memory_ids
+        self._table, self._game_id, self._refusal = table, game_id, None
+        return Outcome(True, entry, self.view(), game_id=game_id)
+
+    def _refused(self, entry: Entry, error: Refusal) -> Outcome:
+        player = getattr(entry, "player", None)
+        private = RefusalView(entry.TYPE, player, error.code, error.sentence)
+        self._refusal = (public_refusal(entry, error), private)
+        if self.journal is not None:
+            detail = str(error.__cause__) if error.__cause__ else error.sentence
+            game_id = None if isinstance(entry, NewGame) else self._game_id
+            self.journal.record_refusal(game_id, dumps(entry), error.code, detail)
+        return Outcome(False, entry, self.view(), error.code, error.sentence, self._game_id)
+
+    def resume(self, game_id: int) -> View:
+        """Rebuild a game of the journal and make it the current one.
+
+        Raises JournalError when the game is missing or its journal cannot be replayed.
+        """
+        if self.journal is None:
+            raise JournalError("an in-memory session has no journal to resume from")
+        record = self.journal.game(game_id)
+        self._table = rebuild(game_id, self.journal.events(game_id))
+        self._game_id, self._refusal = game_id, None
+        if record.status == "abandoned":
+            self.journal.set_status(game_id, "active")
+        return self.view()
+
+    def abandon(self, game_id: int | None = None) -> None:
+        """Mark a game (the current one by default) abandoned; it stays in the journal."""
+        target = self._game_id if game_id is None else game_id
+        if target is None:
+            return
+        if self.journal is not None:
+            self.journal.set_status(target, "abandoned")
+        if target == self._game_id:
+            self._table, self._game_id, self._refusal = None, None, None
+
+    def games(self) -> list[GameRecord]:
+        """Return every game of the journal (none for an in-memory session)."""
+        return self.journal.games() if self.journal is not None else []
+
+    def accepted(self) -> tuple[Entry, ...]:
+        """Return the current game's accepted entries, as the journal holds them."""
+        return tuple(self._table.entries) if self._table is not None else ()
+
+    def view(self) -> View:
+        """Return what the shared displays show now."""
+        public = self._refusal[0] if self._refusal else None
+        if self._table is None:
+            return View(last_refusal=public)
+        return self._table.view(self._game_id, public)
+
+    def private_view(self, player: str) -> PrivateView:
+        """Return what only ``player`` may see now (their sealed inputs, hand, refusal)."""
+        refusal = self._refusal[1] if self._refusal else None
+        if refusal is not None and refusal.player != player:
+            refusal = None
+        if self._table is None or player not in self._table.start.players:
+            return PrivateView(player, {}, refusal)
+        return PrivateView(player, self._table.binding.private(player), refusal)
+
+    def close(self) -> None:
+        """Close the journal (every accepted input is already on disk)."""
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+
+def rebuild(game_id: int, lines: Iterable[str]) -> Table:
+    """Rebuild one game from its journal lines; raises JournalError if they do not replay."""
+    entries: list[Entry] = []
+    for seq, line in enumerate(lines):
+        try:
+            entries.append(parse_line(line, seq))
+        except LogError as error:
+            raise JournalError(
+                f"game {game_id}: journal entry {seq} is unreadable: {error}"
+            ) from None
+    try:
+        return Table.from_entries(entries)
+    except Refusal as error:
+        raise JournalError(
+            f"game {game_id} cannot be rebuilt ({error.code}: {error.sentence}); "
+            f"export it with `companion export {game_id}` or abandon it"
+        ) from None

@@ -1,0 +1,87 @@
+"""What the displays show, as plain data: the public view, a player's private view, outcomes."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from companion.session.log import Entry
+
+
+@dataclass(frozen=True)
+class RefusalView:
+    """A refused input as the table sees it: what was tried, by whom, and why not."""
+
+    type: str
+    player: str | None
+    code: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything the shared displays may show: never a secret before its reveal.
+
+    ``board`` holds the game's own public figures (the die, the legal horses, positions,
+    podium, odds, balances...; see docs/table-log.md). ``sealed`` names the players who
+    have committed a secret (a prediction, a guess, a bet) that is not revealed yet, and
+    ``waiting_for`` those whose secret the game still needs before it can go on.
+    """
+
+    game_id: int | None = None
+    game: str | None = None
+    players: tuple[str, ...] = ()
+    race: int = 0
+    phase: str = "no_game"
+    turn: str | None = None
+    sealed: tuple[str, ...] = ()
+    waiting_for: tuple[str, ...] = ()
+    board: dict[str, Any] = field(default_factory=dict, hash=False)
+    finished: bool = False
+    winners: tuple[str, ...] = ()
+    events: int = 0
+    last: str | None = None
+    last_refusal: RefusalView | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the view as JSON-ready data (tuples become lists)."""
+        data: dict[str, Any] = _plain(asdict(self))
+        return data
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """What one player alone may see: their own sealed secrets, their hand, their refusals."""
+
+    player: str
+    details: dict[str, Any] = field(default_factory=dict, hash=False)
+    last_refusal: RefusalView | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the private view as JSON-ready data."""
+        data: dict[str, Any] = _plain(asdict(self))
+        return data
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one submitted input: accepted, or refused with a code and a sentence.
+
+    ``code`` and ``sentence`` are the real reason, meant for the player who made the input;
+    ``view`` is the public view after it (where a refused secret input shows no reason).
+    """
+
+    accepted: bool
+    entry: Entry
+    view: View
+    code: str | None = None
+    sentence: str | None = None
+    game_id: int | None = None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
