@@ -10,16 +10,15 @@ cells, Latin-1) with the suits and symbols of :mod:`companion.devices.glyphs` dr
 from __future__ import annotations
 
 import errno
-import threading
+import functools
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.devices.glyphs import GLYPHS, fold
-from companion.devices.scheduling import Scheduler, ThreadScheduler
+from companion.devices.scheduling import Scheduler, Step, Steps
 
 #: Where the pips of each face sit on a 3x3 grid: (column, row), 0 = left/top.
 PIPS: Mapping[int, tuple[tuple[int, int], ...]] = {
@@ -40,7 +39,7 @@ ROLL_FACES = (3, 6, 2, 5, 1, 4)
 _DRIVERS = ("ssd1306", "sh1106")
 
 
-@cache
+@functools.cache
 def _font() -> Any:
     """Pillow's built-in bitmap font (no FreeType, no font file needed)."""
     load = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)
@@ -155,14 +154,11 @@ class Oled:
         self.height: int = device.height
         #: How many frames actually went to the device.
         self.frames_sent = 0
-        self._scheduler = scheduler
-        self._lock = threading.RLock()
+        self._steps = Steps(scheduler)
+        self._lock = self._steps.lock
         self._sent: bytes | None = None
         self._image = Image.new("1", (self.width, self.height))
         self._steady: Image.Image | None = None
-        self._rolling = False
-        self._generation = 0
-        self._failure: BaseException | None = None
 
     @classmethod
     def open(
@@ -216,23 +212,25 @@ class Oled:
         with self._lock:
             self._raise_failure()
             self._steady = image.convert("1")
-            if not self._rolling:
+            if not self._steps.running:
                 self._send(self._steady)
 
     def roll(self, duration_s: float = 0.6, frame_s: float = 0.075) -> None:
         """Animate a rolling die for ``duration_s``; then show the latest frame asked for."""
+        size = (self.width, self.height)
+        count = max(1, round(duration_s / frame_s))
+        steps: list[Step] = [
+            (functools.partial(self._send_roll_frame, step, size), frame_s) for step in range(count)
+        ]
+        steps.append((self._send_steady, 0.0))
         with self._lock:
             self._raise_failure()
-            self._generation += 1
-            self._rolling = True
-            steps = max(1, round(duration_s / frame_s))
-            self._roll_step(self._generation, 0, steps, frame_s)
+            self._steps.start(steps)
 
     def close(self) -> None:
         """Blank the display and release it."""
         with self._lock:
-            self._generation += 1
-            self._rolling = False
+            self._steps.cancel()
             self._steady = None
             try:
                 self._send(Image.new("1", (self.width, self.height)))
@@ -244,7 +242,7 @@ class Oled:
     @property
     def rolling(self) -> bool:
         """Whether a roll animation is running."""
-        return self._rolling
+        return self._steps.running
 
     @property
     def image(self) -> Image.Image:
@@ -258,35 +256,19 @@ class Oled:
 
     # Inside.
 
-    def _roll_step(self, token: int, step: int, steps: int, frame_s: float) -> None:
-        with self._lock:
-            if token != self._generation:
-                return
-            try:
-                if step < steps:
-                    self._send(roll_image(step, (self.width, self.height)))
-                else:
-                    self._rolling = False
-                    if self._steady is not None:
-                        self._send(self._steady)
-                    return
-            except Exception as exc:
-                self._rolling = False
-                if step == 0:
-                    raise
-                self._failure = exc
-                return
-        if self._scheduler is None:
-            self._scheduler = ThreadScheduler()
-        self._scheduler.call_later(
-            frame_s, lambda: self._roll_step(token, step + 1, steps, frame_s)
-        )
+    def _send_roll_frame(self, step: int, size: tuple[int, int]) -> None:
+        self._send(roll_image(step, size))
+
+    def _send_steady(self) -> None:
+        if self._steady is not None:
+            self._send(self._steady)
 
     def _raise_failure(self) -> None:
-        failure, self._failure = self._failure, None
-        if failure is not None:
+        try:
+            self._steps.raise_failure()
+        except BaseException:
             self._sent = None
-            raise failure
+            raise
 
     def _send(self, image: Image.Image) -> None:
         data = image.tobytes()

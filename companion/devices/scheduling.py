@@ -76,3 +76,74 @@ class ManualScheduler:
             self._now = max(self._now, self._queue[0][0])
             ran += self.advance(0.0)
         return ran
+
+
+#: One step of a sequence: an action, then how long to wait before the next step.
+Step = tuple[Callable[[], None], float]
+
+
+class Steps:
+    """Play timed steps (an animation, a tune) on a scheduler, one sequence at a time.
+
+    The first step runs in the caller's thread, so its failure raises there. Later steps run
+    from the scheduler under :attr:`lock`; a later failure stops the sequence and is kept for
+    :meth:`raise_failure`, which the device calls at the start of its next public call.
+    Starting a new sequence, or :meth:`cancel`, abandons the one playing.
+    """
+
+    def __init__(self, scheduler: Scheduler | None = None) -> None:
+        self.lock = threading.RLock()
+        self._scheduler = scheduler
+        self._generation = 0
+        self._running = False
+        self._failure: BaseException | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether a sequence is still playing."""
+        return self._running
+
+    def start(self, steps: list[Step]) -> None:
+        """Abandon any sequence playing and play ``steps``. Raises what the first step raises."""
+        with self.lock:
+            self._generation += 1
+            self._running = bool(steps)
+            if steps:
+                self._run(self._generation, steps, 0)
+
+    def cancel(self) -> None:
+        """Abandon the sequence playing (no further step runs)."""
+        with self.lock:
+            self._generation += 1
+            self._running = False
+
+    def raise_failure(self) -> None:
+        """Raise (once) the error a scheduled step ran into, if any."""
+        with self.lock:
+            failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def _run(self, generation: int, steps: list[Step], index: int) -> None:
+        with self.lock:
+            if generation != self._generation:
+                return
+            action, hold_s = steps[index]
+            last = index == len(steps) - 1
+            if last:
+                self._running = False
+            try:
+                action()
+            except Exception as exc:
+                self._running = False
+                self._generation += 1
+                if index == 0:
+                    raise
+                self._failure = exc
+                return
+            if last:
+                return
+            if self._scheduler is None:
+                self._scheduler = ThreadScheduler()
+            scheduler = self._scheduler
+        scheduler.call_later(hold_s, lambda: self._run(generation, steps, index + 1))
