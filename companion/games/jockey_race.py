@@ -1,0 +1,310 @@
+"""One Jockey race: the horses' squares, their positions with ties, and what each card does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from companion.games.errors import DataError, Refusal
+from companion.games.jockey_deck import HORSES, Card, CardKind, Horse
+
+#: The last square of the standard board; a horse beyond it has passed the finish.
+TRACK_LENGTH = 80
+
+#: The race ends the moment this many horses have passed the finish.
+FINISHERS = 2
+
+_ORDINALS = ("1st", "2nd")
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Positions ``first``..``last`` (1 = No. 1), held together by the horses on one square.
+
+    A position is determined only when exactly one horse holds it.
+    """
+
+    first: int
+    last: int
+    horses: tuple[Horse, ...]
+    square: int
+
+    @property
+    def determined(self) -> bool:
+        """Tell whether a single horse holds this position."""
+        return len(self.horses) == 1
+
+
+class Blocked(StrEnum):
+    """Why a played card moved nothing (the card is spent all the same)."""
+
+    FINISHED = "horse_finished"
+    NOT_ALONE_IN_LEAD = "not_alone_in_lead"
+    CLOSE_TO_LEADER = "close_to_leader"
+    POSITION_SHARED = "position_shared"
+    AT_LIMIT = "at_limit"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one played card did: the horse it moved from ``start`` to ``end``, or why not.
+
+    ``horse`` is None only when a neutral card found its position shared. ``forfeited``
+    counts the squares a capped card could not use; ``finished`` is set when this move took
+    the horse past the finish.
+    """
+
+    card: str
+    label: str
+    horse: Horse | None
+    start: int
+    end: int
+    blocked: Blocked | None = None
+    forfeited: int = 0
+    finished: bool = False
+
+    @property
+    def moved(self) -> bool:
+        """Tell whether the card moved a horse."""
+        return self.blocked is None
+
+    def sentence(self) -> str:
+        """Say what happened in a line for the table (``red 34 to 46``, or why nothing)."""
+        if self.blocked is None:
+            passed = ", past the finish" if self.finished else ""
+            return f"{self.label}: {self.horse} {self.start} to {self.end}{passed}."
+        reasons = {
+            Blocked.FINISHED: f"{self.horse} has finished",
+            Blocked.NOT_ALONE_IN_LEAD: f"{self.horse} is not alone in the lead",
+            Blocked.CLOSE_TO_LEADER: f"{self.horse} is already close to the leader",
+            Blocked.POSITION_SHARED: f"{self.label.split()[0]} is shared",
+            Blocked.AT_LIMIT: f"{self.horse} is already at its limit",
+        }
+        return f"{self.label} moved nothing: {reasons[self.blocked]}."
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> Effect:
+        """Rebuild an effect from ``to_data`` output. Raises DataError when it does not fit."""
+        try:
+            horse, blocked = data["horse"], data["blocked"]
+            start, end, forfeited = (data[key] for key in ("start", "end", "forfeited"))
+            if type(start) is not int or type(end) is not int or type(forfeited) is not int:
+                raise TypeError("squares must be whole numbers")
+            return cls(
+                card=str(data["card"]),
+                label=str(data["label"]),
+                horse=None if horse is None else Horse(str(horse)),
+                start=start,
+                end=end,
+                blocked=None if blocked is None else Blocked(str(blocked)),
+                forfeited=forfeited,
+                finished=data["finished"] is True,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise DataError(f"saved card effect: {error}") from None
+
+    def to_data(self) -> dict[str, object]:
+        """Return the effect as plain JSON-ready data."""
+        return {
+            "card": self.card,
+            "label": self.label,
+            "horse": None if self.horse is None else str(self.horse),
+            "start": self.start,
+            "end": self.end,
+            "blocked": None if self.blocked is None else str(self.blocked),
+            "forfeited": self.forfeited,
+            "finished": self.finished,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """The board during one race: each horse's square and the order they passed the finish.
+
+    ``progress`` follows the order of HORSES (brown, yellow, blue, red). Progress is never
+    capped at the finish. A Race is a value: ``apply`` returns a new one.
+    """
+
+    track_length: int = TRACK_LENGTH
+    progress: tuple[int, ...] = (0, 0, 0, 0)
+    finish_order: tuple[Horse, ...] = ()
+
+    @classmethod
+    def at(
+        cls,
+        squares: Mapping[Horse, int] | Mapping[str, int],
+        finish_order: tuple[Horse, ...] = (),
+        track_length: int = TRACK_LENGTH,
+    ) -> Race:
+        """Set up a race with the horses on these squares (horses not named are on 0).
+
+        Raises DataError when the squares and the finish order disagree.
+        """
+        progress = [0, 0, 0, 0]
+        for name, square in squares.items():
+            progress[HORSES.index(Horse(name))] = square
+        race = cls(track_length, tuple(progress), tuple(finish_order))
+        race.check()
+        return race
+
+    @classmethod
+    def from_text(cls, text: str) -> Race:
+        """Read a race from its text form, e.g. ``brown 34, yellow 34, red 83 1st, track 80``.
+
+        Horses not named are on square 0. A horse past the finish is marked ``1st`` or
+        ``2nd`` (a lone finished horse may go unmarked). Raises DataError on bad text.
+        """
+        squares: dict[Horse, int] = {}
+        ranks: dict[str, Horse] = {}
+        track = TRACK_LENGTH
+        for part in (p.split() for p in text.split(",") if p.strip()):
+            try:
+                if part[0] == "track" and len(part) == 2:
+                    track = int(part[1])
+                    continue
+                horse = Horse(part[0])
+                squares[horse] = int(part[1])
+            except (ValueError, IndexError):
+                raise DataError(f"race text: cannot read {' '.join(part)!r}") from None
+            if len(part) == 3 and part[2] in _ORDINALS:
+                ranks[part[2]] = horse
+            elif len(part) != 2:
+                raise DataError(f"race text: cannot read {' '.join(part)!r}")
+        order = tuple(ranks[o] for o in _ORDINALS if o in ranks)
+        if not order:
+            order = tuple(h for h, square in squares.items() if square > track)
+        return cls.at(squares, order, track)
+
+    def __str__(self) -> str:
+        parts = []
+        for horse, square in zip(HORSES, self.progress, strict=True):
+            rank = self.finish_order.index(horse) if horse in self.finish_order else None
+            parts.append(f"{horse} {square}" + ("" if rank is None else f" {_ORDINALS[rank]}"))
+        return ", ".join([*parts, f"track {self.track_length}"])
+
+    def check(self) -> None:
+        """Raise DataError unless the squares and the finish order fit together."""
+        if self.track_length < 1 or len(self.progress) != len(HORSES):
+            raise DataError("race: needs four horses and a track of at least 1 square")
+        if any(square < 0 for square in self.progress):
+            raise DataError("race: a horse is behind the start")
+        past = {h for h, s in zip(HORSES, self.progress, strict=True) if s > self.track_length}
+        if past != set(self.finish_order) or len(self.finish_order) > FINISHERS:
+            raise DataError("race: the finish order does not match the horses past the finish")
+
+    def square(self, horse: Horse) -> int:
+        """Return the square the horse is on."""
+        return self.progress[HORSES.index(horse)]
+
+    def has_finished(self, horse: Horse) -> bool:
+        """Tell whether the horse has passed the finish."""
+        return horse in self.finish_order
+
+    @property
+    def over(self) -> bool:
+        """Tell whether the race has ended (a second horse has passed the finish)."""
+        return len(self.finish_order) >= FINISHERS
+
+    @property
+    def leader_square(self) -> int:
+        """Return the highest square of any horse, finished or not."""
+        return max(self.progress)
+
+    def standings(self) -> tuple[Place, ...]:
+        """Return the positions No. 1 to No. 4, horses on one square sharing theirs.
+
+        Finished horses come first, in finishing order; the others follow by square,
+        highest first. The places cover positions 1 to 4 exactly once, in order.
+        """
+        places: list[Place] = []
+        taken = 0
+        for horse in self.finish_order:
+            taken += 1
+            places.append(Place(taken, taken, (horse,), self.square(horse)))
+        running = [
+            (square, horse)
+            for horse, square in zip(HORSES, self.progress, strict=True)
+            if horse not in self.finish_order
+        ]
+        for square in sorted({s for s, _ in running}, reverse=True):
+            group = tuple(h for s, h in running if s == square)
+            places.append(Place(taken + 1, taken + len(group), group, square))
+            taken += len(group)
+        return tuple(places)
+
+    def holder(self, position: int) -> Horse | None:
+        """Return the horse holding ``position`` alone, or None when it is shared."""
+        for place in self.standings():
+            if place.first <= position <= place.last:
+                return place.horses[0] if place.determined else None
+        return None
+
+    def apply(self, card: Card) -> tuple[Race, Effect]:
+        """Play ``card``: return the race after it and what it did.
+
+        A card whose effect moves nothing still counts as played; the race is then
+        returned unchanged. Raises Refusal ``race_over`` once two horses have finished.
+        """
+        if self.over:
+            raise Refusal("race_over", "The race is over: start the next race.")
+        horse = card.colour
+        if card.kind is CardKind.POSITION:
+            horse = self.holder(card.position)
+        if horse is None:
+            return self, Effect(card.id, card.label, None, 0, 0, Blocked.POSITION_SHARED)
+        start = self.square(horse)
+        if self.has_finished(horse):
+            return self, Effect(card.id, card.label, horse, start, start, Blocked.FINISHED)
+        reach = card.steps
+        limit: int | None = None
+        blocked = Blocked.AT_LIMIT
+        if card.kind is CardKind.LEAD:
+            if self.holder(1) is not horse:
+                blocked = Blocked.NOT_ALONE_IN_LEAD
+                reach = 0
+            else:
+                runner_up = max(s for h, s in zip(HORSES, self.progress, strict=True) if h != horse)
+                reach = (card.factor - 1) * (start - runner_up)
+        elif card.kind is CardKind.CHASE:
+            limit = self.leader_square - card.behind
+            blocked = Blocked.CLOSE_TO_LEADER
+        elif card.ahead is not None:
+            limit = self.leader_square + card.ahead
+        end = start + reach if limit is None else min(start + reach, limit)
+        if end <= start:
+            return self, Effect(card.id, card.label, horse, start, start, blocked)
+        return self._moved(card, horse, start, end, start + reach - end)
+
+    def _moved(
+        self, card: Card, horse: Horse, start: int, end: int, lost: int
+    ) -> tuple[Race, Effect]:
+        index = HORSES.index(horse)
+        progress = (*self.progress[:index], end, *self.progress[index + 1 :])
+        finished = end > self.track_length
+        order = (*self.finish_order, horse) if finished else self.finish_order
+        race = Race(self.track_length, progress, order)
+        return race, Effect(card.id, card.label, horse, start, end, None, lost, finished)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> Race:
+        """Rebuild a race from ``to_data`` output. Raises DataError when it does not fit."""
+        try:
+            squares = data["progress"]
+            order = data["finish_order"]
+            track = data["track_length"]
+            if not isinstance(squares, Mapping) or not isinstance(order, list):
+                raise TypeError("progress must be a mapping, finish_order a list")
+            if type(track) is not int or any(type(s) is not int for s in squares.values()):
+                raise TypeError("squares and the track length must be whole numbers")
+            return cls.at(squares, tuple(Horse(h) for h in order), track)
+        except (KeyError, TypeError, ValueError) as error:
+            raise DataError(f"saved race: {error}") from None
+
+    def to_data(self) -> dict[str, object]:
+        """Return the race as plain JSON-ready data."""
+        return {
+            "track_length": self.track_length,
+            "progress": {str(h): s for h, s in zip(HORSES, self.progress, strict=True)},
+            "finish_order": [str(h) for h in self.finish_order],
+        }
