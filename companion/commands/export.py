@@ -1,0 +1,51 @@
+"""`companion export GAME`: write a game's journal as a table log that `companion replay` reads."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.session.journal import Journal, JournalError, default_path
+
+NAME = "export"
+HELP = "write the journal of a game as a table log (JSON Lines) for `companion replay`"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the game, the journal and the output file."""
+    parser.add_argument("game", metavar="GAME", help="the game's id (see `companion games`)")
+    parser.add_argument("--db", type=Path, help="the journal file (default: the companion's own)")
+    parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")
+
+
+def open_existing(path: Path | None) -> Journal:
+    """Open an existing journal (never create one); raises JournalError."""
+    path = path or default_path()
+    if not path.exists():
+        raise JournalError(f"there is no journal at {path}")
+    return Journal.open(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write every accepted entry of the game, the new_game line first."""
+    try:
+        game_id = int(args.game)
+    except ValueError:
+        print(f"companion export: GAME is a game id (a number), not {args.game!r}", file=sys.stderr)
+        return 2
+    try:
+        journal = open_existing(args.db)
+        try:
+            lines = journal.events(game_id)
+        finally:
+            journal.close()
+    except JournalError as error:
+        print(f"companion export: {error}", file=sys.stderr)
+        return 2
+    text = "".join(line + "\n" for line in lines)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0

@@ -1,0 +1,48 @@
+"""`companion games`: list the games in the journal; abandon one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from companion.commands.export import open_existing
+from companion.session.binding import GAME_NAMES
+from companion.session.journal import JournalError
+
+NAME = "games"
+HELP = "list the games in the journal (id, game, players, status); --abandon ID"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the journal, --abandon and --json."""
+    parser.add_argument("--db", type=Path, help="the journal file (default: the companion's own)")
+    parser.add_argument("--abandon", type=int, metavar="ID", help="mark this game abandoned")
+    parser.add_argument("--json", action="store_true", help="print one JSON list")
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the games, after abandoning one if asked."""
+    try:
+        journal = open_existing(args.db)
+        try:
+            if args.abandon is not None:
+                journal.set_status(args.abandon, "abandoned")
+            records = journal.games()
+        finally:
+            journal.close()
+    except JournalError as error:
+        print(f"companion games: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([asdict(r) for r in records], indent=2, ensure_ascii=False))
+        return 0
+    if not records:
+        print("no games in the journal")
+    for r in records:
+        name = GAME_NAMES.get(r.kind, r.kind)
+        players = ", ".join(r.players)
+        print(f"{r.id:>4}  {name:<15}  {r.status:<9}  {r.events:>5} events  {r.created}  {players}")
+    return 0

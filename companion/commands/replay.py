@@ -1,0 +1,116 @@
+"""`companion replay LOG.jsonl`: apply a table log line by line, say what each line did."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from companion.session.log import LogError, describe, parse_line
+from companion.session.session import Session
+
+NAME = "replay"
+HELP = "apply a table log (JSON Lines) and print, line by line, what was accepted or refused"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the log file and the --json switch."""
+    parser.add_argument("log", metavar="LOG.jsonl", help="the table log to apply ('-' for stdin)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+
+
+@dataclass
+class Report:
+    """What a replay did: one record per non-blank line, and the session at the end."""
+
+    session: Session
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def refused(self) -> int:
+        """How many lines were refused or could not be read."""
+        return sum(1 for line in self.lines if line["status"] != "accepted")
+
+    def state(self) -> dict[str, Any]:
+        """The whole state at the end: public view, every player's private view, the engine."""
+        view = self.session.view()
+        table = self.session.table
+        return {
+            "view": view.to_json(),
+            "private": {p: self.session.private_view(p).to_json()["details"] for p in view.players},
+            "engine": table.binding.engine_state() if table is not None else None,
+        }
+
+
+def replay(lines: Iterable[str], session: Session | None = None) -> Report:
+    """Apply every line of a table log to ``session`` (a fresh in-memory one by default).
+
+    A line that cannot be read or is refused is reported and skipped; the next line goes on.
+    """
+    report = Report(session or Session.in_memory())
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            entry = parse_line(text, number)
+        except LogError as error:
+            report.lines.append(
+                {"line": number, "status": "error", "field": error.field, "message": str(error)}
+            )
+            continue
+        outcome = report.session.submit(entry)
+        record: dict[str, Any] = {
+            "line": number,
+            "status": "accepted" if outcome.accepted else "refused",
+            "type": entry.TYPE,
+            "entry": describe(entry),
+        }
+        if not outcome.accepted:
+            record.update(code=outcome.code, sentence=outcome.sentence)
+        report.lines.append(record)
+    return report
+
+
+def print_text(report: Report, out: TextIO) -> None:
+    """Print a replay for people: one line per log line, then the state."""
+    for line in report.lines:
+        status = f"line {line['line']}: {line['status']:<9}"
+        if line["status"] == "error":
+            print(f"{status} {line['message']}", file=out)
+        elif line["status"] == "refused":
+            print(f"{status} {line['entry']}: {line['code']}: {line['sentence']}", file=out)
+        else:
+            print(f"{status} {line['entry']}", file=out)
+    state = report.state()
+    print(file=out)
+    print(f"{len(report.lines)} lines, {report.refused} refused or unreadable", file=out)
+    print("public view:", file=out)
+    print(json.dumps(state["view"], indent=2, ensure_ascii=False), file=out)
+    for player, details in state["private"].items():
+        print(f"private view of {player}:", file=out)
+        print(json.dumps(details, indent=2, ensure_ascii=False), file=out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the log; exit status 1 when a line was refused or unreadable, 2 without a log."""
+    try:
+        if args.log == "-":
+            report = replay(sys.stdin)
+        else:
+            with open(args.log, encoding="utf-8") as handle:
+                report = replay(handle)
+    except OSError as error:
+        print(f"companion replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:
+        print(f"companion replay: {args.log} is not UTF-8 text: {error.reason}", file=sys.stderr)
+        return 2
+    if args.json:
+        data = {"lines": report.lines, "refused": report.refused, **report.state()}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print_text(report, sys.stdout)
+    return 1 if report.refused else 0
