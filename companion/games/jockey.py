@@ -51,6 +51,7 @@ class JockeyGame:
         self._players = tuple(players)
         self._options = options
         self._deck = options.deck
+        self._deck_order = {card_id: i for i, card_id in enumerate(options.deck.by_id)}
         self._state = state
         self._history: list[TableState] = []
 
@@ -254,8 +255,9 @@ class JockeyGame:
         if s.race.over or s.ledger.missing() or any(s.owed):
             return ()
         if self._options.hands:
-            return tuple(c.id for c in self._deck.cards if c.id in s.hands[s.seat])
-        return tuple(c.id for c in self._deck.cards if c.id not in s.pile)
+            return tuple(sorted(s.hands[s.seat], key=self._deck_order.__getitem__))
+        played = frozenset(s.pile)
+        return tuple([c for c in self._deck.by_id if c not in played])
 
     # -- inputs --------------------------------------------------------------------------
 

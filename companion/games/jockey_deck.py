@@ -76,6 +76,7 @@ class Card:
 
     ``colour`` is the horse a colour card moves, None for a neutral card. Numbers a kind
     does not use are 0 (``ahead`` is None when the card has no cap past the leader).
+    ``label`` is the card as printed (``red +7``, ``No.3 +18``), filled in when left empty.
     """
 
     id: str
@@ -86,9 +87,13 @@ class Card:
     behind: int = 0
     position: int = 0
     ahead: int | None = None
+    label: str = field(default="", compare=False)
 
-    @property
-    def label(self) -> str:
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", self.printed())
+
+    def printed(self) -> str:
         """Name the card as printed: ``red +7``, ``red lead x3``, ``No.3 +18``..."""
         if self.kind is CardKind.ADVANCE:
             return f"{self.colour} +{self.steps}"

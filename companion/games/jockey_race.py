@@ -235,10 +235,19 @@ class Race:
 
     def holder(self, position: int) -> Horse | None:
         """Return the horse holding ``position`` alone, or None when it is shared."""
-        for place in self.standings():
-            if place.first <= position <= place.last:
-                return place.horses[0] if place.determined else None
-        return None
+        order = self.finish_order
+        if position <= len(order):
+            return order[position - 1] if position >= 1 else None
+        running = sorted(
+            (s for h, s in zip(HORSES, self.progress, strict=True) if h not in order), reverse=True
+        )
+        index = position - len(order) - 1
+        if index >= len(running) or running.count(running[index]) > 1:
+            return None
+        square = running[index]
+        return next(
+            h for h, s in zip(HORSES, self.progress, strict=True) if s == square and h not in order
+        )
 
     def apply(self, card: Card) -> tuple[Race, Effect]:
         """Play ``card``: return the race after it and what it did.
@@ -253,8 +262,8 @@ class Race:
             horse = self.holder(card.position)
         if horse is None:
             return self, Effect(card.id, card.label, None, 0, 0, Blocked.POSITION_SHARED)
-        start = self.square(horse)
-        if self.has_finished(horse):
+        start = self.progress[HORSES.index(horse)]
+        if horse in self.finish_order:
             return self, Effect(card.id, card.label, horse, start, start, Blocked.FINISHED)
         reach = card.steps
         limit: int | None = None
