@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Generate the WireViz harness files and SVG diagrams of the default build from the pin map.
 
-Usage: python wiring/generate.py [--check] [--render] [--out DIR] [--diagrams DIR]
+Usage: python wiring/generate.py [--check] [--render] [--table] [--out DIR] [--diagrams DIR]
 
 Without options the harness files (wiring/harness/*.yml) are rewritten from wiring/pinmap.toml.
 --check writes nothing and exits 1 when a harness file on disk differs from what the pin map
 gives. --render also draws every harness as an SVG into wiring/diagrams/ (needs WireViz and
-Graphviz's `dot`).
+Graphviz's `dot`). --table prints the pin map as Markdown tables (docs/build.md holds them).
 """
 
 from __future__ import annotations
@@ -464,6 +464,36 @@ def harness_text(pinmap: PinMap, stem: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pin_table(pinmap: PinMap) -> str:
+    """Return the wiring as Markdown tables, one per board, for the build guide."""
+    by_id = {d.id: d for d in pinmap.devices}
+    out: list[str] = []
+    for board, (_, _, header, gpio_key, prefix, _) in BOARDS.items():
+        title_short = "Pi" if board == "pi" else "Pico"
+        devices = [d for d in pinmap.devices if d.board == board]
+        if not devices:
+            continue
+        number_title = "BCM" if gpio_key == "bcm" else "GP"
+        out += [
+            f"| part | its pin | signal | goes to | {number_title} | wire |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for device in devices:
+            for wire in device.wires:
+                if isinstance(wire.to, int):
+                    goes_to = f"{title_short} pin {wire.to} ({header[wire.to]})"
+                else:
+                    other_id, _, other_pin = wire.to.partition(":")
+                    goes_to = f"{by_id[other_id].label}: {other_pin}"
+                number = wire.bcm if gpio_key == "bcm" else wire.gp
+                gpio = f"{prefix}{number}" if number is not None else ""
+                colour = f"{wire.colour}, {wire.gauge}" if wire.gauge else wire.colour
+                cells = (device.label, wire.pin, wire.signal, goes_to, gpio, colour)
+                out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
 def harness_sources(pinmap: PinMap) -> dict[str, str]:
     """Return every harness file's name and text."""
     return {f"{stem}.yml": harness_text(pinmap, stem) for stem in pinmap.diagrams}
@@ -515,6 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
     parser.add_argument("--render", action="store_true", help="also draw the SVG diagrams")
+    parser.add_argument("--table", action="store_true", help="print the pin tables (Markdown)")
     parser.add_argument("--pinmap", type=Path, default=PINMAP, help="the pin map TOML")
     parser.add_argument("--out", type=Path, default=HARNESS_DIR, help="harness directory")
     parser.add_argument("--diagrams", type=Path, default=DIAGRAM_DIR, help="SVG directory")
@@ -529,6 +560,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in found:
             print(f"{args.pinmap}: {problem}", file=sys.stderr)
         return 2
+    if args.table:
+        print(pin_table(pinmap), end="")
+        return 0
     if args.check:
         stale = stale_sources(pinmap, args.out)
         for name in stale:
