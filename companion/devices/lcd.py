@@ -215,16 +215,25 @@ class RplcdPort:
         from RPLCD.i2c import CharLCD  # imported here: only a real LCD needs RPLCD
 
         params: dict[str, Any] | None = {"gpio_bank": "A"} if expander == "MCP23017" else None
-        self.lcd: Any = CharLCD(
-            expander,
-            address,
-            expander_params=params,
-            port=port,
-            cols=cols,
-            rows=rows,
-            charmap="A00",
-            auto_linebreaks=False,
-        )
+        # Built in two steps to keep hold of the bus RPLCD opens, should the display not answer.
+        lcd: Any = CharLCD.__new__(CharLCD)
+        try:
+            lcd.__init__(
+                expander,
+                address,
+                expander_params=params,
+                port=port,
+                cols=cols,
+                rows=rows,
+                charmap="A00",
+                auto_linebreaks=False,
+            )
+        except BaseException:
+            bus = getattr(lcd, "bus", None)
+            if bus is not None:
+                bus.close()
+            raise
+        self.lcd = lcd
 
     def define_char(self, slot: int, bitmap: Sequence[int]) -> None:
         """Store a custom character through RPLCD."""

@@ -177,10 +177,13 @@ class Oled:
         import luma.oled.device  # imported here: only a real OLED needs luma
         from luma.core.interface.serial import i2c
 
+        serial = None
         try:
             serial = i2c(port=port, address=address)
             device = getattr(luma.oled.device, driver)(serial, width=128, height=64, rotate=rotate)
         except Exception as exc:
+            if serial is not None:
+                serial.cleanup()  # the bus was opened but the display did not answer
             if _is_luma_error(exc):
                 raise OSError(errno.ENODEV, f"OLED at 0x{address:02X}: {exc}") from exc
             raise

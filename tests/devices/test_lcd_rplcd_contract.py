@@ -55,9 +55,10 @@ def test_an_update_through_rplcd_sends_only_the_changed_cells(bus: Pcf8574Bus) -
     assert bus.writes - writes_before == 8 * (4 + 2)
 
 
-def test_a_missing_backpack_raises_oserror(bus: Pcf8574Bus) -> None:
+def test_a_missing_backpack_raises_oserror_and_leaves_no_bus_open(bus: Pcf8574Bus) -> None:
     with pytest.raises(OSError):
         CharacterLcd.open(address=0x3F)
+    assert bus.closed
 
 
 def test_close_clears_the_screen_and_closes_the_bus(bus: Pcf8574Bus) -> None:

@@ -294,3 +294,26 @@ def test_close_blanks_the_screen(oled: Oled) -> None:
 def test_the_oled_is_a_pixel_display() -> None:
     display: PixelDisplay = Oled.dummy()
     assert (display.width, display.height) == (128, 64)
+
+
+def test_an_oled_that_does_not_answer_leaves_no_bus_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    import luma.core.interface.serial
+    from luma.core.error import DeviceNotFoundError
+
+    buses: list[SilentBus] = []
+
+    class SilentBus:
+        def __init__(self, port: int, address: int) -> None:
+            self.closed = False
+            buses.append(self)
+
+        def command(self, *cmd: int) -> None:
+            raise DeviceNotFoundError("I2C device not found on address: 0x3C")
+
+        def cleanup(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(luma.core.interface.serial, "i2c", SilentBus)
+    with pytest.raises(OSError, match="0x3C"):
+        Oled.open("sh1106", port=1, address=0x3C)
+    assert len(buses) == 1 and buses[0].closed
