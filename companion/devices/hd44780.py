@@ -7,8 +7,9 @@ for an ``smbus2.SMBus``: it decodes the 4-bit stream a backpack turns into pin l
 
 from __future__ import annotations
 
+import contextlib
 import errno
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from companion.devices.glyphs import GLYPHS
 
@@ -196,3 +197,24 @@ class Pcf8574Bus:
     def close(self) -> None:
         """Release the bus (the display keeps what it shows)."""
         self.closed = True
+
+
+@contextlib.contextmanager
+def rplcd_on(bus: Pcf8574Bus, slept: list[float] | None = None) -> Iterator[Pcf8574Bus]:
+    """Make RPLCD open ``bus`` instead of a real I2C bus, and skip (but count) its sleeps.
+
+    Each sleep RPLCD asks for is appended to ``slept`` in seconds. For the simulator and the
+    benchmarks; tests patch the same three names themselves.
+    """
+    import RPLCD.common  # imported here: only this stand-in needs RPLCD
+    import RPLCD.i2c
+
+    saved = (RPLCD.i2c.SMBus, RPLCD.common.usleep, RPLCD.common.msleep)
+    record = slept if slept is not None else []
+    RPLCD.i2c.SMBus = lambda port: bus
+    RPLCD.common.usleep = lambda us: record.append(us / 1e6)
+    RPLCD.common.msleep = lambda ms: record.append(ms / 1e3)
+    try:
+        yield bus
+    finally:
+        RPLCD.i2c.SMBus, RPLCD.common.usleep, RPLCD.common.msleep = saved
