@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -9,7 +11,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.devices.base import Buzzer, Tone
 from companion.devices.buzzer import TUNES, GpioBuzzer, MemoryBuzzer, tune_seconds
-from companion.devices.scheduling import ManualScheduler
+from companion.devices.scheduling import ManualScheduler, ThreadScheduler
 
 
 @pytest.fixture
@@ -145,3 +147,20 @@ def test_the_manual_clock_runs_actions_in_time_order() -> None:
     assert ran == ["a", "b"] and clock.now() == 0.25
     clock.run_all()
     assert ran == ["a", "b", "c"] and clock.now() == pytest.approx(0.3)
+
+
+def test_the_thread_scheduler_runs_actions_without_blocking_the_caller() -> None:
+    done = threading.Event()
+    started = time.monotonic()
+    ThreadScheduler().call_later(0.02, done.set)
+    assert time.monotonic() - started < 0.02
+    assert done.wait(2.0)
+
+
+def test_a_tune_plays_to_the_end_on_real_timers() -> None:
+    buzzer = MemoryBuzzer()
+    buzzer.play(Tone.ACCEPTED)
+    deadline = time.monotonic() + 2.0
+    while buzzer.playing and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert buzzer.pitches == [2093, None]
