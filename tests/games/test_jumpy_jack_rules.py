@@ -6,6 +6,9 @@ yellow, white. A horse left out of a position stands on the start square.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from companion.games.errors import DataError, Refusal
@@ -383,3 +386,17 @@ def test_the_notation_round_trips_a_position() -> None:
 def test_the_notation_refuses_impossible_positions(text: str) -> None:
     with pytest.raises(DataError, match=r"^(notation|position): "):
         at(text)
+
+
+def test_every_reason_code_the_engine_gives_is_explained_on_the_rules_page() -> None:
+    root = Path(__file__).resolve().parents[2]
+    source = "".join(
+        (root / "companion" / "games" / f"jumpy_{part}.py").read_text(encoding="utf-8")
+        for part in ("board", "race", "match")
+    )
+    codes = set(re.findall(r'Refusal\(\s*"(\w+)"', source))
+    codes |= set(re.findall(r'_horses\(\w+, "(\w+)"', source))  # prediction and guess checks
+    page = (root / "docs" / "rules" / "jumpy-jack.md").read_text(encoding="utf-8")
+    explained = set(re.findall(r"^\| `(\w+)` \|", page, flags=re.MULTILINE))
+    assert len(codes) > 20
+    assert codes == explained
