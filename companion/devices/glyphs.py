@@ -45,8 +45,9 @@ def fold_char(char: str, supported: Callable[[str], bool]) -> str:
     alias = ALIASES.get(char)
     if alias is not None and supported(alias):
         return alias
-    base = unicodedata.normalize("NFKD", char)[:1]
-    if base and base != char and supported(base):
+    decomposed = unicodedata.normalize("NFKD", char)
+    base, marks = decomposed[:1], decomposed[1:]
+    if base != char and all(unicodedata.combining(m) for m in marks) and supported(base):
         return base
     return UNKNOWN
 

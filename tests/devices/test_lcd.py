@@ -160,5 +160,9 @@ def test_whatever_the_sequence_of_shows_the_screen_matches_the_last_one(
     assert lcd.lines() == expected
 
 
+def test_a_character_that_would_fold_into_something_misleading_becomes_a_question_mark() -> None:
+    assert encode("½ ² Ａ") == b"? 2 A"
+
+
 def test_encode_gives_one_code_per_character() -> None:
     assert encode("A♠é?") == bytes([0x41, 0, ord("e"), ord("?")])
