@@ -174,6 +174,8 @@ class Race:
         order = tuple(ranks[o] for o in _ORDINALS if o in ranks)
         if not order:
             order = tuple(h for h, square in squares.items() if square > track)
+            if len(order) > 1:
+                raise DataError("race text: mark the finished horses 1st and 2nd")
         return cls.at(squares, order, track)
 
     def __str__(self) -> str:
