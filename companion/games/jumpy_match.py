@@ -244,7 +244,7 @@ class JumpyJackMatch:
             raise Refusal(
                 "roll_pending", f"The die shows {state.die} and no horse can move: forfeit."
             )
-        if isinstance(value, bool) or value not in DIE_FACES:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
             raise Refusal("invalid_die", "A die roll is a number from 1 to 6.")
         if not state.started and None in state.predictions:
             missing = len(self.missing_predictions())
@@ -266,8 +266,8 @@ class JumpyJackMatch:
         state = self._state
         self._check_racing()
         self._check_turn(player)
-        if self._options.board.horse_index(horse) is None:
-            raise Refusal("unknown_horse", f"There is no horse called {_short(horse, 10)}.")
+        if not isinstance(horse, str) or self._options.board.horse_index(horse) is None:
+            raise Refusal("unknown_horse", f"There is no horse called {_short(str(horse), 10)}.")
         die = self._check_die()
         move = state.position.check(horse, die)
         position = state.position.after(move)
@@ -590,7 +590,7 @@ class JumpyJackMatch:
         self._state = state
 
     def _seat(self, player: str) -> int:
-        seat = self._seats.get(player)
+        seat = self._seats.get(player) if isinstance(player, str) else None
         if seat is None:
             raise Refusal("unknown_player", f"No player called {_short(str(player))}.")
         return seat
@@ -622,8 +622,8 @@ class JumpyJackMatch:
         chosen = tuple(horses) if isinstance(horses, list | tuple) else ()
         if (
             len(chosen) != 3
-            or len(set(chosen)) != 3
             or any(not isinstance(h, str) or board.horse_index(h) is None for h in chosen)
+            or len(set(chosen)) != 3
         ):
             raise Refusal(code, f"{what} names 3 different horses of this race.")
         first, second, third = chosen

@@ -114,6 +114,8 @@ def test_a_die_shows_one_to_six() -> None:
     for value in (0, 7, -1):
         refused("invalid_die", lambda v=value: match.roll(v), match)  # type: ignore[misc]
     refused("invalid_die", lambda: match.roll(True), match)
+    refused("invalid_die", lambda: match.roll(3.0), match)  # type: ignore[arg-type]
+    refused("invalid_die", lambda: match.roll("3"), match)  # type: ignore[arg-type]
 
 
 def test_a_move_reports_its_outcome() -> None:
