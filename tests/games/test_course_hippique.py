@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -455,3 +457,22 @@ def test_long_names_are_cut_so_every_refusal_fits_the_lcd() -> None:
 def test_options_round_trip_as_plain_data() -> None:
     options = HippiqueOptions(starting_chips=30, rounds=2, course_length=6)
     assert HippiqueOptions.from_dict(options.to_dict()) == options
+
+
+def test_an_empty_course_entry_is_refused() -> None:
+    game = CourseHippiqueGame.new(PLAYERS)
+    refused(game, "no_cards", lambda: game.deal_course([]))
+
+
+def test_the_rules_page_lists_every_reason_code_the_engine_can_give() -> None:
+    root = Path(__file__).resolve().parents[2]
+    sources = ["cards.py", "course_hippique.py", "hippique_rules.py", "hippique_table.py"]
+    raised: set[str] = set()
+    for name in sources:
+        text = (root / "companion" / "games" / name).read_text(encoding="utf-8")
+        raised |= set(re.findall(r'(?:Refusal|super\(\).__init__)\(\s*"([a-z_]+)"', text))
+    raised.discard("not_a_suit")  # Suit.parse's own code; the game says not_a_horse
+    page = (root / "docs" / "rules" / "course-hippique.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z_]+)`(?:, `([a-z_]+)`)?", page, re.MULTILINE))
+    documented = {code for pair in listed for code in pair if code}
+    assert raised == documented
