@@ -61,7 +61,7 @@ class CourseHippiqueGame:
         elif not isinstance(options, HippiqueOptions):
             options = HippiqueOptions.from_dict(options)
         names: list[str] = []
-        for raw in players:
+        for raw in [players] if isinstance(players, str) else players:
             name = raw.strip() if isinstance(raw, str) else ""
             if not name:
                 raise Refusal("bad_name", "Every player needs a name.")
@@ -86,12 +86,15 @@ class CourseHippiqueGame:
         new = self._rules.deal(self._state, dealt)
         self._commit(new, {"do": "deal_course_card", "card": dealt.code})
 
-    def deal_course(self, cards: Sequence[Card | str]) -> None:
+    def deal_course(self, cards: Sequence[Card | str] | str) -> None:
         """Record several course cards at once, as one input (one undo step).
 
+        ``cards`` may also be one text, e.g. ``"7H,QS,2D"`` (commas or spaces between).
         Same rules and refusals as ``deal_course_card`` for each card, plus ``no_cards``;
         if any card is refused, none is recorded.
         """
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
         dealt = [_card(c) for c in cards]
         if not dealt:
             raise Refusal("no_cards", "Scan the course cards.")

@@ -459,9 +459,15 @@ def test_options_round_trip_as_plain_data() -> None:
     assert HippiqueOptions.from_dict(options.to_dict()) == options
 
 
-def test_an_empty_course_entry_is_refused() -> None:
+def test_a_course_may_be_entered_as_one_text_but_not_empty() -> None:
     game = CourseHippiqueGame.new(PLAYERS)
     refused(game, "no_cards", lambda: game.deal_course([]))
+    refused(game, "no_cards", lambda: game.deal_course(" , "))
+    game.deal_course("7H, QS 2D,9H KC 4S JH")
+    assert game.course == tuple(cards(COURSE)) and game.phase is Phase.BETTING
+    with pytest.raises(Refusal) as caught:
+        CourseHippiqueGame.new("Ann")
+    assert caught.value.code == "player_count"
 
 
 def test_the_rules_page_lists_every_reason_code_the_engine_can_give() -> None:
