@@ -22,6 +22,8 @@ def bom(root: Path) -> dict[str, dict[str, str]]:
         reader = csv.DictReader(handle)
         assert reader.fieldnames == COLUMNS
         rows = list(reader)
+    for row in rows:
+        assert None not in row and None not in row.values(), f"wrong column count: {row}"
     names = [row["part"] for row in rows]
     assert len(names) == len(set(names)), "a part is listed twice"
     return {row["part"]: row for row in rows}
