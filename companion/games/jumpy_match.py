@@ -14,24 +14,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from enum import Enum
 from typing import Any
 
 from companion.games.errors import DataError, GameError, Refusal
 from companion.games.jumpy_board import DIE_FACES, Board
-from companion.games.jumpy_race import (
-    Move,
-    Podium,
-    Position,
-    guess_points,
-    prediction_points,
+from companion.games.jumpy_moves import Move, Podium
+from companion.games.jumpy_race import Position
+from companion.games.jumpy_scoring import Guess, MatchOptions, Prediction, RaceResult
+from companion.games.jumpy_state import (
+    MatchState,
+    check_horses,
+    score_race,
+    state_from_mapping,
+    state_to_mapping,
 )
 
 #: The version written in every saved match.
 FORMAT = "companion.jumpy_jack/1"
-
-Prediction = tuple[str, str, str]
 
 
 class Phase(Enum):
@@ -42,114 +43,6 @@ class Phase(Enum):
     MOVE = "move"  # a die value waits for a move, or a forfeit when no move is legal
     RACE_OVER = "race_over"  # the race is scored; next_race() starts the next one
     MATCH_OVER = "match_over"  # someone reached the target
-
-
-@dataclass(frozen=True)
-class MatchOptions:
-    """How a table plays: the board, the target, and the ``teams`` and ``guess`` variants.
-
-    ``teams`` lists fixed teams of players (equal sizes), empty for every player on their
-    own; the target of a team is ``target`` times the team size.
-    """
-
-    board: Board = field(default_factory=Board.default)
-    target: int = 16
-    teams: tuple[tuple[str, ...], ...] = ()
-    guess: bool = False
-
-    def to_mapping(self) -> dict[str, Any]:
-        """Return the options as plain data."""
-        return {
-            "board": self.board.to_mapping(),
-            "target": self.target,
-            "teams": [list(team) for team in self.teams],
-            "guess": self.guess,
-        }
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], source: str = "options") -> MatchOptions:
-        """Read options written by ``to_mapping``; raises ``DataError``."""
-        board = Board.from_mapping(data["board"], f"{source}.board")
-        teams = tuple(tuple(str(p) for p in team) for team in data["teams"])
-        target, guess = data["target"], data["guess"]
-        if not isinstance(target, int) or not isinstance(guess, bool):
-            raise DataError(f"{source}: target must be a number and guess true or false")
-        return cls(board=board, target=target, teams=teams, guess=guess)
-
-
-@dataclass(frozen=True)
-class Guess:
-    """A player's guess of an opponent's prediction."""
-
-    target: str
-    horses: Prediction
-
-
-@dataclass(frozen=True)
-class RaceResult:
-    """A scored race: its podium, every prediction and guess, the points they earned."""
-
-    number: int
-    podium: Podium
-    predictions: dict[str, Prediction]
-    points: dict[str, int]
-    guesses: dict[str, Guess] = field(default_factory=dict)
-    bonus: dict[str, int] = field(default_factory=dict)
-
-    def total(self, player: str) -> int:
-        """Return what ``player`` earned in this race, bonus included."""
-        return self.points.get(player, 0) + self.bonus.get(player, 0)
-
-    def to_mapping(self) -> dict[str, Any]:
-        """Return the result as plain data."""
-        return {
-            "number": self.number,
-            "podium": self.podium.to_mapping(),
-            "predictions": {p: list(h) for p, h in self.predictions.items()},
-            "points": dict(self.points),
-            "guesses": {
-                p: {"target": g.target, "horses": list(g.horses)} for p, g in self.guesses.items()
-            },
-            "bonus": dict(self.bonus),
-        }
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> RaceResult:
-        """Read a result written by ``to_mapping``; raises KeyError/TypeError/ValueError."""
-        return cls(
-            number=int(data["number"]),
-            podium=Podium.from_mapping(data["podium"]),
-            predictions={str(p): _prediction(h) for p, h in data["predictions"].items()},
-            points={str(p): int(v) for p, v in data["points"].items()},
-            guesses={
-                str(p): Guess(str(g["target"]), _prediction(g["horses"]))
-                for p, g in data["guesses"].items()
-            },
-            bonus={str(p): int(v) for p, v in data["bonus"].items()},
-        )
-
-
-def _prediction(value: object) -> Prediction:
-    if not isinstance(value, list | tuple) or len(value) != 3:
-        raise ValueError(f"not three horses: {value!r}")
-    first, second, third = (str(h) for h in value)
-    return (first, second, third)
-
-
-@dataclass(frozen=True)
-class _State:
-    """Everything that changes during a match (one snapshot of the undo history)."""
-
-    race: int
-    position: Position
-    die: int | None = None
-    spent: bool = False
-    turn: int = 0
-    started: bool = False
-    predictions: tuple[Prediction | None, ...] = ()
-    guesses: tuple[Guess | None, ...] = ()
-    results: tuple[RaceResult, ...] = ()
-    last_move: Move | None = None
 
 
 def _short(name: str, width: int = 12) -> str:
@@ -167,8 +60,8 @@ class JumpyJackMatch:
         self,
         players: tuple[str, ...],
         options: MatchOptions,
-        state: _State,
-        history: list[_State],
+        state: MatchState,
+        history: list[MatchState],
     ) -> None:
         self._players = players
         self._options = options
@@ -218,7 +111,7 @@ class JumpyJackMatch:
             start = Position.from_text(position, options.board)
             if start.over:
                 raise DataError("position: the race is already over")
-        state = _State(
+        state = MatchState(
             race=1,
             position=start,
             predictions=(None,) * len(names),
@@ -280,7 +173,7 @@ class JumpyJackMatch:
             last_move=move,
         )
         if position.over:
-            after = replace(after, results=(*state.results, self._score(after)))
+            after = replace(after, results=(*state.results, score_race(after, self._players)))
         self._commit(after)
         return move
 
@@ -322,7 +215,7 @@ class JumpyJackMatch:
         state = self._state
         if state.started:
             raise Refusal("prediction_closed", "The race has started: predictions are sealed.")
-        prediction = self._horses(horses, "prediction_invalid", "A prediction")
+        prediction = check_horses(horses, self._options.board, "prediction_invalid", "A prediction")
         predictions = list(state.predictions)
         predictions[seat] = prediction
         self._commit(replace(state, predictions=tuple(predictions), last_move=None))
@@ -348,7 +241,7 @@ class JumpyJackMatch:
             raise Refusal("not_an_opponent", "Guess the prediction of an opponent.")
         if None in state.predictions:
             raise Refusal("prediction_missing", "Guesses open once every player has predicted.")
-        guessed = self._horses(horses, "guess_invalid", "A guess")
+        guessed = check_horses(horses, self._options.board, "guess_invalid", "A guess")
         guesses = list(state.guesses)
         guesses[seat] = Guess(target, guessed)
         self._commit(replace(state, guesses=tuple(guesses), last_move=None))
@@ -365,7 +258,7 @@ class JumpyJackMatch:
             raise Refusal("race_running", "The race is not over yet.")
         count = len(self._players)
         self._commit(
-            _State(
+            MatchState(
                 race=state.race + 1,
                 position=Position.start(self._options.board),
                 turn=state.race % count,
@@ -520,8 +413,8 @@ class JumpyJackMatch:
             "players": list(self._players),
             "options": self._options.to_mapping(),
             "results": [r.to_mapping() for r in self._state.results],
-            "state": self._state_mapping(self._state),
-            "history": [self._state_mapping(s) for s in self._history],
+            "state": state_to_mapping(self._state),
+            "history": [state_to_mapping(s) for s in self._history],
         }
 
     def to_json(self) -> str:
@@ -539,8 +432,11 @@ class JumpyJackMatch:
             options = MatchOptions.from_mapping(data["options"], f"{source}: options")
             match = cls.new([str(p) for p in data["players"]], options)
             results = tuple(RaceResult.from_mapping(r) for r in data["results"])
-            history = [match._read_state(s, results) for s in data["history"]]
-            state = match._read_state(data["state"], results)
+            history = [
+                state_from_mapping(s, options.board, len(match._players), results)
+                for s in data["history"]
+            ]
+            state = state_from_mapping(data["state"], options.board, len(match._players), results)
             if len(state.results) != len(results):
                 raise ValueError("the current state does not hold every result")
         except DataError as error:
@@ -585,7 +481,7 @@ class JumpyJackMatch:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _commit(self, state: _State) -> None:
+    def _commit(self, state: MatchState) -> None:
         self._history.append(self._state)
         self._state = state
 
@@ -617,84 +513,7 @@ class JumpyJackMatch:
             raise Refusal("no_roll", "Roll the die first.")
         return state.die
 
-    def _horses(self, horses: Sequence[str], code: str, what: str) -> Prediction:
-        board = self._options.board
-        chosen = tuple(horses) if isinstance(horses, list | tuple) else ()
-        if (
-            len(chosen) != 3
-            or any(not isinstance(h, str) or board.horse_index(h) is None for h in chosen)
-            or len(set(chosen)) != 3
-        ):
-            raise Refusal(code, f"{what} names 3 different horses of this race.")
-        first, second, third = chosen
-        return (first, second, third)
-
-    def _score(self, state: _State) -> RaceResult:
-        podium = state.position.podium
-        predictions = {
-            p: h for p, h in zip(self._players, state.predictions, strict=True) if h is not None
-        }
-        guesses = {p: g for p, g in zip(self._players, state.guesses, strict=True) if g is not None}
-        return RaceResult(
-            number=state.race,
-            podium=podium,
-            predictions=predictions,
-            points={p: prediction_points(h, podium) for p, h in predictions.items()},
-            guesses=guesses,
-            bonus={p: guess_points(g.horses, predictions[g.target]) for p, g in guesses.items()},
-        )
-
     def _reached_target(self) -> bool:
         if self._options.teams:
             return max(score for _, score in self.team_scores()) >= self.target
         return max(self.scores().values()) >= self.target
-
-    def _state_mapping(self, state: _State) -> dict[str, Any]:
-        return {
-            "race": state.race,
-            "position": state.position.to_text(),
-            "die": state.die,
-            "spent": state.spent,
-            "turn": state.turn,
-            "started": state.started,
-            "predictions": [None if h is None else list(h) for h in state.predictions],
-            "guesses": [
-                None if g is None else {"target": g.target, "horses": list(g.horses)}
-                for g in state.guesses
-            ],
-            "results": len(state.results),
-            "last_move": None if state.last_move is None else state.last_move.to_mapping(),
-        }
-
-    def _read_state(self, data: Mapping[str, Any], results: tuple[RaceResult, ...]) -> _State:
-        count = len(self._players)
-        die, turn, done = data["die"], int(data["turn"]), int(data["results"])
-        if die is not None and die not in DIE_FACES:
-            raise ValueError(f"die value {die!r}")
-        if not 0 <= turn < count or not 0 <= done <= len(results):
-            raise ValueError("turn or results out of range")
-        predictions = tuple(
-            None if h is None else self._horses(h, "prediction_invalid", "A prediction")
-            for h in data["predictions"]
-        )
-        guesses = tuple(
-            None
-            if g is None
-            else Guess(str(g["target"]), self._horses(g["horses"], "guess_invalid", "A guess"))
-            for g in data["guesses"]
-        )
-        if len(predictions) != count or len(guesses) != count:
-            raise ValueError("one prediction and one guess a player")
-        last = data["last_move"]
-        return _State(
-            race=int(data["race"]),
-            position=Position.from_text(str(data["position"]), self._options.board),
-            die=die,
-            spent=bool(data["spent"]),
-            turn=turn,
-            started=bool(data["started"]),
-            predictions=predictions,
-            guesses=guesses,
-            results=results[:done],
-            last_move=None if last is None else Move.from_mapping(last),
-        )

@@ -391,11 +391,11 @@ def test_the_notation_refuses_impossible_positions(text: str) -> None:
 def test_every_reason_code_the_engine_gives_is_explained_on_the_rules_page() -> None:
     root = Path(__file__).resolve().parents[2]
     source = "".join(
-        (root / "companion" / "games" / f"jumpy_{part}.py").read_text(encoding="utf-8")
-        for part in ("board", "race", "match")
+        path.read_text(encoding="utf-8")
+        for path in sorted((root / "companion" / "games").glob("jumpy_*.py"))
     )
     codes = set(re.findall(r'Refusal\(\s*"(\w+)"', source))
-    codes |= set(re.findall(r'_horses\(\w+, "(\w+)"', source))  # prediction and guess checks
+    codes |= set(re.findall(r'check_horses\(.*board, "(\w+)"', source))  # predictions, guesses
     page = (root / "docs" / "rules" / "jumpy-jack.md").read_text(encoding="utf-8")
     explained = set(re.findall(r"^\| `(\w+)` \|", page, flags=re.MULTILINE))
     assert len(codes) > 20
