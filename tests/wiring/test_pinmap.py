@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from collections import defaultdict
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -180,3 +182,33 @@ def test_the_two_displays_have_different_i2c_addresses(pinmap: Any) -> None:
         d.id: v for d in pinmap.devices for k, v in d.config.items() if k.endswith(".address")
     }
     assert addresses == {"oled": 0x3C, "lcd": 0x27}
+
+
+def firmware_constants(root: Path) -> dict[str, Any]:
+    """The constants of firmware/config.py, read without importing MicroPython code."""
+    tree = ast.parse((root / "firmware" / "config.py").read_text(encoding="utf-8"))
+    return {
+        target.id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def test_the_pico_firmware_drives_the_pins_of_the_pin_map(root: Path, pinmap: Any) -> None:
+    firmware = firmware_constants(root)
+    strip_data = [w.gp for w in pinmap.device("strip_shifter").wires if w.gp is not None]
+    assert [pin for pin, _ in firmware["STRIPS"]] == strip_data == [2]
+    reader = firmware["READER"]
+    wired = {w.signal: w.gp for w in pinmap.device("mfrc522").wires if w.gp is not None}
+    assert reader["spi"] == 0
+    assert (reader["sck"], reader["mosi"], reader["miso"], reader["cs"], reader["rst"]) == (
+        wired["SPI0 SCK"],
+        wired["SPI0 MOSI"],
+        wired["SPI0 MISO"],
+        wired["SPI0 CS"],
+        wired["RFID reset"],
+    )
+    spare = {w.signal: w.gp for w in pinmap.device("spare_buttons").wires if w.gp is not None}
+    assert dict(firmware["BUTTONS"]) == spare
