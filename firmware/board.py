@@ -109,7 +109,7 @@ def writer():
     return write
 
 
-def build(table, write, clock):
+def build(table, write):
     """Make the Firmware for this board from the table and the configured hardware."""
     track = Track(make_strips(), config.BRIGHTNESS)
     track.clear()
@@ -147,8 +147,11 @@ def serve(firmware, clock, stdin, poller, max_bytes=1100):
             time.sleep_ms(10)
 
 
-def run():
-    """Start the firmware; return to the REPL when BOOTSEL is held at power-up or on REPL."""
+def run(stdin=None, write=None, poller=None):
+    """Start the firmware; return to the REPL when BOOTSEL is held at power-up or on REPL.
+
+    ``stdin`` (bytes source with read(1)), ``write`` and ``poller`` default to USB serial.
+    """
     if bootsel_held():
         print("companion firmware: BOOTSEL held, staying at the REPL")
         return
@@ -156,11 +159,12 @@ def run():
     while table is None:
         time.sleep_ms(5000)
         table = load_table()
+    if stdin is None:
+        stdin = sys.stdin.buffer
+        poller = select.poll()
+        poller.register(sys.stdin, select.POLLIN)
     clock = Clock()
-    firmware = build(table, writer(), clock)
-    stdin = sys.stdin.buffer
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+    firmware = build(table, write or writer())
     micropython.kbd_intr(-1)
     try:
         firmware.boot()

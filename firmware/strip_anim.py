@@ -4,6 +4,13 @@
 # Several outputs (strips on different pins) form one track, indexed in the order given.
 
 
+def scale(channel, level):
+    """Return ``channel`` (0..255) dimmed to ``level``/255, rounded; a lit channel stays >= 1."""
+    if channel == 0 or level == 0:
+        return 0
+    return max(1, (channel * level + 127) // 255)
+
+
 class Track:
     """The frame the Pi asked for, and what the strips show (scaled, maybe with a moving light)."""
 
@@ -25,7 +32,8 @@ class Track:
 
     def paint(self, start, runs, clear_rest):
         """Put colour ``runs`` ([0xRRGGBB, count] pairs) from LED ``start``; LEDs past the end
-        of the track are ignored. ``clear_rest`` darkens every other LED. Stops a move."""
+        of the track are ignored. ``clear_rest`` darkens every other LED. A running move goes
+        on over the new frame."""
         frame = self.frame
         if clear_rest:
             for at in range(len(frame)):
@@ -46,16 +54,20 @@ class Track:
                 frame[at + 1] = green
                 frame[at + 2] = blue
                 index += 1
-        self.move = None
-        self.render()
+        self.refresh()
 
     def clear(self):
-        """Darken every LED and stop a move."""
+        """Stop a move and darken every LED."""
+        self.move = None
         self.paint(0, [], True)
 
     def set_brightness(self, level):
-        """Scale every colour by ``level``/255 (0..255) from now on."""
+        """Scale every colour by ``level``/255 (0..255) from now on; a lit channel stays lit."""
         self.brightness = level
+        self.refresh()
+
+    def refresh(self):
+        """Write the held frame again, with the moving light where it stands."""
         if self.move is None:
             self.render()
         else:
@@ -100,6 +112,6 @@ class Track:
                     red = frame[at]
                     green = frame[at + 1]
                     blue = frame[at + 2]
-                output[local] = (red * level // 255, green * level // 255, blue * level // 255)
+                output[local] = (scale(red, level), scale(green, level), scale(blue, level))
                 index += 1
             output.write()

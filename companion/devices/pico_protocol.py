@@ -218,7 +218,7 @@ class Codec:
             raise ProtocolError("args", f"{name}: {exc}", seq) from None
         return Message(seq, name, values)
 
-    def encode(self, seq: int, name: str, **fields: Value) -> bytes:
+    def encode(self, seq: int, name: str, /, **fields: Value) -> bytes:
         """Return the line (newline included) carrying ``name`` with ``fields``.
 
         Raises ValueError for a message this side does not send, a missing or extra field, or

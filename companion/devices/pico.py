@@ -1,0 +1,728 @@
+"""The Pico on USB serial: the link (handshake, acknowledgements, reconnection) and the strip,
+card reader and buttons it hosts, behind the same interfaces as the other backends.
+
+One :class:`PicoLink` per Pico owns the serial port and one thread that does all its I/O. The
+devices share it: ``PicoStrip`` (an LedStrip), ``PicoCardReader`` and ``PicoButtons`` (input
+devices). pyserial is imported only when the port is opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from companion.devices.base import (
+    OFF,
+    RGB,
+    ButtonPressed,
+    CardScanned,
+    DeviceStatus,
+    EventSink,
+)
+from companion.devices.pico_protocol import (
+    Codec,
+    LineSplitter,
+    Message,
+    ProtocolError,
+    Value,
+    runs_of,
+)
+
+log = logging.getLogger(__name__)
+
+#: Errors after which the same request is sent again: the line was damaged on the way.
+RETRYABLE = {"framing", "checksum", "too_long"}
+READ_TIMEOUT_S = 0.05
+FIRMWARE_HELP = "flash the firmware/ folder of this companion (see firmware/README.md)"
+
+#: One message to send: its name and its fields.
+Command = tuple[str, Mapping[str, Value]]
+#: What a device sends after every handshake: (group, commands) pairs, see PicoLink.send.
+Restore = list[tuple[str | None, list[Command]]]
+
+
+class SerialPort(Protocol):
+    """The part of pyserial's Serial the link uses."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_serial(port: str, baudrate: int) -> SerialPort:
+    """Open a serial port (a device path or a pyserial URL such as ``loop://``)."""
+    import serial
+
+    handle: SerialPort = serial.serial_for_url(port, baudrate=baudrate, timeout=READ_TIMEOUT_S)
+    return handle
+
+
+class PicoError(Exception):
+    """The Pico cannot do what was asked."""
+
+
+class PicoRefused(PicoError):
+    """The Pico runs firmware with another protocol major version; the message says what to do."""
+
+
+class PicoUnavailable(PicoError):
+    """The Pico is unplugged, silent, or did not carry out a request in time."""
+
+
+@dataclass(frozen=True)
+class PicoInfo:
+    """What the Pico said in its handshake."""
+
+    firmware: str
+    protocol: str
+    leds: int
+    reader: bool
+
+
+@dataclass
+class LinkStats:
+    """Counters for diagnostics and benchmarks."""
+
+    lines_sent: int = 0
+    bytes_sent: int = 0
+    lines_received: int = 0
+    bad_lines: int = 0
+    retries: int = 0
+    connects: int = 0
+
+
+@dataclass(eq=False)
+class Request:
+    """One message on its way to the Pico; ``wait`` for its reply."""
+
+    name: str
+    fields: Mapping[str, Value]
+    group: str | None = None
+    seq: int = 0
+    attempts: int = 0
+    sent_at: float = 0.0
+    reply: Message | None = None
+    error: str | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def wait(self, timeout: float) -> Message:
+        """Return the reply. Raises PicoUnavailable if it failed or did not come in time."""
+        if not self.done.wait(timeout):
+            raise PicoUnavailable(f"{self.name}: no reply within {timeout} s")
+        if self.reply is None:
+            raise PicoUnavailable(f"{self.name}: {self.error}")
+        return self.reply
+
+
+class _LinkLost(Exception):
+    """The connection is gone or useless: close it and connect again."""
+
+
+class _Rehandshake(Exception):
+    """The Pico restarted (BOOT): shake hands again on the same port."""
+
+
+class PicoLink:
+    """The connection to one Pico, kept alive by a background thread.
+
+    The thread opens ``port`` (use the stable /dev/serial/by-id/ path), shakes hands, refuses a
+    firmware whose protocol major differs, then sends queued requests one at a time, waiting
+    for each reply and resending damaged or unanswered ones. When the Pico goes away it reopens
+    the port with a growing delay (``backoff_s``: first, longest), and after every handshake
+    the devices' restore functions send their state again (brightness, frame, card window).
+    DeviceStatus events about the link go to every sink registered with ``add_sink``.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        baudrate: int = 115200,
+        *,
+        opener: Callable[[str, int], SerialPort] = open_serial,
+        reply_timeout_s: float = 0.5,
+        handshake_timeout_s: float = 1.5,
+        retries: int = 3,
+        backoff_s: tuple[float, float] = (0.25, 5.0),
+        device: str = "pico",
+    ) -> None:
+        self.port = port
+        self.baudrate = baudrate
+        self.device = device
+        self.codec = Codec(side="pi")
+        self.table = self.codec.table
+        self.stats = LinkStats()
+        self.info: PicoInfo | None = None
+        self.refusal: str | None = None
+        self.status: DeviceStatus | None = None
+        self.needs_reader = False
+        self._opener = opener
+        self._reply_timeout = reply_timeout_s
+        self._handshake_timeout = handshake_timeout_s
+        self._retries = retries
+        self._backoff = backoff_s
+        self._lock = threading.Lock()
+        self._outbox: deque[Request] = deque()
+        self._in_flight: Request | None = None
+        self._listeners: list[Callable[[Message], None]] = []
+        self._sinks: list[EventSink] = []
+        self._restorers: list[Callable[[PicoInfo], Restore]] = []
+        self._users = 0
+        self._seq = 0
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._port: SerialPort | None = None
+        self._garbage_logged = 0
+        self._welcomed = False
+
+    # -- for the devices -------------------------------------------------------------------
+
+    def acquire(self) -> None:
+        """Count one more user; the first one starts the link's thread."""
+        with self._lock:
+            self._users += 1
+            if self._thread is None:
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._main, name="pico-link", daemon=True)
+                self._thread.start()
+
+    def release(self) -> None:
+        """Count one user less; the last one closes the link."""
+        with self._lock:
+            self._users = max(0, self._users - 1)
+            last = self._users == 0
+        if last:
+            self.close()
+
+    def add_listener(self, listener: Callable[[Message], None]) -> None:
+        """Call ``listener`` (on the link's thread) with every event the Pico sends."""
+        self._listeners.append(listener)
+
+    def add_sink(self, sink: EventSink) -> None:
+        """Send DeviceStatus events to ``sink`` (once per distinct sink)."""
+        with self._lock:
+            if sink not in self._sinks:
+                self._sinks.append(sink)
+        if self.status is not None:
+            sink(self.status)
+
+    def remove_sink(self, sink: EventSink) -> None:
+        with self._lock:
+            if sink in self._sinks:
+                self._sinks.remove(sink)
+
+    def add_restorer(self, restorer: Callable[[PicoInfo], Restore]) -> None:
+        """Call ``restorer`` after every handshake; send the commands it returns."""
+        self._restorers.append(restorer)
+        if self._ready.is_set() and self.info is not None:
+            for group, commands in restorer(self.info):
+                self.send(commands, group)
+
+    def remove_restorer(self, restorer: Callable[[PicoInfo], Restore]) -> None:
+        if restorer in self._restorers:
+            self._restorers.remove(restorer)
+
+    def send(self, commands: Sequence[Command], group: str | None = None) -> list[Request]:
+        """Queue ``commands`` in order and return their requests, without waiting.
+
+        Commands sent with a ``group`` replace the group's earlier commands not yet on the
+        wire: a new frame makes an unsent older frame pointless. Raises ValueError for a
+        command the Pico would refuse.
+        """
+        requests = []
+        for name, fields in commands:
+            self.codec.encode(1, name, **fields)
+            requests.append(Request(name, fields, group))
+        with self._lock:
+            if group is not None:
+                for stale in [r for r in self._outbox if r.group == group]:
+                    self._outbox.remove(stale)
+                    self._finish(stale, None, "replaced by a newer request")
+            self._outbox.extend(requests)
+        self._kick()
+        return requests
+
+    def request(self, name: str, timeout: float = 2.0, /, **fields: Value) -> Message:
+        """Send one message and return its reply. Raises PicoUnavailable."""
+        return self.send([(name, fields)])[0].wait(timeout)
+
+    def ping(self, timeout: float = 2.0) -> float:
+        """Return the round trip of a PING, in seconds. Raises PicoUnavailable."""
+        start = time.perf_counter()
+        self.request("PING", timeout)
+        return time.perf_counter() - start
+
+    def wait_ready(self, timeout: float) -> PicoInfo:
+        """Wait for a completed handshake and return the Pico's info.
+
+        Raises PicoRefused if its firmware speaks another protocol major version, and
+        PicoUnavailable if no handshake succeeded within ``timeout``.
+        """
+        deadline = time.monotonic() + timeout
+        while not self._ready.wait(min(0.05, max(0.0, deadline - time.monotonic()))):
+            if self.refusal is not None:
+                raise PicoRefused(self.refusal)
+            if time.monotonic() >= deadline:
+                raise PicoUnavailable(self.status.message if self.status else "Pico not ready")
+        assert self.info is not None
+        return self.info
+
+    @property
+    def connected(self) -> bool:
+        """Whether the handshake succeeded and the Pico is still there."""
+        return self._ready.is_set()
+
+    def close(self) -> None:
+        """Stop the thread and close the port (pending requests fail)."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        self._stop.set()
+        self._kick()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+
+    # -- the link's thread -----------------------------------------------------------------
+
+    def _main(self) -> None:
+        delay = self._backoff[0]
+        while not self._stop.is_set():
+            try:
+                port = self._opener(self.port, self.baudrate)
+            except (OSError, ValueError) as exc:
+                log.info("Pico on %s cannot be opened: %s", self.port, exc)
+                self._set_status(False, "Pico not found, retrying")
+            else:
+                self._port = port
+                self._welcomed = False
+                lost: str | None = None
+                try:
+                    self._serve(port)
+                except _LinkLost as exc:
+                    lost = str(exc)
+                except OSError as exc:
+                    log.warning("Pico on %s lost: %s", self.port, exc)
+                    lost = "Pico unplugged, retrying"
+                finally:
+                    self._disconnected(port)
+                if lost is not None and not self._stop.is_set():
+                    log.warning("Pico on %s: %s", self.port, lost)
+                    self._set_status(False, lost)
+                if self._welcomed:
+                    delay = self._backoff[0]
+                elif self.refusal is not None:
+                    delay = self._backoff[1]
+            if self._stop.wait(delay):
+                break
+            delay = min(self._backoff[1], delay * 2)
+
+    def _disconnected(self, port: SerialPort) -> None:
+        self._ready.clear()
+        self._port = None
+        try:
+            port.close()
+        except OSError:
+            pass
+        with self._lock:
+            failed = list(self._outbox)
+            self._outbox.clear()
+            if self._in_flight is not None:
+                failed.append(self._in_flight)
+                self._in_flight = None
+        for request in failed:
+            self._finish(request, None, "the Pico went away")
+
+    def _serve(self, port: SerialPort) -> None:
+        splitter = LineSplitter(self.table.max_line)
+        self._handshake(port, splitter)
+        while not self._stop.is_set():
+            with self._lock:
+                if self._in_flight is None and self._outbox:
+                    request = self._outbox.popleft()
+                    if self._supported(request):
+                        self._in_flight = request
+                        self._transmit(port, request)
+                in_flight = self._in_flight
+            if in_flight is not None and time.monotonic() - in_flight.sent_at > self._reply_timeout:
+                self._retry(port, in_flight, "no reply")
+            try:
+                for line in splitter.feed(self._read(port)):
+                    self._on_line(port, line)
+            except _Rehandshake:
+                log.info("Pico on %s restarted; shaking hands again", self.port)
+                self._ready.clear()
+                self._handshake(port, splitter)
+
+    def _read(self, port: SerialPort) -> bytes:
+        waiting = port.in_waiting
+        return port.read(max(1, waiting))
+
+    def _next_seq(self) -> int:
+        self._seq = self._seq % self.table.max_seq + 1
+        return self._seq
+
+    def _supported(self, request: Request) -> bool:
+        since = self.table.messages[request.name].since
+        if self.info is None or since <= int(self.info.protocol.split(".")[1]):
+            return True
+        self._finish(request, None, f"the Pico's firmware is older than protocol 1.{since}")
+        return False
+
+    def _transmit(self, port: SerialPort, request: Request) -> None:
+        request.seq = self._next_seq()
+        request.attempts += 1
+        request.sent_at = time.monotonic()
+        line = self.codec.encode(request.seq, request.name, **request.fields)
+        port.write(line)
+        self.stats.lines_sent += 1
+        self.stats.bytes_sent += len(line)
+
+    def _retry(self, port: SerialPort, request: Request, why: str) -> None:
+        with self._lock:
+            if self._in_flight is not request:
+                return
+            if request.attempts > self._retries:
+                self._in_flight = None
+                self._finish(request, None, why)
+                raise _LinkLost("Pico stopped answering, retrying")
+            self.stats.retries += 1
+            log.info("Pico: %s to %s %d, sending it again", why, request.name, request.seq)
+            self._transmit(port, request)
+
+    def _finish(self, request: Request, reply: Message | None, error: str | None) -> None:
+        request.reply = reply
+        request.error = error
+        request.done.set()
+
+    def _on_line(self, port: SerialPort, line: bytes | None) -> None:
+        self.stats.lines_received += 1
+        if line is None:
+            self._garbage(b"", "too_long", "a line longer than the protocol allows")
+            return
+        try:
+            message = self.codec.decode(line)
+        except ProtocolError as exc:
+            self._garbage(line, exc.code, exc.detail)
+            return
+        if message.name == "BOOT":
+            raise _Rehandshake
+        if message.name in ("ACK", "PONG", "WELCOME", "ERR"):
+            self._on_reply(port, message)
+            return
+        for listener in list(self._listeners):
+            try:
+                listener(message)
+            except Exception:
+                log.exception("Pico: a listener failed on %s", message.name)
+
+    def _on_reply(self, port: SerialPort, message: Message) -> None:
+        with self._lock:
+            request = self._in_flight
+        re = message.number("re")
+        if request is None or re not in (request.seq, 0) or (re == 0 and message.name != "ERR"):
+            return
+        if message.name == "ERR":
+            code = message.text("code")
+            if code in RETRYABLE:
+                self._retry(port, request, f"error {code}")
+                return
+            if re == 0:
+                return
+            log.warning("Pico refused %s: %s %s", request.name, code, message.text("text"))
+            error: str | None = f"{code}: {message.text('text')}"
+            reply = None
+        else:
+            error, reply = None, message
+        with self._lock:
+            if self._in_flight is request:
+                self._in_flight = None
+        self._finish(request, reply, error)
+
+    def _garbage(self, line: bytes, code: str, detail: str) -> None:
+        self.stats.bad_lines += 1
+        self._garbage_logged += 1
+        if self._garbage_logged <= 20 or self._garbage_logged % 100 == 0:
+            shown = line[:80].decode("ascii", "replace")
+            log.info("Pico sent a line that is not a message (%s, %s): %r", code, detail, shown)
+
+    def _handshake(self, port: SerialPort, splitter: LineSplitter) -> None:
+        seq = self._next_seq()
+        port.write(self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
+        deadline = time.monotonic() + self._handshake_timeout
+        while time.monotonic() < deadline and not self._stop.is_set():
+            for line in splitter.feed(self._read(port)):
+                try:
+                    message = self.codec.decode(line) if line is not None else None
+                except ProtocolError as exc:
+                    self._garbage(line or b"", exc.code, exc.detail)
+                    continue
+                if message is None or message.name != "WELCOME" or message.number("re") != seq:
+                    continue
+                self._welcome(message)
+                return
+        if self._stop.is_set():
+            return
+        raise _LinkLost("Pico not answering: is its firmware flashed?")
+
+    def _welcome(self, message: Message) -> None:
+        info = PicoInfo(
+            firmware=message.text("firmware"),
+            protocol=message.text("protocol"),
+            leds=message.number("leds"),
+            reader=message.number("reader") == 1,
+        )
+        major = int(info.protocol.split(".")[0])
+        if major != self.table.major:
+            self.refusal = (
+                f"The Pico on {self.port} runs firmware {info.firmware} speaking protocol "
+                f"{info.protocol}; this companion speaks protocol {self.table.protocol}: "
+                f"{FIRMWARE_HELP}."
+            )
+            log.error("%s", self.refusal)
+            self._set_status(
+                False, f"Pico firmware is protocol {info.protocol}, need {major}.x: reflash it"
+            )
+            raise _LinkLost(self.status.message if self.status else "refused")
+        self.refusal = None
+        self.info = info
+        self._welcomed = True
+        self.stats.connects += 1
+        log.info("Pico on %s: firmware %s, protocol %s", self.port, info.firmware, info.protocol)
+        if self.needs_reader and not info.reader:
+            self._set_status(False, "Pico connected, but its card reader is silent")
+        else:
+            self._set_status(True, "Pico connected")
+        self._ready.set()
+        for restorer in list(self._restorers):
+            for group, commands in restorer(info):
+                self.send(commands, group)
+
+    def _set_status(self, ok: bool, message: str) -> None:
+        status = DeviceStatus(self.device, ok, message)
+        if status == self.status:
+            return
+        self.status = status
+        with self._lock:
+            sinks = list(self._sinks)
+        for sink in sinks:
+            sink(status)
+
+    def _kick(self) -> None:
+        port = self._port
+        cancel = getattr(port, "cancel_read", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except OSError:
+                pass
+
+
+class PicoStrip:
+    """The LED strip on the Pico (an LedStrip): frames, brightness, moves animated by the Pico.
+
+    ``show`` returns at once: the frame is sent by the link's thread, and sent again after the
+    Pico comes back. ``step_ms`` is the time the moving light spends on each LED.
+    """
+
+    def __init__(
+        self, link: PicoLink, count: int, brightness: float = 0.25, step_ms: int = 100
+    ) -> None:
+        if not 1 <= count <= link.table.max_leds:
+            raise ValueError(f"a Pico strip has 1..{link.table.max_leds} LEDs, not {count}")
+        if not 0.0 <= brightness <= 1.0:
+            raise ValueError(f"brightness is 0..1, not {brightness}")
+        if not 10 <= step_ms <= 5000:
+            raise ValueError(f"step_ms is 10..5000, not {step_ms}")
+        self.count = count
+        self.step_ms = step_ms
+        self._link = link
+        self._level = round(brightness * 255)
+        self._frame: tuple[RGB, ...] = (OFF,) * count
+        self._closed = False
+        link.add_restorer(self._restore)
+        link.acquire()
+
+    @property
+    def frame(self) -> tuple[RGB, ...]:
+        """The frame last asked for."""
+        return self._frame
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        """Light every LED at once. Raises ValueError unless ``frame`` has ``count`` colours."""
+        colours = self._checked(frame)
+        if colours == self._frame:
+            return
+        self._frame = colours
+        self._link.send(self.frame_commands(colours), "frame")
+
+    def animate_move(self, frame: Sequence[RGB], path: Sequence[int], colour: RGB) -> None:
+        """Show ``frame`` and have the Pico walk a ``colour`` light over the LEDs of ``path``.
+
+        Raises ValueError for an LED index off the strip or a path over 256 steps.
+        """
+        colours = self._checked(frame)
+        steps = tuple(path)
+        for index in steps:
+            if not 0 <= index < self.count:
+                raise ValueError(f"LED {index} is not on a {self.count}-LED strip")
+        self._frame = colours
+        commands = self.frame_commands(colours)
+        if steps:
+            commands.append(("MOVE", {"step_ms": self.step_ms, "colour": colour, "path": steps}))
+        self._link.send(commands, "frame")
+
+    def set_brightness(self, brightness: float) -> None:
+        """Change the brightness (0..1). Raises ValueError outside 0..1."""
+        if not 0.0 <= brightness <= 1.0:
+            raise ValueError(f"brightness is 0..1, not {brightness}")
+        self._level = round(brightness * 255)
+        self._link.send([("BRIGHT", {"level": self._level})], "bright")
+
+    def close(self) -> None:
+        """Turn every LED off (waiting a moment for the Pico to confirm) and release the link."""
+        if self._closed:
+            return
+        self._closed = True
+        self._frame = (OFF,) * self.count
+        self._link.remove_restorer(self._restore)
+        if self._link.connected:
+            try:
+                self._link.send([("CLEAR", {})], "frame")[0].wait(1.0)
+            except PicoUnavailable:
+                log.info("Pico did not confirm the strip went dark")
+        self._link.release()
+
+    def frame_commands(self, frame: Sequence[RGB]) -> list[Command]:
+        """Return the messages that put ``frame`` on the Pico: one FRAME, or when its line
+        would be too long, a FRAME for the start and SETs for the rest."""
+        runs = runs_of(frame)
+        budget = self._link.table.max_line - 40
+        commands: list[Command] = []
+        chunk: list[tuple[RGB, int]] = []
+        start = used = 0
+        for run in runs:
+            size = 7 if run[1] == 1 else 8 + len(str(run[1]))
+            if chunk and used + size > budget:
+                commands.append(self._chunk(start, chunk, first=not commands))
+                start += sum(count for _, count in chunk)
+                chunk, used = [], 0
+            chunk.append(run)
+            used += size
+        commands.append(self._chunk(start, chunk, first=not commands))
+        return commands
+
+    @staticmethod
+    def _chunk(start: int, runs: list[tuple[RGB, int]], first: bool) -> Command:
+        if first:
+            return ("FRAME", {"colours": tuple(runs)})
+        return ("SET", {"start": start, "colours": tuple(runs)})
+
+    def _restore(self, info: PicoInfo) -> Restore:
+        if info.leds < self.count:
+            log.warning("Pico drives %d LEDs, the strip is set to %d", info.leds, self.count)
+        return [
+            ("bright", [("BRIGHT", {"level": self._level})]),
+            ("frame", self.frame_commands(self._frame)),
+        ]
+
+    def _checked(self, frame: Sequence[RGB]) -> tuple[RGB, ...]:
+        if len(frame) != self.count:
+            raise ValueError(f"a frame has {self.count} colours, not {len(frame)}")
+        colours = tuple((int(r), int(g), int(b)) for r, g, b in frame)
+        for colour in colours:
+            if not all(0 <= channel <= 255 for channel in colour):
+                raise ValueError(f"colour {colour} has a channel outside 0..255")
+        return colours
+
+
+class _PicoInput:
+    """What the Pico's input devices share: a sink, the link, a listener for one message."""
+
+    message = ""
+
+    def __init__(self, link: PicoLink) -> None:
+        self._link = link
+        self._sink: EventSink | None = None
+        link.add_listener(self._on_message)
+
+    def start(self, sink: EventSink) -> None:
+        """Deliver events (and the link's DeviceStatus) to ``sink`` from the link's thread."""
+        if self._sink is not None:
+            return
+        self._sink = sink
+        self._link.add_sink(sink)
+        self._link.acquire()
+
+    def close(self) -> None:
+        """Stop delivering events and release the link."""
+        sink, self._sink = self._sink, None
+        if sink is not None:
+            self._link.remove_sink(sink)
+            self._link.release()
+
+    def _on_message(self, message: Message) -> None:
+        sink = self._sink
+        if sink is not None and message.name == self.message:
+            sink(self._event(message))
+
+    def _event(self, message: Message) -> CardScanned | ButtonPressed:
+        raise NotImplementedError
+
+
+class PicoCardReader(_PicoInput):
+    """The MFRC522 on the Pico (an InputDevice): emits CardScanned(uid, card, reader="pico").
+
+    ``lookup`` turns a UID into the enrolled card's name (None if unknown); without it every
+    card is None and the daemon looks it up. The Pico itself drops repeats within
+    ``repeat_window_s``.
+    """
+
+    message = "CARD"
+
+    def __init__(
+        self,
+        link: PicoLink,
+        lookup: Callable[[str], str | None] | None = None,
+        repeat_window_s: float = 1.5,
+    ) -> None:
+        if not 0.0 <= repeat_window_s <= 60.0:
+            raise ValueError(f"repeat_window_s is 0..60, not {repeat_window_s}")
+        super().__init__(link)
+        self._lookup = lookup
+        self._window_ms = round(repeat_window_s * 1000)
+        link.needs_reader = True
+        link.add_restorer(self._restore)
+
+    def _restore(self, info: PicoInfo) -> Restore:
+        return [("window", [("WINDOW", {"ms": self._window_ms})])]
+
+    def _event(self, message: Message) -> CardScanned:
+        uid = message.text("uid")
+        card = None
+        if self._lookup is not None:
+            try:
+                card = self._lookup(uid)
+            except Exception:
+                log.exception("card lookup failed for %s", uid)
+        return CardScanned(uid, card, "pico")
+
+
+class PicoButtons(_PicoInput):
+    """The buttons wired to the Pico (an InputDevice): emits ButtonPressed(name).
+
+    The names are those of the firmware's config.py ("spare1".."spare4" unless renamed).
+    """
+
+    message = "BUTTON"
+
+    def _event(self, message: Message) -> ButtonPressed:
+        return ButtonPressed(message.text("name"))
