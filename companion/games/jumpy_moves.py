@@ -28,7 +28,8 @@ class Effect(Enum):
     FINISH = "finish"  # crossed the line
 
 
-_EFFECTS = {
+#: The effect of each kind of precomputed move.
+EFFECT_OF_KIND = {
     Kind.ADVANCE: Effect.ADVANCE,
     Kind.STOP: Effect.STOP,
     Kind.OUT: Effect.OUT,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from companion.games.errors import DataError, Refusal
 from companion.games.jumpy_board import DIE_FACES, Board, Hurdle, Kind
-from companion.games.jumpy_moves import _EFFECTS, Effect, HorseState, Move, Podium
+from companion.games.jumpy_moves import EFFECT_OF_KIND, Effect, HorseState, Move, Podium
 
 
 def _short(name: str, width: int = 10) -> str:
@@ -234,7 +234,7 @@ class Position:
 
     def _move(self, index: int, origin: int, die: int, final: int, kind: int) -> Move:
         landing = origin + die
-        effect = _EFFECTS[kind]
+        effect = EFFECT_OF_KIND[kind]
         place = None
         if effect is Effect.FINISH:
             place = len(self.podium.finishers) + 1
