@@ -1,0 +1,91 @@
+"""Press the control panel's buttons like a player would, on gpiozero's mock pins."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from companion.devices.config import Config
+
+#: The contact closes this long before it opens again on a simulated press.
+PRESS_S = 0.08
+
+
+class SimulatedControls:
+    """Drive the mock pins behind the die, the horse buttons, the encoder and undo.
+
+    The very same device classes (debouncing, rolling, hold-to-undo, quadrature decoding)
+    see these edges as they would see a real contact. Build the control panel on
+    :attr:`factory` first.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        factory: Any = None,
+        *,
+        later: Callable[[float, Callable[[], None]], None] | None = None,
+    ) -> None:
+        if factory is None:
+            from gpiozero.pins.mock import MockFactory
+
+            factory = MockFactory()
+        self.factory = factory
+        self._later = later or _timer
+        self.buttons: dict[str, int] = {}
+        if config.die is not None:
+            self.buttons["die"] = config.die.pin
+        if config.horse_buttons is not None:
+            for number, pin in enumerate(config.horse_buttons.pins, start=1):
+                self.buttons[f"horse{number}"] = pin
+        if config.encoder is not None:
+            self.buttons["push"] = config.encoder.push
+            self._encoder: tuple[int, int] | None = (config.encoder.a, config.encoder.b)
+        else:
+            self._encoder = None
+        if config.undo is not None:
+            self.buttons["undo"] = config.undo.pin
+            self.hold_s = config.undo.hold_s
+        else:
+            self.hold_s = 0.0
+        self._lock = threading.Lock()
+
+    def _pin(self, number: int) -> Any:
+        return self.factory.pin(number)
+
+    def press(self, button: str, seconds: float = PRESS_S) -> None:
+        """Close the button's contact now and open it ``seconds`` later (not blocking)."""
+        if button not in self.buttons:
+            raise KeyError(f"no button {button!r} on this panel")
+        pin = self._pin(self.buttons[button])
+        with self._lock:
+            pin.drive_low()
+        self._later(seconds, lambda: self._release(pin))
+
+    def hold(self, button: str = "undo") -> None:
+        """Hold a button down past its hold time (the undo button's confirmation)."""
+        self.press(button, seconds=self.hold_s + 0.3)
+
+    def _release(self, pin: Any) -> None:
+        with self._lock:
+            pin.drive_high()
+
+    def turn(self, steps: int) -> None:
+        """Turn the encoder ``steps`` detents: positive clockwise, one full cycle per detent."""
+        if self._encoder is None:
+            raise KeyError("no encoder on this panel")
+        a, b = (self._pin(n) for n in self._encoder)
+        first, second = (a, b) if steps > 0 else (b, a)
+        with self._lock:
+            for _ in range(abs(steps)):
+                first.drive_low()
+                second.drive_low()
+                first.drive_high()
+                second.drive_high()
+
+
+def _timer(delay_s: float, action: Callable[[], None]) -> None:
+    timer = threading.Timer(delay_s, action)
+    timer.daemon = True
+    timer.start()
