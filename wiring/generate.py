@@ -475,6 +475,8 @@ def pin_table(pinmap: PinMap) -> str:
             continue
         number_title = "BCM" if gpio_key == "bcm" else "GP"
         out += [
+            f"**{BOARDS[board][1]}**",
+            "",
             f"| part | its pin | signal | goes to | {number_title} | wire |",
             "| --- | --- | --- | --- | --- | --- |",
         ]
