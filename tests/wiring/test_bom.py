@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,11 @@ def test_the_power_page_states_the_figures_of_the_default_build(root: Path, pinm
     }
     missing = sorted(f for f in figures if f not in text)
     assert not missing, f"hardware/power.md does not say {missing}"
+
+
+def test_the_build_guide_quotes_the_bom_total(root: Path, bom: dict[str, dict[str, str]]) -> None:
+    total = sum(float(row["approx_price_eur"]) for row in bom.values())
+    text = (root / "docs" / "build.md").read_text(encoding="utf-8")
+    match = re.search(r"comes to about (\d+) EUR", text)
+    assert match, "docs/build.md no longer states the cost of the build"
+    assert abs(int(match.group(1)) - total) <= 0.05 * total, f"the BOM now totals {total:.0f}"
