@@ -44,6 +44,9 @@ class Outputs(Protocol):
     def cue(self, cue: Cue, screen: Screen) -> None:
         """Play a tone, animate a move or a roll."""
 
+    def maintain(self) -> float | None:
+        """Retry failed devices; return seconds until the next retry is due, or None."""
+
     def goodbye(self) -> None:
         """Show "bye", turn the LEDs off, silence the buzzer, release everything."""
 
@@ -98,8 +101,10 @@ class Daemon:
         """Ask the loop to finish; safe from any thread and from a signal handler."""
         self._queue.put(_Stop(reason))
 
-    def _timeout(self) -> float:
+    def _timeout(self, retry: float | None) -> float:
         waits = [self.IDLE_WAKE]
+        if retry is not None:
+            waits.append(retry)
         if self.notifier.ping_every is not None:
             waits.append(self.notifier.ping_every)
         deadline = self.table.next_deadline()
@@ -121,13 +126,15 @@ class Daemon:
         self.notifier.ready()
         self.running.set()
         reason = "stopped"
+        retry = self.outputs.maintain()
         try:
             while True:
                 try:
-                    item = self._queue.get(timeout=self._timeout())
+                    item = self._queue.get(timeout=self._timeout(retry))
                 except queue.Empty:
                     item = None
                 self.notifier.alive()
+                retry = self.outputs.maintain()
                 if isinstance(item, _Stop):
                     reason = item.reason
                     break

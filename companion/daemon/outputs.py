@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from companion.devices.base import OFF, Buzzer, LedStrip, PixelDisplay, TextDisplay
+from companion.devices.resilience import Resilient
 from companion.render.screen import Cue, Oled, Screen
 
 log = logging.getLogger("companion.outputs")
@@ -20,9 +22,20 @@ class Panel:
     oled: PixelDisplay | None = None
     strip: LedStrip | None = None
     buzzer: Buzzer | None = None
+    #: Devices that reopen themselves after a failure; they need a tick now and then.
+    guards: list[Resilient[Any]] = field(default_factory=list)
+
+    #: How often to retry a failed device while one is down (seconds).
+    RETRY_EVERY = 1.0
 
     def __post_init__(self) -> None:
         self._last: Screen | None = None
+
+    def maintain(self) -> float | None:
+        """Give failed devices their chance to come back; say when to call again (or None)."""
+        for guard in self.guards:
+            guard.tick()
+        return self.RETRY_EVERY if any(not g.up for g in self.guards) else None
 
     def show(self, screen: Screen) -> None:
         """Send each part of ``screen`` that differs from the last one sent."""
@@ -39,6 +52,10 @@ class Panel:
         """Play a tone and animate a move on the strip."""
         if cue.tone is not None and self.buzzer is not None:
             self.buzzer.play(cue.tone)
+        if cue.rolling and self.oled is not None:
+            roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll
+            if callable(roll):
+                roll()
         if cue.move is not None and self.strip is not None:
             path = [i for i in cue.move.path if 0 <= i < self.strip.count]
             if path:
