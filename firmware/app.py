@@ -57,12 +57,18 @@ class Firmware:
         self.write(self.codec.encode(self.seq, name, values))
 
     def boot(self):
-        """Announce a fresh start: the Pi shakes hands again and resends its frame."""
+        """Announce a fresh start: the Pi shakes hands again and resends its frame.
+
+        A newline first ends whatever the console printed before (an empty line is ignored).
+        """
+        self.write(b"\n")
         self.send("BOOT", [self.version, self.codec.protocol])
 
     def receive(self, data, now):
         """Take bytes from the serial line; answer every complete line."""
         for line in self.lines.feed(data):
+            if line == b"" or line == b"\r":
+                continue
             if line is None:
                 self.send("ERR", [0, "too_long", f"line longer than {self.codec.max_line} bytes"])
             else:

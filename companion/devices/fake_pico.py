@@ -88,8 +88,9 @@ class FakePico:
     """A Pico speaking the protocol on a pty, with the firmware's own logic.
 
     ``protocol`` pretends to another protocol version (to test the refusal); ``answer=False``
-    makes it behave like a Pico left at the REPL (it echoes what it gets and never answers);
-    ``banner`` prints MicroPython's start-up text before the firmware's BOOT line.
+    makes it behave like a Pico left at the REPL or hung (it echoes what it gets and never
+    answers; the attribute can be changed at any time); ``banner`` prints MicroPython's start-up
+    text before the firmware's BOOT line.
     """
 
     def __init__(
@@ -120,7 +121,8 @@ class FakePico:
         self.banner = banner
         self.received: list[bytes] = []
         self.plugs = 0
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._corrupt = 0
         self._card: tuple[str, int] | None = None
         self._presses: dict[str, int] = {}
         self._strip = RecordingStrip(leds)
@@ -155,14 +157,9 @@ class FakePico:
             temporary.unlink(missing_ok=True)
             temporary.symlink_to(self._slave_path)
             temporary.replace(self.link)
-        self._strip = RecordingStrip(self.leds)
-        self._firmware = self._build()
         self.plugs += 1
         self._stop.clear()
-        if self.banner:
-            self._write(BANNER)
-        if self.answer:
-            self._firmware.boot()
+        self._start_firmware()
         self._thread = threading.Thread(target=self._run, name="fake-pico", daemon=True)
         self._thread.start()
         return self
@@ -180,6 +177,10 @@ class FakePico:
         for fd in (self._master, self._slave):
             os.close(fd)
         self._master = self._slave = -1
+
+    def reset(self) -> None:
+        """Restart the firmware without unplugging (a watchdog or soft reset): dark LEDs, BOOT."""
+        self._start_firmware()
 
     def close(self) -> None:
         """Unplug and free everything."""
@@ -207,6 +208,15 @@ class FakePico:
             raise KeyError(f"the fake Pico has no button {name!r} (it has {self.buttons})")
         with self._lock:
             self._presses[name] = _now_ms() + int(hold_s * 1000)
+
+    def emit(self, data: bytes) -> None:
+        """Send raw bytes to the Pi as if the Pico had written them (noise, stray prints)."""
+        self._write(data)
+
+    def corrupt(self, lines: int = 1) -> None:
+        """Damage one byte of each of the next ``lines`` lines from the Pi before reading them."""
+        with self._lock:
+            self._corrupt += lines
 
     # -- what it shows -------------------------------------------------------------------
 
@@ -249,6 +259,15 @@ class FakePico:
 
     # -- the firmware's world ------------------------------------------------------------
 
+    def _start_firmware(self) -> None:
+        with self._lock:
+            self._strip = RecordingStrip(self.leds)
+            self._firmware = self._build()
+            if self.banner:
+                self._write(BANNER)
+            if self.answer:
+                self._firmware.boot()
+
     def _build(self) -> Any:
         config = self._config
         track = firmware_module("strip_anim").Track([self._strip], config.BRIGHTNESS)
@@ -284,26 +303,36 @@ class FakePico:
             pass
 
     def _run(self) -> None:
-        master, firmware = self._master, self._firmware
+        master = self._master
         while not self._stop.is_set():
             ready, _, _ = select.select([master, self._wake_r], [], [], 0.005)
             if self._wake_r in ready:
                 os.read(self._wake_r, 64)
+            data = b""
             if master in ready:
                 try:
                     data = os.read(master, 4096)
                 except (BlockingIOError, OSError):
                     data = b""
-                if data:
-                    self.received.append(data)
-                    if self.answer:
-                        firmware.receive(data, _now_ms())
-                    else:
-                        self._write(data.replace(b"\n", b"\r\n"))
+            with self._lock:
+                self._step(data)
+
+    def _step(self, data: bytes) -> None:
+        firmware = self._firmware
+        if data:
+            self.received.append(data)
+            if self._corrupt and b"\n" in data:
+                self._corrupt -= 1
+                at = data.index(b"\n") // 3
+                data = data[:at] + (b"#" if data[at : at + 1] != b"#" else b"%") + data[at + 1 :]
             if self.answer:
-                firmware.poll(_now_ms())
-                if firmware.leaving:
-                    self.answer = False
+                firmware.receive(data, _now_ms())
+            else:
+                self._write(data.replace(b"\n", b"\r\n"))
+        if self.answer:
+            firmware.poll(_now_ms())
+            if firmware.leaving:
+                self.answer = False
 
 
 def _rgb(value: int) -> RGB:

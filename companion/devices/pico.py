@@ -222,7 +222,7 @@ class PicoLink:
                 self._sinks.remove(sink)
 
     def add_restorer(self, restorer: Callable[[PicoInfo], Restore]) -> None:
-        """Call ``restorer`` after every handshake; send the commands it returns."""
+        """Call ``restorer`` after every handshake; send the commands it returns first."""
         self._restorers.append(restorer)
         if self._ready.is_set() and self.info is not None:
             for group, commands in restorer(self.info):
@@ -404,6 +404,8 @@ class PicoLink:
         request.done.set()
 
     def _on_line(self, port: SerialPort, line: bytes | None) -> None:
+        if line in (b"", b"\r"):
+            return
         self.stats.lines_received += 1
         if line is None:
             self._garbage(b"", "too_long", "a line longer than the protocol allows")
@@ -456,10 +458,12 @@ class PicoLink:
 
     def _handshake(self, port: SerialPort, splitter: LineSplitter) -> None:
         seq = self._next_seq()
-        port.write(self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
+        port.write(b"\n" + self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
         deadline = time.monotonic() + self._handshake_timeout
         while time.monotonic() < deadline and not self._stop.is_set():
             for line in splitter.feed(self._read(port)):
+                if line in (b"", b"\r"):
+                    continue
                 try:
                     message = self.codec.decode(line) if line is not None else None
                 except ProtocolError as exc:
@@ -501,10 +505,15 @@ class PicoLink:
             self._set_status(False, "Pico connected, but its card reader is silent")
         else:
             self._set_status(True, "Pico connected")
+        restored = [
+            Request(name, fields, group)
+            for restorer in list(self._restorers)
+            for group, commands in restorer(info)
+            for name, fields in commands
+        ]
+        with self._lock:
+            self._outbox.extendleft(reversed(restored))
         self._ready.set()
-        for restorer in list(self._restorers):
-            for group, commands in restorer(info):
-                self.send(commands, group)
 
     def _set_status(self, ok: bool, message: str) -> None:
         status = DeviceStatus(self.device, ok, message)

@@ -1,0 +1,334 @@
+"""The Pi side of the Pico against a fake Pico on a pty pair: handshake, strip, cards, buttons,
+unplug and replug, a restart, damaged lines, a silent Pico and a firmware of another version."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.devices.base import ButtonPressed, CardScanned, DeviceStatus, Event
+from companion.devices.fake_pico import FakePico, firmware_module
+from companion.devices.pico import (
+    PicoButtons,
+    PicoCardReader,
+    PicoLink,
+    PicoRefused,
+    PicoStrip,
+    PicoUnavailable,
+)
+
+RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 200, 0)
+DARK = (0, 0, 0)
+
+
+class Sink:
+    """An event sink like the daemon's queue, with a wait for the next matching event."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[Event] = queue.Queue()
+        self.seen: list[Event] = []
+
+    def __call__(self, event: Event) -> None:
+        self.queue.put(event)
+
+    def wait(self, match: Callable[[Event], bool], timeout: float = 5.0) -> Event:
+        deadline = time.monotonic() + timeout
+        while True:
+            for event in self.seen:
+                if match(event):
+                    self.seen.remove(event)
+                    return event
+            try:
+                self.seen.append(self.queue.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"no matching event; saw {self.seen}") from None
+
+    def statuses(self) -> list[DeviceStatus]:
+        while not self.queue.empty():
+            self.seen.append(self.queue.get())
+        return [e for e in self.seen if isinstance(e, DeviceStatus)]
+
+
+def status(ok: bool, words: str) -> Callable[[Event], bool]:
+    return lambda e: isinstance(e, DeviceStatus) and e.ok == ok and words in e.message
+
+
+@pytest.fixture
+def pico(tmp_path: Path) -> Iterator[FakePico]:
+    fake = FakePico(tmp_path / "usb-MicroPython_Board-if00").plug()
+    yield fake
+    fake.close()
+
+
+def make_link(path: str) -> PicoLink:
+    return PicoLink(path, reply_timeout_s=0.3, handshake_timeout_s=0.6, backoff_s=(0.05, 0.3))
+
+
+@pytest.fixture
+def link(pico: FakePico) -> Iterator[PicoLink]:
+    link = make_link(pico.path)
+    yield link
+    link.close()
+
+
+def frame_with(count: int, lit: dict[int, tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    frame = [DARK] * count
+    for index, colour in lit.items():
+        frame[index] = colour
+    return frame
+
+
+def test_handshake_reports_the_firmware_and_connects(pico: FakePico, link: PicoLink) -> None:
+    sink = Sink()
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    info = link.wait_ready(5)
+    assert info.firmware == firmware_module("app").FIRMWARE_VERSION
+    assert (info.protocol, info.leds, info.reader) == ("1.0", 100, True)
+    sink.wait(status(True, "Pico connected"))
+    assert link.ping() < 1.0
+    buttons.close()
+
+
+def test_the_strip_shows_frames_at_the_brightness_asked(pico: FakePico, link: PicoLink) -> None:
+    strip = PicoStrip(link, 60, brightness=0.5)
+    frame = frame_with(60, {0: RED, 7: GREEN, 59: BLUE})
+    strip.show(frame)
+    assert pico.wait_for(lambda: pico.frame[:60] == tuple(frame))
+    assert pico.brightness == 128
+    assert pico.wait_for(lambda: pico.shown[7] == (0, 128, 0))
+    assert pico.shown[60:] == (DARK,) * 40
+    strip.close()
+    assert pico.frame == (DARK,) * 100
+    assert pico.shown == (DARK,) * 100
+
+
+def test_a_move_walks_a_light_over_the_path_then_leaves_the_frame(
+    pico: FakePico, link: PicoLink
+) -> None:
+    strip = PicoStrip(link, 20, brightness=1.0, step_ms=20)
+    link.wait_ready(5)
+    before = frame_with(20, {3: YELLOW})
+    after = frame_with(20, {7: YELLOW})
+    strip.show(before)
+    strip.animate_move(after, [4, 5, 6, 7], BLUE)
+    assert pico.wait_for(lambda: any(s[4] == BLUE for s in pico.history))
+    assert pico.wait_for(lambda: not pico.moving and pico.shown[:20] == tuple(after))
+    lit = [s.index(BLUE) for s in pico.history if BLUE in s]
+    assert lit == [4, 5, 6, 7]
+    strip.close()
+
+
+def test_a_frame_too_long_for_one_line_arrives_in_pieces(tmp_path: Path) -> None:
+    with FakePico(tmp_path / "pico", leds=400) as pico:
+        link = make_link(pico.path)
+        strip = PicoStrip(link, 400, brightness=1.0)
+        frame = [(i % 256, (i * 7) % 256, (i * 13) % 256) for i in range(400)]
+        commands = strip.frame_commands(frame)
+        assert [name for name, _ in commands][:2] == ["FRAME", "SET"]
+        assert all(len(link.codec.encode(1, n, **f)) <= 1025 for n, f in commands)
+        strip.show(frame)
+        assert pico.wait_for(lambda: pico.frame == tuple(frame))
+        strip.close()
+        link.close()
+
+
+def test_the_latest_frame_wins_when_frames_come_fast(pico: FakePico, link: PicoLink) -> None:
+    strip = PicoStrip(link, 30)
+    for step in range(200):
+        strip.show(frame_with(30, {step % 30: RED}))
+    assert pico.wait_for(lambda: pico.frame[:30] == tuple(frame_with(30, {199 % 30: RED})))
+    assert link.stats.lines_sent < 150
+    strip.close()
+
+
+def test_cards_and_buttons_become_events(pico: FakePico, link: PicoLink) -> None:
+    sink = Sink()
+    cards = {"04A1B2C3D4E5F6": "QS"}
+    reader = PicoCardReader(link, lookup=cards.get, repeat_window_s=0.3)
+    buttons = PicoButtons(link)
+    reader.start(sink)
+    buttons.start(sink)
+    link.wait_ready(5)
+    assert pico.wait_for(lambda: pico.window_ms == 300)
+    pico.scan("04a1b2c3d4e5f6", hold_s=0.5)
+    assert sink.wait(lambda e: isinstance(e, CardScanned)) == CardScanned(
+        "04A1B2C3D4E5F6", "QS", "pico"
+    )
+    pico.press("spare3")
+    assert sink.wait(lambda e: isinstance(e, ButtonPressed)) == ButtonPressed("spare3")
+    time.sleep(0.3)
+    pico.scan("DEADBEEF")
+    assert sink.wait(lambda e: isinstance(e, CardScanned)) == CardScanned("DEADBEEF", None, "pico")
+    assert not [e for e in sink.seen if isinstance(e, CardScanned)], "a held card came twice"
+    reader.close()
+    buttons.close()
+
+
+def test_unplug_and_replug_reconnects_and_resends_the_frame(pico: FakePico, link: PicoLink) -> None:
+    sink = Sink()
+    strip = PicoStrip(link, 50, brightness=0.25)
+    reader = PicoCardReader(link, repeat_window_s=2.0)
+    reader.start(sink)
+    frame = frame_with(50, {10: RED, 20: GREEN})
+    strip.show(frame)
+    assert pico.wait_for(lambda: pico.frame[:50] == tuple(frame))
+    sink.wait(status(True, "connected"))
+
+    pico.unplug()
+    sink.wait(status(False, "unplugged"))
+    assert not link.connected
+    later = frame_with(50, {11: RED, 20: GREEN})
+    strip.show(later)
+    pico.plug()
+    sink.wait(status(True, "connected"))
+    assert pico.wait_for(lambda: pico.frame[:50] == tuple(later))
+    assert pico.brightness == 64
+    assert pico.wait_for(lambda: pico.window_ms == 2000)
+    assert link.stats.connects == 2
+    pico.scan("01020304")
+    assert sink.wait(lambda e: isinstance(e, CardScanned)).uid == "01020304"  # type: ignore[union-attr]
+    strip.close()
+    reader.close()
+
+
+def test_a_pico_that_restarts_by_itself_gets_its_frame_back(pico: FakePico, link: PicoLink) -> None:
+    strip = PicoStrip(link, 10)
+    frame = frame_with(10, {2: BLUE})
+    strip.show(frame)
+    assert pico.wait_for(lambda: pico.frame[:10] == tuple(frame))
+    pico.reset()
+    assert pico.frame[:10] == (DARK,) * 10
+    assert pico.wait_for(lambda: pico.frame[:10] == tuple(frame))
+    assert link.stats.connects == 2
+    strip.close()
+
+
+def test_a_firmware_of_another_major_version_is_refused(tmp_path: Path) -> None:
+    with FakePico(tmp_path / "pico", protocol="2.0", firmware="2.1.0") as pico:
+        sink = Sink()
+        link = make_link(pico.path)
+        strip = PicoStrip(link, 10)
+        buttons = PicoButtons(link)
+        buttons.start(sink)
+        with pytest.raises(PicoRefused) as refused:
+            link.wait_ready(5)
+        message = str(refused.value)
+        assert "2.0" in message and "1.0" in message and "2.1.0" in message
+        assert "firmware/README.md" in message
+        shown = sink.wait(status(False, "reflash"))
+        assert isinstance(shown, DeviceStatus) and len(shown.message) <= 80
+        strip.show(frame_with(10, {0: RED}))
+        time.sleep(0.2)
+        assert not any(b"FRAME" in data for data in pico.received)
+        buttons.close()
+        strip.close()
+
+
+def test_a_firmware_of_another_minor_version_is_accepted(tmp_path: Path) -> None:
+    with FakePico(tmp_path / "pico", protocol="1.7") as pico:
+        link = make_link(pico.path)
+        link.acquire()
+        assert link.wait_ready(5).protocol == "1.7"
+        link.release()
+
+
+def test_a_pico_at_the_repl_is_reported_then_found_when_it_answers(
+    pico: FakePico, link: PicoLink
+) -> None:
+    pico.answer = False
+    sink = Sink()
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    with pytest.raises(PicoUnavailable):
+        link.wait_ready(0.8)
+    sink.wait(status(False, "not answering"))
+    assert link.stats.bad_lines > 0, "the echoed HELLO should count as a bad line"
+    pico.answer = True
+    link.wait_ready(5)
+    sink.wait(status(True, "connected"))
+    buttons.close()
+
+
+def test_a_pico_that_stops_answering_is_dropped_and_taken_back(
+    pico: FakePico, link: PicoLink
+) -> None:
+    sink = Sink()
+    strip = PicoStrip(link, 10)
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    link.wait_ready(5)
+    pico.answer = False
+    strip.show(frame_with(10, {5: GREEN}))
+    sink.wait(status(False, "stopped answering"))
+    pico.answer = True
+    sink.wait(status(True, "connected"))
+    assert pico.wait_for(lambda: pico.frame[5] == GREEN)
+    strip.close()
+    buttons.close()
+
+
+def test_damaged_lines_are_sent_again(pico: FakePico, link: PicoLink) -> None:
+    strip = PicoStrip(link, 10)
+    link.wait_ready(5)
+    assert pico.wait_for(lambda: link.stats.lines_sent >= 2)
+    pico.corrupt(2)
+    frame = frame_with(10, {1: RED})
+    strip.show(frame)
+    assert pico.wait_for(lambda: pico.frame[:10] == tuple(frame))
+    assert link.stats.retries >= 2
+    strip.close()
+
+
+def test_noise_from_the_pico_is_counted_and_ignored(pico: FakePico, link: PicoLink) -> None:
+    link.acquire()
+    link.wait_ready(5)
+    pico.emit(b"\x00\xff\x03noise\r\nTraceback (most recent call last):\n" + b"Z" * 3000 + b"\n")
+    pico.emit(b"12 CARD 0102 *0000\n")
+    assert pico.wait_for(lambda: link.stats.bad_lines >= 4)
+    assert link.ping() < 1.0
+    assert link.connected
+    link.release()
+
+
+def test_a_missing_pico_is_waited_for(tmp_path: Path) -> None:
+    path = tmp_path / "pico"
+    sink = Sink()
+    link = make_link(str(path))
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    sink.wait(status(False, "not found"))
+    with FakePico(path):
+        assert link.wait_ready(5).leds == 100
+        sink.wait(status(True, "connected"))
+        buttons.close()
+    assert link._thread is None, "the last device closed the link"
+
+
+def test_a_card_reader_that_does_not_answer_is_reported(tmp_path: Path) -> None:
+    with FakePico(tmp_path / "pico", reader=False) as pico:
+        sink = Sink()
+        link = make_link(pico.path)
+        reader = PicoCardReader(link)
+        reader.start(sink)
+        sink.wait(status(False, "card reader"))
+        reader.close()
+
+
+def test_the_strip_refuses_what_it_cannot_show(pico: FakePico, link: PicoLink) -> None:
+    strip = PicoStrip(link, 10)
+    with pytest.raises(ValueError, match="10 colours"):
+        strip.show([RED] * 9)
+    with pytest.raises(ValueError, match="LED 10"):
+        strip.animate_move([DARK] * 10, [9, 10], RED)
+    with pytest.raises(ValueError, match="channel"):
+        strip.show([(256, 0, 0)] * 10)
+    with pytest.raises(ValueError, match="brightness"):
+        strip.set_brightness(1.5)
+    with pytest.raises(ValueError):
+        PicoStrip(link, 0)
+    strip.close()
