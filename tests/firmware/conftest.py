@@ -57,9 +57,11 @@ def board(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[ModuleTyp
     machine = sys.modules["machine"]
     machine.Pin.levels = {}
     machine.SPI.device = None
-    sys.modules["neopixel"].NeoPixel.instances = []
-    sys.modules["micropython"].kbd_intr_calls = []
-    sys.modules["rp2"].BOOTSEL = False
+    importlib.import_module("neopixel").NeoPixel.instances = []
+    micropython: Any = sys.modules["micropython"]
+    micropython.kbd_intr_calls = []
+    rp2: Any = importlib.import_module("rp2")
+    rp2.BOOTSEL = False
     yield module
     for name in FLAT:
         sys.modules.pop(name, None)

@@ -37,7 +37,7 @@ def neutral_from_pi(message: pi.Message) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in message.fields.items():
         if name == "colours":
-            out[name] = [[f"{r:02X}{g:02X}{b:02X}", n] for (r, g, b), n in value]  # type: ignore[union-attr, misc]
+            out[name] = [[f"{r:02X}{g:02X}{b:02X}", n] for (r, g, b), n in value]  # type: ignore[union-attr, misc, str-unpack]
         elif name == "colour":
             out[name] = "{:02X}{:02X}{:02X}".format(*value)  # type: ignore[str-format, misc]
         elif name == "path":
