@@ -1,0 +1,18 @@
+"""`companion bench --only pico` reports its figures, and they show why moves run on the Pico."""
+
+from __future__ import annotations
+
+from companion.benchmarks import pico
+
+
+def test_the_pico_bench_reports_sizes_speeds_and_round_trips() -> None:
+    figures = pico.run(quick=True)
+    worst = figures["100-LED frame, every LED different"]
+    typical = figures["100-LED frame, five horses on a dark track"]
+    move = figures["one-horse move of 6 squares (FRAME + MOVE)"]
+    streamed = figures["same move sent as 6 frames instead"]
+    assert worst.unit == "bytes" and typical.value < worst.value <= 1025
+    assert move.value < streamed.value / 2
+    assert figures["frames encoded, 100 LEDs all different"].value > 100
+    assert figures["acknowledged 100-LED frames, fake Pico"].value > 10
+    assert 0 < figures["PING round trip to the fake Pico (median)"].value < 100
