@@ -220,7 +220,11 @@ class JockeyGame:
 
     @property
     def cards_left(self) -> int:
-        """Return how many cards the players hold together (counted even without hands)."""
+        """Return how many cards are still to be played before every hand has run out.
+
+        Counted even when hands are not tracked; once hands run out, the 2 cards each now
+        owed are counted.
+        """
         return self._state.left
 
     @property
