@@ -1,0 +1,128 @@
+"""What every table flow shares: the context it runs in, its replies, submitting an entry."""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.devices.base import InputEvent, Tone
+from companion.render.layout import Layouts
+from companion.render.screen import Cue, Screen
+from companion.render.text import wrap
+from companion.session.log import Entry
+from companion.session.session import Session
+from companion.session.view import Outcome, View
+
+log = logging.getLogger("companion.table")
+
+#: How long a refusal's reason stays on the LCD.
+REFUSAL_S = 4.0
+#: How long an announcement (a finish, a forfeit, "Undone") stays.
+NOTICE_S = 3.0
+
+
+@dataclass(frozen=True)
+class Flash:
+    """A message shown for a while over the steady picture.
+
+    ``lcd`` rows replace the bottom rows of the LCD (all four when there are four); ``oled``
+    lines replace the OLED while the message lasts. ``seconds`` is how long it stays.
+    """
+
+    lcd: tuple[str, ...] = ()
+    oled: tuple[str, ...] = ()
+    seconds: float = NOTICE_S
+
+    @classmethod
+    def sentence(cls, text: str, seconds: float = REFUSAL_S, oled: Sequence[str] = ()) -> Flash:
+        """Return a flash of ``text`` word-wrapped into the bottom rows of the LCD."""
+        lines = wrap(text, rows=4)
+        return cls(lines, tuple(oled), seconds)
+
+
+@dataclass
+class Reply:
+    """What an input caused: cues to play, a message to flash, another flow to switch to."""
+
+    cues: list[Cue] = field(default_factory=list)
+    flash: Flash | None = None
+    goto: Flow | None = None
+
+    def add(self, other: Reply) -> Reply:
+        """Merge ``other`` into this reply (its flash and its switch win) and return self."""
+        self.cues.extend(other.cues)
+        if other.flash is not None:
+            self.flash = other.flash
+        if other.goto is not None:
+            self.goto = other.goto
+        return self
+
+
+def refused(sentence: str) -> Reply:
+    """Return the reply to a refused input: the refused tone and the reason on the LCD."""
+    return Reply([Cue(tone=Tone.REFUSED)], Flash.sentence(sentence))
+
+
+def notice(text: str, oled: Sequence[str] = (), tone: Tone | None = Tone.ACCEPTED) -> Reply:
+    """Return a reply announcing ``text`` (with ``tone``) for a few seconds."""
+    cues = [Cue(tone=tone)] if tone is not None else []
+    return Reply(cues, Flash.sentence(text, NOTICE_S, oled))
+
+
+@dataclass
+class Context:
+    """What every flow needs: the session, the LED layouts, the names and options offered."""
+
+    session: Session
+    layouts: Layouts
+    player_names: tuple[str, ...] = ()
+    #: Options always added to a new game of each kind (a board, a deck...), by game kind.
+    game_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Builds the flow of the game in progress (set by the controller).
+    game_flow: Callable[[Context], Flow] | None = None
+    #: Builds the menu (set by the controller).
+    menu_flow: Callable[[Context], Flow] | None = None
+
+    def view(self) -> View:
+        """Return the session's public view now."""
+        return self.session.view()
+
+    def submit(self, entry: Entry) -> tuple[Outcome, Reply]:
+        """Submit ``entry``; return its outcome and, if refused, the reply saying why.
+
+        The reason shown is the public one: a refused secret input says only that it was
+        refused, so the shared LCD never hints at what was entered.
+        """
+        outcome = self.session.submit(entry)
+        if outcome.accepted:
+            return outcome, Reply()
+        public = outcome.view.last_refusal
+        sentence = public.sentence if public is not None else (outcome.sentence or "Refused.")
+        log.info("refused %s: %s", entry.TYPE, outcome.code)
+        return outcome, refused(sentence)
+
+
+class Flow(ABC):
+    """One mode of the table (the menu, or one game): turns inputs into entries, draws itself."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    @abstractmethod
+    def handle(self, event: InputEvent) -> Reply:
+        """Apply one input (never the undo hold): return what it caused."""
+
+    @abstractmethod
+    def undo(self) -> Reply:
+        """Take back the last step (the undo button was held)."""
+
+    @abstractmethod
+    def screen(self) -> Screen:
+        """Return the steady picture of every output."""
+
+    def settle(self) -> Reply:
+        """Make any input the rules force (a forfeit); called after every change."""
+        return Reply()

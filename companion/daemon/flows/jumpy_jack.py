@@ -1,0 +1,256 @@
+"""Jumpy Jack at the table: sealed predictions, guesses, rolls, moves, forfeits, race after race.
+
+Everything the flow needs to know is in the session (who still has to predict, whose turn,
+the die waiting), so after a restart it goes on where the game stood. Only an entry in
+progress is kept here: the number of horses pressed so far and, for a guess, the opponent
+being chosen. The horses themselves are only held until the third press, then sealed.
+"""
+
+from __future__ import annotations
+
+from companion.daemon.flows.base import Context, Flash, Reply, notice
+from companion.daemon.flows.game import GameFlow
+from companion.devices.base import (
+    ButtonPressed,
+    DieIgnored,
+    DieRolled,
+    EncoderTurned,
+    InputEvent,
+    Tone,
+)
+from companion.render import jumpy_jack as render
+from companion.render.screen import Cue, Screen
+from companion.render.text import ordinal
+from companion.session.bind_jumpy_jack import match_options
+from companion.session.log import Forfeit, Guess, Move, NextRace, Predict, Roll
+from companion.session.view import View
+
+HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4", "horse5")
+
+
+class JumpyJackFlow(GameFlow):
+    """Turn die rolls, horse buttons, the encoder and push into a Jumpy Jack match."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        options = match_options(self.table.start.options)
+        board = options.board
+        self.guess_variant = options.guess
+        self.horses = board.horse_names
+        self.track = render.Track(
+            board.squares,
+            {"stop": board.stop, "double": board.double, "out": board.out,
+             "restart": board.restart},
+        )  # fmt: skip
+        self.layout = ctx.layouts.jumpy_jack
+        #: Horses pressed for the secret being entered (never shown).
+        self.pressed: list[str] = []
+        #: Guess variant: the guesser's chosen opponent (index into the choices), and whether
+        #: the opponent is chosen; players who guessed or passed this race.
+        self.target_index = 0
+        self.target_chosen = False
+        self.guess_done: set[str] = set()
+        self.guess_race = 0
+        self._learn_guesses()
+
+    # -- whose secret is being entered -----------------------------------------------------
+
+    def _learn_guesses(self) -> None:
+        """After a restart: players who already hold a guess, and those seated before the last
+        of them (they passed), are done guessing."""
+        view = self.ctx.view()
+        self.guess_race = view.race
+        self.guess_done = set()
+        if not self.guess_variant or view.phase != "predict" or view.waiting_for:
+            return
+        guessed = [p for p in view.players if self.ctx.session.private_view(p).details.get("guess")]
+        if guessed:
+            last = view.players.index(guessed[-1])
+            self.guess_done = set(view.players[: last + 1])
+
+    def _guesser(self, view: View) -> str | None:
+        if not self.guess_variant or view.phase != "predict" or view.waiting_for:
+            return None
+        if self.guess_race != view.race:
+            self.guess_race, self.guess_done = view.race, set()
+        return next((p for p in view.players if p not in self.guess_done), None)
+
+    def _choices(self, view: View, guesser: str) -> list[str | None]:
+        """The opponents a guesser may choose, then "no guess"."""
+        return [*(p for p in view.players if p != guesser), None]
+
+    def _entry(self, view: View) -> render.Entry | None:
+        if view.phase == "predict" and view.waiting_for:
+            return render.Entry(view.waiting_for[0], "prediction", len(self.pressed))
+        guesser = self._guesser(view)
+        if guesser is None:
+            return None
+        choices = self._choices(view, guesser)
+        target = choices[self.target_index % len(choices)]
+        return render.Entry(guesser, "guess", len(self.pressed), target, not self.target_chosen)
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> Reply:
+        """Apply one device input."""
+        view = self.ctx.view()
+        if isinstance(event, DieIgnored):
+            return Reply(flash=Flash.sentence("Wait for the die.", 2.0))
+        if isinstance(event, DieRolled):
+            return self._roll(view, event.value)
+        if isinstance(event, EncoderTurned):
+            return self._turn(view, event.steps)
+        if isinstance(event, ButtonPressed):
+            if event.button == "die":
+                return Reply([Cue(rolling=True)]) if self._expects_roll(view) else Reply()
+            if event.button == "push":
+                return self._push(view)
+            if event.button in HORSE_BUTTONS:
+                return self._horse(view, HORSE_BUTTONS.index(event.button))
+        return Reply()
+
+    def _expects_roll(self, view: View) -> bool:
+        return view.phase == "roll" or (view.phase == "predict" and not view.waiting_for)
+
+    def _turn(self, view: View, steps: int) -> Reply:
+        entry = self._entry(view)
+        if entry is not None and entry.what == "guess" and entry.choosing:
+            self.target_index += steps
+        elif view.phase in ("race_over", "match_over"):
+            return self.turn_page(steps)
+        return Reply()
+
+    def _push(self, view: View) -> Reply:
+        if view.phase == "race_over":
+            outcome, reply = self.ctx.submit(NextRace())
+            if outcome.accepted:
+                self.page, self.pressed = 0, []
+                return notice(f"Race {outcome.view.race}: predict!")
+            return reply
+        if view.phase == "match_over":
+            return Reply(goto=self.menu())
+        entry = self._entry(view)
+        if entry is not None and entry.what == "guess" and entry.choosing:
+            if entry.target is None:
+                self.guess_done.add(entry.player)
+                self.target_index = 0
+                return notice(f"{entry.player}: no guess.", tone=None)
+            self.target_chosen = True
+            return Reply()
+        return Reply()
+
+    def _horse(self, view: View, index: int) -> Reply:
+        if index >= len(self.horses):
+            return Reply()
+        horse = self.horses[index]
+        entry = self._entry(view)
+        if entry is not None:
+            if entry.what == "guess" and entry.choosing:
+                return Reply()
+            self.pressed.append(horse)
+            if len(self.pressed) < 3:
+                return Reply([Cue(tone=Tone.ACCEPTED)])
+            return self._seal(entry)
+        return self._move(view, horse)
+
+    def _seal(self, entry: render.Entry) -> Reply:
+        horses, self.pressed = tuple(self.pressed), []
+        if entry.what == "prediction":
+            outcome, reply = self.ctx.submit(Predict(entry.player, horses))
+        else:
+            assert entry.target is not None
+            outcome, reply = self.ctx.submit(Guess(entry.player, entry.target, horses))
+            if outcome.accepted:
+                self.guess_done.add(entry.player)
+                self.target_index, self.target_chosen = 0, False
+        if outcome.accepted:
+            return notice(f"{entry.player}: sealed ***")
+        return reply
+
+    def _roll(self, view: View, value: int) -> Reply:
+        outcome, reply = self.ctx.submit(Roll(value, view.turn))
+        if not outcome.accepted:
+            return reply
+        self.pressed, self.target_chosen, self.target_index = [], False, 0
+        return reply
+
+    def _move(self, view: View, horse: str) -> Reply:
+        outcome, reply = self.ctx.submit(Move(horse, view.turn))
+        if not outcome.accepted:
+            return reply
+        board = outcome.view.board
+        cues: list[Cue] = []
+        animation = render.move_cue(board, self.track, self.layout)
+        if animation is not None:
+            cues.append(Cue(move=animation))
+        move = board.get("last_move") or {}
+        text, tone = self._announce(move, outcome.view)
+        cues.insert(0, Cue(tone=tone))
+        flash = Flash.sentence(text, 3.0) if text else None
+        return Reply(cues, flash)
+
+    def _announce(self, move: dict[str, object], view: View) -> tuple[str, Tone]:
+        """Say what the move did, and with which tone."""
+        horse, effect, place = move.get("horse"), move.get("effect"), move.get("place")
+        parts: list[str] = []
+        tone = Tone.ACCEPTED
+        if move.get("bounce") is not None:
+            parts.append(f"DOUBLE: {horse} bounces.")
+        if effect == "finish" and isinstance(place, int):
+            parts.append(f"{horse} finishes {ordinal(place)}!")
+            tone = Tone.FINISH
+        elif effect == "out" and isinstance(place, int):
+            parts.append(f"{horse} is out: {ordinal(place)}.")
+        elif effect == "restart":
+            parts.append(f"RESTART: {horse} back to start.")
+        elif effect == "stop":
+            parts.append(f"{horse} holds the STOP.")
+        elif move.get("barrage"):
+            parts.append(f"Barrage on {move.get('landing')}.")
+        if view.phase in ("race_over", "match_over"):
+            results = view.board.get("results", [])
+            points = results[-1].get("points", {}) if results else {}
+            jacks = [p for p, v in points.items() if v == 10]
+            if jacks:
+                parts = [f"Jumpy Jack! {', '.join(jacks)}"]
+                tone = Tone.JUMPY_JACK
+            else:
+                parts.append("Race over!")
+                tone = Tone.FINISH
+        return " ".join(parts), tone
+
+    def settle(self) -> Reply:
+        """Forfeit a roll no horse can use (only then), and say so."""
+        view = self.ctx.view()
+        if view.phase != "move" or not view.board.get("must_forfeit"):
+            return Reply()
+        die = view.board.get("die")
+        outcome, reply = self.ctx.submit(Forfeit(view.turn))
+        if not outcome.accepted:
+            return reply
+        return notice(f"No horse can move {die}: {view.turn}'s roll is lost.", tone=Tone.REFUSED)
+
+    def after_undo(self) -> None:
+        """An undone forfeit brings back the roll it lost: take the roll back too."""
+        self.pressed, self.target_chosen, self.target_index = [], False, 0
+        view = self.ctx.view()
+        if view.phase == "move" and view.board.get("must_forfeit"):
+            self.ctx.session.undo()
+        self._learn_guesses()
+
+    def take_back_step(self) -> bool:
+        """Drop the last horse pressed, or the guesser's chosen opponent."""
+        if self.pressed:
+            self.pressed.pop()
+            return True
+        if self.target_chosen:
+            self.target_chosen = False
+            return True
+        return False
+
+    # -- picture ---------------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        """Return the picture of the match as it stands."""
+        view = self.ctx.view()
+        return render.screen(view, self._entry(view), self.track, self.layout, self.page)

@@ -1,0 +1,229 @@
+"""The start menu: choose the game, the number of players and the options, then start.
+
+Three steps, each on the LCD: the game (a horse button 1..3, or the encoder and push), the
+number of players (encoder, push), the options (the encoder moves, push or a horse button
+changes the option under the cursor, push on "Start" starts). Holding undo goes back a step.
+Names come from the configured list, then "Player N" for the seats it does not cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.daemon.flows.base import Context, Flow, Reply, notice, refused
+from companion.devices.base import ButtonPressed, EncoderTurned, InputEvent, Tone
+from companion.games.errors import Refusal
+from companion.render import menu as render
+from companion.render.screen import Cue, Screen
+from companion.session.log import NewGame
+
+HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4", "horse5")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: its key in the new game, its label, the values it cycles through."""
+
+    key: str
+    label: str
+    values: tuple[Any, ...]
+
+    def shown(self, value: Any) -> str:
+        """Say a value on the LCD: on/off for true/false, off for none."""
+        if value is None or value is False:
+            return "off"
+        if value is True:
+            return "on"
+        return str(value)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game the menu offers: its kind, title, player limits and options."""
+
+    kind: str
+    title: str
+    low: int
+    high: int
+    options: tuple[Option, ...]
+
+
+#: The games, in button order. Player limits follow the engines (Jumpy Jack has no upper
+#: limit in its rules; eight is what one LCD page of scores can show).
+GAMES: tuple[GameSpec, ...] = (
+    GameSpec(
+        "jumpy_jack",
+        "Jumpy Jack",
+        1,
+        8,
+        (
+            Option("target", "Target", (16, 8, 4, 2, 24, 32)),
+            Option("guess", "Guess variant", (False, True)),
+        ),
+    ),
+    GameSpec(
+        "course_hippique",
+        "Course hippique",
+        3,
+        10,
+        (
+            Option("starting_chips", "Chips", (100, 200, 500, 50)),
+            Option("rounds", "Rounds", (1, 2, 3)),
+            Option("course_length", "Course cards", (7, 6, 5)),
+            Option("setback", "Setback", (None, "first", "all")),
+        ),
+    ),
+    GameSpec(
+        "jockey",
+        "Jockey",
+        2,
+        6,
+        (Option("track_length", "Last square", (80, 81, 82)),),
+    ),
+)
+
+
+def seat_names(configured: Sequence[str], count: int) -> tuple[str, ...]:
+    """Return ``count`` distinct names: the configured ones first, then "Player N"."""
+    names: list[str] = []
+    for name in configured:
+        clean = name.strip()
+        if clean and clean.casefold() not in (n.casefold() for n in names):
+            names.append(clean)
+    names = names[:count]
+    number = 1
+    while len(names) < count:
+        candidate = f"Player {number}"
+        if candidate.casefold() not in (n.casefold() for n in names):
+            names.append(candidate)
+        number += 1
+    return tuple(names)
+
+
+class MenuFlow(Flow):
+    """The three menu steps; ``preset`` brings back the choices of a cancelled game."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.step = "game"
+        self.cursor = 0
+        self.spec = GAMES[0]
+        self.count = GAMES[0].low
+        self.values: dict[str, int] = {}
+
+    def preset(self, start: NewGame) -> None:
+        """Open on the options step with the game, players and options of ``start``."""
+        spec = next((g for g in GAMES if g.kind == start.game), None)
+        if spec is None:
+            return
+        self._choose(spec)
+        self.count = max(spec.low, min(spec.high, len(start.players)))
+        for option in spec.options:
+            value = start.options.get(option.key, option.values[0])
+            if value in option.values:
+                self.values[option.key] = option.values.index(value)
+        self.step, self.cursor = "options", len(spec.options)
+
+    def _choose(self, spec: GameSpec) -> None:
+        self.spec = spec
+        configured = len(self.ctx.player_names)
+        self.count = max(spec.low, min(spec.high, configured or spec.low))
+        self.values = {o.key: 0 for o in spec.options}
+
+    def names(self) -> tuple[str, ...]:
+        """The names the players will get."""
+        return seat_names(self.ctx.player_names, self.count)
+
+    def options(self) -> dict[str, Any]:
+        """The options chosen, with the configured ones for this game."""
+        chosen: dict[str, Any] = dict(self.ctx.game_options.get(self.spec.kind, {}))
+        for option in self.spec.options:
+            value = option.values[self.values.get(option.key, 0)]
+            if value is not None:
+                chosen[option.key] = value
+        return chosen
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> Reply:
+        """Move through the menu."""
+        if isinstance(event, EncoderTurned):
+            return self._turn(event.steps)
+        if isinstance(event, ButtonPressed):
+            if event.button == "push":
+                return self._push()
+            if event.button in HORSE_BUTTONS:
+                return self._horse(HORSE_BUTTONS.index(event.button))
+        return Reply()
+
+    def _turn(self, steps: int) -> Reply:
+        if self.step == "game":
+            self.cursor = (self.cursor + steps) % len(GAMES)
+        elif self.step == "players":
+            self.count = max(self.spec.low, min(self.spec.high, self.count + steps))
+        else:
+            self.cursor = max(0, min(len(self.spec.options), self.cursor + steps))
+        return Reply()
+
+    def _push(self) -> Reply:
+        if self.step == "game":
+            return self._pick(self.cursor)
+        if self.step == "players":
+            self.step, self.cursor = "options", len(self.spec.options)
+            return Reply([Cue(tone=Tone.ACCEPTED)])
+        if self.cursor >= len(self.spec.options):
+            return self._start()
+        return self._cycle(self.cursor)
+
+    def _horse(self, index: int) -> Reply:
+        if self.step == "game":
+            return self._pick(index) if index < len(GAMES) else Reply()
+        if self.step == "options" and self.cursor < len(self.spec.options):
+            return self._cycle(self.cursor)
+        return Reply()
+
+    def _pick(self, index: int) -> Reply:
+        self._choose(GAMES[index])
+        self.step, self.cursor = "players", 0
+        return Reply([Cue(tone=Tone.ACCEPTED)])
+
+    def _cycle(self, index: int) -> Reply:
+        option = self.spec.options[index]
+        self.values[option.key] = (self.values.get(option.key, 0) + 1) % len(option.values)
+        return Reply()
+
+    def _start(self) -> Reply:
+        try:
+            self.ctx.session.new_game(self.spec.kind, self.names(), self.options())
+        except Refusal as error:
+            return refused(error.sentence)
+        factory = self.ctx.game_flow
+        assert factory is not None
+        reply = notice(f"{self.spec.title}: go!")
+        reply.goto = factory(self.ctx)
+        return reply
+
+    def undo(self) -> Reply:
+        """Go back one step."""
+        if self.step == "options":
+            self.step, self.cursor = "players", 0
+        elif self.step == "players":
+            self.step, self.cursor = "game", GAMES.index(self.spec)
+        return Reply()
+
+    # -- picture ---------------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        """Return the menu step as it stands."""
+        if self.step == "game":
+            return render.games([g.title for g in GAMES], self.cursor)
+        if self.step == "players":
+            return render.players(
+                self.spec.title, self.count, self.spec.low, self.spec.high, self.names()
+            )
+        items = [(o.label, o.shown(o.values[self.values.get(o.key, 0)])) for o in self.spec.options]
+        items.append(("Start", ""))
+        title = f"{self.spec.title}, {self.count} pl."
+        return render.options(title, items, self.cursor)

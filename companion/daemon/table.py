@@ -1,0 +1,190 @@
+"""The table controller: device events in, table-log entries to the session, a picture out.
+
+``TableController`` is the ``Table`` the daemon's loop drives. It starts on the latest active
+game of the journal (so a power cut costs nothing) or on the start menu, hands each event to
+the flow of the moment (the menu or one game's flow, see ``companion/daemon/flows/``), and
+puts over the flow's picture what lasts only a moment: a refusal's reason, an announcement,
+a device that stopped answering. A stray press can never crash it: an unexpected error from
+a flow is logged and shown like a refusal.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.daemon.flows.base import Context, Flash, Flow, Reply, refused
+from companion.daemon.flows.menu import MenuFlow
+from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
+from companion.render.layout import Layouts
+from companion.render.screen import Cue, Oled, Screen
+from companion.render.text import COLS, ROWS, cut, rows
+from companion.session.journal import JournalError
+from companion.session.session import Session
+
+log = logging.getLogger("companion.table")
+
+#: What the table sees when a flow fails in an unexpected way.
+OOPS = "Something went wrong: that input was ignored."
+
+
+def game_flow(ctx: Context) -> Flow:
+    """Return the flow of the session's game (by its kind)."""
+    table = ctx.session.table
+    kind = table.kind if table is not None else None
+    if kind == "jumpy_jack":
+        from companion.daemon.flows.jumpy_jack import JumpyJackFlow
+
+        return JumpyJackFlow(ctx)
+    raise ValueError(f"no flow for a game of kind {kind!r}")
+
+
+class TableController:
+    """Drive a whole table from device events: menu, games, undo, resuming after a restart.
+
+    ``session`` is open (on the journal, or in memory); ``player_names`` are offered in the
+    menu; ``layouts`` say which LED lights which square (the default build's by default);
+    ``game_options`` are added to every new game of a kind (e.g. a Jumpy Jack ``board`` or a
+    Jockey ``deck`` read from files); ``clock`` is monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        player_names: Sequence[str] = (),
+        clock: Callable[[], float] = time.monotonic,
+        layouts: Layouts | None = None,
+        game_options: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.clock = clock
+        self.ctx = Context(
+            session,
+            layouts or Layouts.default(),
+            tuple(player_names),
+            dict(game_options or {}),
+            game_flow=game_flow,
+            menu_flow=MenuFlow,
+        )
+        self._flash: Flash | None = None
+        self._flash_until = 0.0
+        self._down: dict[str, str] = {}
+        self._screen_failed = False
+        self.flow: Flow = self._first_flow()
+
+    @property
+    def session(self) -> Session:
+        """The session the table plays in."""
+        return self.ctx.session
+
+    def _first_flow(self) -> Flow:
+        session = self.ctx.session
+        if session.table is None and session.journal is not None:
+            latest = session.journal.latest_active()
+            if latest is not None:
+                try:
+                    session.resume(latest)
+                except JournalError:
+                    log.exception("game %s cannot be resumed", latest)
+                    self._show(Flash.sentence(f"Game {latest} cannot be resumed.", 10.0))
+        if session.table is not None and not session.table.binding.finished():
+            try:
+                flow = game_flow(self.ctx)
+                self._show(flow.settle().flash)
+                return flow
+            except Exception:
+                log.exception("the game in progress cannot be shown")
+                self._show(Flash.sentence(OOPS, 10.0))
+        return MenuFlow(self.ctx)
+
+    # -- the Table protocol ----------------------------------------------------------------
+
+    def handle(self, event: Event) -> Sequence[Cue]:
+        """Apply one device event; return the tones and animations it caused."""
+        try:
+            if isinstance(event, DeviceStatus):
+                return self._status(event)
+            if isinstance(event, ButtonHeld):
+                reply = self.flow.undo() if event.button == "undo" else Reply()
+            elif isinstance(event, ButtonPressed) and event.button == "undo":
+                reply = Reply()  # a short touch of undo does nothing: only holding it counts
+            else:
+                reply = self.flow.handle(event)
+            if reply.goto is not None:
+                self.flow = reply.goto
+            reply.add(self.flow.settle())
+        except Exception:
+            log.exception("handling %r failed", event)
+            reply = refused(OOPS)
+            self._recover()
+        self._show(reply.flash)
+        return reply.cues
+
+    def tick(self, now: float) -> Sequence[Cue]:
+        """Let a message expire."""
+        if self._flash is not None and now >= self._flash_until:
+            self._flash = None
+        return ()
+
+    def next_deadline(self) -> float | None:
+        """When the message on show expires, if there is one."""
+        return self._flash_until if self._flash is not None else None
+
+    def screen(self) -> Screen:
+        """The flow's picture with the message of the moment and lost devices over it."""
+        try:
+            base = self.flow.screen()
+            self._screen_failed = False
+        except Exception:
+            if not self._screen_failed:
+                log.exception("drawing the table failed")
+            self._screen_failed = True
+            base = Screen(rows(["Display error:", "hold undo to go back"]), Oled(lines=("Error",)))
+        lcd = list(rows(base.lcd))
+        oled = base.oled
+        if self._flash is not None and self.clock() >= self._flash_until:
+            self._flash = None
+        if self._flash is not None:
+            shown = list(self._flash.lcd[:ROWS])
+            if shown:
+                lcd = lcd[: ROWS - len(shown)] + shown
+            if self._flash.oled:
+                oled = Oled(lines=self._flash.oled)
+        if self._down:
+            messages = list(self._down.values())
+            lcd[-1] = messages[0]
+            if any("lcd" in device.lower() for device in self._down):
+                oled = Oled(lines=tuple(messages[:4]))
+        return Screen(rows(lcd), oled, base.leds)
+
+    def close(self) -> None:
+        """Close the journal."""
+        self.ctx.session.close()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _show(self, flash: Flash | None) -> None:
+        if flash is not None:
+            self._flash = flash
+            self._flash_until = self.clock() + flash.seconds
+
+    def _status(self, event: DeviceStatus) -> Sequence[Cue]:
+        message = event.message
+        if not message or len(message) > COLS:
+            message = cut(f"{event.device} {'is back' if event.ok else 'lost'}", COLS)
+        if event.ok:
+            if self._down.pop(event.device, None) is not None:
+                self._show(Flash.sentence(message, 2.0))
+        else:
+            self._down[event.device] = message
+        return ()
+
+    def _recover(self) -> None:
+        """After an unexpected error, make sure the flow matches the session."""
+        try:
+            if self.ctx.session.table is None and not isinstance(self.flow, MenuFlow):
+                self.flow = MenuFlow(self.ctx)
+        except Exception:
+            log.exception("recovering failed")

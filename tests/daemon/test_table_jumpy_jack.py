@@ -1,0 +1,428 @@
+"""Jumpy Jack at the table: what the players see and hear while they press, roll and undo."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.daemon.table import TableController
+from companion.devices.base import (
+    ButtonHeld,
+    ButtonPressed,
+    DeviceStatus,
+    DieIgnored,
+    DieRolled,
+    EncoderTurned,
+    Event,
+    Tone,
+)
+from companion.render.leds import BARRAGE, colour, dim
+from companion.render.screen import Cue, Move, Screen
+from companion.session.log import Move as MoveEntry
+from companion.session.log import Predict, Roll
+from companion.session.session import Session
+
+HORSES = ("red", "blue", "green", "yellow", "white")
+#: A short lap (12 squares) for quick races.
+SHORT_BOARD: dict[str, Any] = {
+    "squares": 12,
+    "hurdles": {"stop": 3, "double": 5, "out": 8, "restart": 10},
+    "horses": [{"name": h, "colour": h} for h in HORSES],
+}
+#: A lap on which the very first roll of 5 lands every horse on DOUBLE and bounces past an
+#: exact finish: no horse can move.
+FORFEIT_BOARD: dict[str, Any] = {
+    "squares": 8,
+    "hurdles": {"stop": 2, "double": 5, "out": 3, "restart": 6},
+    "horses": [{"name": h, "colour": h} for h in HORSES],
+    "rules": {"exact_finish": True},
+}
+
+
+class Table:
+    """A controller driven like the panel drives it, with a clock the test moves."""
+
+    def __init__(self, session: Session, names: Sequence[str] = ("Anna", "Ben"), **kw: Any):
+        self.now = 100.0
+        self.ctl = TableController(session, player_names=names, clock=lambda: self.now, **kw)
+        self.cues: list[Cue] = []
+
+    def send(self, event: Event) -> list[Cue]:
+        cues = list(self.ctl.handle(event))
+        self.cues.extend(cues)
+        return cues
+
+    def press(self, *buttons: str) -> list[Cue]:
+        cues: list[Cue] = []
+        for button in buttons:
+            cues += self.send(ButtonPressed(button))
+        return cues
+
+    def turn(self, steps: int) -> list[Cue]:
+        return self.send(EncoderTurned(steps))
+
+    def roll(self, value: int) -> list[Cue]:
+        return self.press("die") + self.send(DieRolled(value))
+
+    def hold_undo(self) -> list[Cue]:
+        return self.send(ButtonHeld("undo"))
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+        self.ctl.tick(self.now)
+
+    @property
+    def screen(self) -> Screen:
+        return self.ctl.screen()
+
+    @property
+    def lcd(self) -> str:
+        return "\n".join(self.screen.lcd)
+
+    @property
+    def said(self) -> str:
+        """The LCD read as one sentence (a wrapped message joined again)."""
+        return " ".join(row.strip() for row in self.screen.lcd)
+
+    @property
+    def view(self) -> Any:
+        return self.ctl.session.view()
+
+
+def tones(cues: Sequence[Cue]) -> list[Tone]:
+    return [c.tone for c in cues if c.tone is not None]
+
+
+def moves(cues: Sequence[Cue]) -> list[Move]:
+    return [c.move for c in cues if c.move is not None]
+
+
+def start_jumpy(table: Table, *, target_presses: int = 0, guess: bool = False) -> None:
+    """Choose Jumpy Jack in the menu with the configured players and start it."""
+    assert "Choose a game" in table.lcd
+    table.press("horse1")
+    assert "Players: < 2 >" in table.lcd or "Players:   1 >" not in table.lcd
+    table.press("push")
+    table.turn(-5)  # to the first option: Target
+    for _ in range(target_presses):
+        table.press("push")
+    if guess:
+        table.turn(1)
+        table.press("horse1")
+    table.turn(5)  # down to "Start"
+    assert ">Start" in table.lcd
+    table.press("push")
+    assert table.view.game == "jumpy_jack"
+
+
+def predict(table: Table, *horses: str) -> None:
+    for horse in horses:
+        table.press(f"horse{HORSES.index(horse) + 1}")
+
+
+def play_race(table: Table, rng: random.Random) -> list[Cue]:
+    """Roll and move a random legal horse until the race is over; return the cues."""
+    cues: list[Cue] = []
+    while table.view.phase in ("roll", "predict"):
+        cues += table.roll(rng.randint(1, 6))
+        if table.view.phase == "move":
+            legal = table.view.board["legal_horses"]
+            assert legal, "a roll no horse can use is forfeited at once"
+            cues += table.press(f"horse{HORSES.index(rng.choice(legal)) + 1}")
+    return cues
+
+
+def test_a_whole_match_from_the_menu_to_the_winners_and_back() -> None:
+    table = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
+    start_jumpy(table, target_presses=3)  # 16 -> 8 -> 4 -> 2 points
+    assert table.view.board["target"] == 2
+    rng = random.Random(7)
+    races = 0
+    all_cues: list[Cue] = []
+    while table.view.phase != "match_over":
+        races += 1
+        assert table.view.phase == "predict"
+        assert "Anna: predict" in table.lcd
+        predict(table, *rng.sample(HORSES, 3))
+        assert "Ben: predict" in table.lcd
+        predict(table, *rng.sample(HORSES, 3))
+        assert "press the die" in table.lcd
+        all_cues += play_race(table, rng)
+        if table.view.phase == "race_over":
+            assert f"Race {races} over" in table.lcd
+            table.press("push")
+        assert races < 30
+    screen = table.screen
+    winners = table.view.winners
+    assert winners
+    assert "Match over!" in screen.lcd[0]
+    assert winners[0] in screen.lcd[1]
+    assert Tone.FINISH in tones(all_cues)
+    # The reveal: turning the encoder shows each player's prediction of the last race.
+    result = table.view.board["results"][-1]
+    table.turn(2)  # page 0 is the match, page 1 the race, page 2 Anna's prediction
+    assert table.screen.lcd[0].startswith("Anna +")
+    assert table.screen.lcd[1] == " ".join(result["predictions"]["Anna"])
+    table.press("push")
+    assert "Choose a game" in table.lcd
+
+
+def test_a_move_lights_the_horse_animates_its_path_and_beeps() -> None:
+    table = Table(Session.in_memory())
+    start_jumpy(table)
+    predict(table, "red", "blue", "green")
+    predict(table, "white", "yellow", "green")
+    rolling = table.press("die")
+    assert rolling == [Cue(rolling=True)]
+    table.send(DieRolled(4))
+    assert table.screen.oled.die == 4
+    assert "die 4" in table.screen.lcd[0] and "Anna's turn" in table.screen.lcd[0]
+    cues = table.press("horse2")
+    assert tones(cues) == [Tone.ACCEPTED]
+    (move,) = moves(cues)
+    assert move.colour == colour("blue")
+    assert move.path == (2, 4, 6, 8)  # squares 1..4 on the default layout (LED 2 * square)
+    assert table.screen.leds[8] == colour("blue")
+    assert "Ben's turn" in table.screen.lcd[0]
+
+
+def test_the_legal_horses_are_shown_and_the_others_dimmed() -> None:
+    session = Session.in_memory()
+    session.new_game("jumpy_jack", ["Anna", "Ben"])
+    for entry in (
+        Predict("Anna", ("red", "blue", "green")),
+        Predict("Ben", ("red", "blue", "green")),
+        Roll(3), MoveEntry("red"), Roll(3), MoveEntry("blue"), Roll(1), MoveEntry("green"),
+    ):  # fmt: skip
+        assert session.submit(entry).accepted
+    table = Table(session)
+    assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
+    table.roll(4)
+    # Every horse behind the barrage on 3 would pass it: only red and blue can move 4.
+    assert table.screen.lcd[1] == "Move one of:"
+    assert table.screen.lcd[2] == "red blue"
+    assert table.screen.leds[2] == dim(colour("green"))
+    table.hold_undo()
+    table.roll(1)  # a 1 passes no barrage: every horse can move
+    assert table.screen.lcd[2] == "red blu gre yel whi"
+    assert table.screen.leds[2] == colour("green")
+
+
+def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds() -> None:
+    session = Session.in_memory()
+    session.new_game("jumpy_jack", ["Anna", "Ben"])
+    for entry in (
+        Predict("Anna", ("red", "blue", "green")),
+        Predict("Ben", ("red", "blue", "green")),
+        Roll(3), MoveEntry("red"), Roll(3), MoveEntry("blue"),
+    ):  # fmt: skip
+        assert session.submit(entry).accepted
+    table = Table(session)
+    table.roll(4)
+    before = table.ctl.session.accepted()
+    cues = table.press("horse3")  # green, from the start, would pass the barrage on 3
+    assert tones(cues) == [Tone.REFUSED]
+    assert moves(cues) == []
+    assert "Barrage on square 3" in table.lcd
+    assert table.ctl.session.accepted() == before
+    assert table.ctl.next_deadline() is not None
+    table.wait(5)
+    assert "Barrage" not in table.lcd
+    assert "die 4" in table.lcd
+    assert table.ctl.next_deadline() is None
+
+
+def test_the_die_pressed_again_while_it_rolls_says_wait() -> None:
+    table = Table(Session.in_memory())
+    start_jumpy(table)
+    predict(table, "red", "blue", "green")
+    predict(table, "white", "yellow", "green")
+    table.press("die")
+    assert table.send(DieIgnored()) == []
+    assert "Wait for the die" in table.lcd
+
+
+def test_a_prediction_is_entered_as_stars_and_never_shown() -> None:
+    table = Table(Session.in_memory(), names=("Anna", "Ben", "Chloé"))
+    table.press("horse1")
+    assert "Players: < 3 >" in table.lcd
+    table.press("push")
+    table.turn(5)
+    table.press("push")
+    assert table.view.players == ("Anna", "Ben", "Chloé")
+    assert "1st 2nd 3rd: _ _ _" in table.lcd
+    leds = table.screen.leds
+    for horses in (("red", "blue", "green"), ("white", "yellow", "red"), ("green", "red", "blue")):
+        for count, horse in enumerate(horses, 1):
+            table.press(f"horse{HORSES.index(horse) + 1}")
+            screen = table.screen
+            words = set(re.findall(r"[a-z]+", " ".join([*screen.lcd, *screen.oled.lines]).lower()))
+            assert not words & set(HORSES)
+            assert screen.leds == leds
+            if count < 3:
+                entered = " ".join(["*"] * count + ["_"] * (3 - count))
+                assert f"1st 2nd 3rd: {entered}" in screen.lcd
+    assert "sealed ***" in table.lcd
+    assert table.view.sealed == ("Anna", "Ben", "Chloé")
+
+
+def test_two_predictions_of_different_horses_look_the_same() -> None:
+    screens = []
+    for horses in (("red", "blue", "green"), ("white", "yellow", "blue")):
+        table = Table(Session.in_memory())
+        start_jumpy(table)
+        shots = []
+        for horse in horses:
+            table.press(f"horse{HORSES.index(horse) + 1}")
+            shots.append(table.screen)
+        screens.append(shots)
+    assert screens[0] == screens[1]
+
+
+def test_a_repeated_horse_is_refused_without_saying_which() -> None:
+    table = Table(Session.in_memory())
+    start_jumpy(table)
+    cues = table.press("horse1", "horse1", "horse2")
+    assert tones(cues)[-1] == Tone.REFUSED
+    assert "Anna: prediction refused: enter it again." in table.said
+    assert not set(re.findall(r"[a-z]+", table.lcd.lower())) & set(HORSES)
+    assert "Anna: predict" in table.lcd
+    assert table.view.waiting_for == ("Anna", "Ben")
+
+
+def test_holding_undo_takes_back_a_press_then_a_move() -> None:
+    table = Table(Session.in_memory())
+    start_jumpy(table)
+    table.press("horse1", "horse2")
+    assert "* * _" in table.lcd
+    table.hold_undo()
+    assert "* _ _" in table.lcd
+    table.press("horse3", "horse4")
+    predict(table, "white", "yellow", "green")
+    table.roll(2)
+    table.press("horse5")
+    assert table.screen.leds[4] == colour("white")
+    assert table.view.turn == "Ben"
+    table.hold_undo()
+    assert table.screen.leds[4] == (0, 0, 0)
+    assert table.view.turn == "Anna" and table.view.board["die"] == 2
+    assert "Undone" in table.lcd
+    table.press("horse1")
+    assert table.screen.leds[4] == colour("red")
+
+
+def test_holding_undo_at_the_start_of_a_game_goes_back_to_the_menu() -> None:
+    table = Table(Session.in_memory())
+    start_jumpy(table, target_presses=1)
+    table.hold_undo()
+    assert "Game cancelled" in table.lcd
+    table.wait(5)
+    assert ">Start" in table.lcd
+    assert "Target" in table.lcd and " 8" in table.lcd
+    table.hold_undo()
+    assert "Players:" in table.lcd
+    table.hold_undo()
+    assert "Choose a game" in table.lcd
+
+
+def test_a_roll_no_horse_can_use_is_forfeited_and_announced() -> None:
+    table = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": FORFEIT_BOARD}})
+    start_jumpy(table)
+    predict(table, "red", "blue", "green")
+    predict(table, "white", "yellow", "green")
+    table.roll(5)
+    assert table.view.phase == "roll"
+    assert table.view.turn == "Ben"
+    assert "No horse can move 5" in table.lcd
+    assert table.ctl.session.accepted()[-1].TYPE == "forfeit"
+    # Undo takes back the forfeit and the roll that caused it: Anna rolls again.
+    table.hold_undo()
+    assert table.view.turn == "Anna" and table.view.board["die"] is None
+    table.roll(1)
+    assert table.view.phase == "move"
+
+
+def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune() -> None:
+    rng = random.Random(3)
+    first = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
+    start_jumpy(first)
+    predict(first, "red", "blue", "green")
+    predict(first, "red", "blue", "green")
+    rolls: list[tuple[int, str]] = []
+    while first.view.phase != "race_over":
+        value = rng.randint(1, 6)
+        first.roll(value)
+        if first.view.phase == "move":
+            horse = rng.choice(first.view.board["legal_horses"])
+            first.press(f"horse{HORSES.index(horse) + 1}")
+            rolls.append((value, horse))
+        else:
+            rolls.append((value, ""))
+    podium = first.view.board["results"][-1]["podium"]
+    places = [*podium["finishers"], *reversed(podium["eliminated"])]
+    top = tuple(places[:3]) if len(places) >= 3 else tuple(first.view.board["podium"])
+    second = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
+    start_jumpy(second)
+    predict(second, *top)
+    predict(second, "white", "yellow", "green")
+    cues: list[Cue] = []
+    for value, horse in rolls:
+        cues += second.roll(value)
+        if horse:
+            cues += second.press(f"horse{HORSES.index(horse) + 1}")
+    assert second.view.board["results"][-1]["points"]["Anna"] == 10
+    assert tones(cues)[-1] == Tone.JUMPY_JACK
+    assert "Jumpy Jack!" in second.lcd
+
+
+def test_after_a_restart_the_match_goes_on_where_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    table = Table(Session.open(path))
+    start_jumpy(table)
+    predict(table, "red", "blue", "green")
+    table.press("horse1")  # Ben has pressed one horse when the power goes
+    picture = table.screen
+    table.ctl.close()
+
+    again = Table(Session.open(path))
+    assert again.view.waiting_for == ("Ben",)
+    assert "Ben: predict" in again.lcd
+    assert "_ _ _" in again.lcd  # an unsealed entry is not kept: Ben starts again
+    assert again.screen.leds == picture.leds
+    predict(again, "white", "yellow", "green")
+    again.roll(3)
+    again.press("horse1")
+    again.ctl.close()
+
+    third = Table(Session.open(path))
+    assert third.view.turn == "Ben"
+    assert third.screen.leds[6] == colour("red")
+    third.ctl.close()
+
+
+def test_a_lost_device_is_shown_until_it_is_back() -> None:
+    table = Table(Session.in_memory())
+    table.send(DeviceStatus("LED strip", False, "LED strip not responding"))
+    assert table.screen.lcd[3] == "LED strip lost"
+    table.press("horse1")
+    assert table.screen.lcd[3] == "LED strip lost"
+    table.send(DeviceStatus("LED strip", True, "LED strip is back"))
+    assert "LED strip is back" in table.lcd
+    table.wait(3)
+    assert "LED strip" not in table.lcd
+
+
+def test_a_stray_error_is_shown_and_never_raised(monkeypatch: Any) -> None:
+    table = Table(Session.in_memory())
+    start_jumpy(table)
+
+    def broken(entry: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(table.ctl.session, "submit", broken)
+    cues = table.press("horse1", "horse2", "horse3")
+    assert tones(cues)[-1] == Tone.REFUSED
+    assert "Something went wrong: that input was ignored." in table.said
