@@ -293,6 +293,38 @@ def test_a_repeated_horse_is_refused_without_saying_which() -> None:
     assert table.view.waiting_for == ("Anna", "Ben")
 
 
+def test_guesses_follow_the_predictions_and_are_revealed_after_the_race() -> None:
+    table = Table(
+        Session.in_memory(),
+        names=("Anna", "Ben", "Chloé"),
+        game_options={"jumpy_jack": {"board": SHORT_BOARD}},
+    )
+    start_jumpy(table, guess=True)
+    predict(table, "red", "blue", "green")
+    predict(table, "white", "yellow", "green")
+    predict(table, "green", "red", "blue")
+    assert table.screen.lcd[1] == "Anna: guess whose?"
+    assert table.screen.lcd[2] == "> Ben"
+    table.turn(1)
+    assert table.screen.lcd[2] == "> Chloé"
+    table.press("push")
+    assert table.screen.lcd[2] == "1st 2nd 3rd: _ _ _"
+    predict(table, "green", "red", "white")
+    assert "Anna: sealed ***" in table.lcd
+    assert table.screen.lcd[1] == "Ben: guess whose?"
+    table.turn(2)
+    assert table.screen.lcd[2] == "> no guess"
+    table.press("push")
+    assert table.screen.lcd[1] == "Chloé: guess whose?"
+    play_race(table, random.Random(5))
+    result = table.view.board["results"][-1]
+    assert result["guesses"]["Anna"] == {"target": "Chloé", "horses": ["green", "red", "white"]}
+    assert set(result["guesses"]) == {"Anna"}
+    table.wait(5)
+    table.turn(1)
+    assert table.screen.lcd[2] == f"Guess Chloé: +{result['bonus']['Anna']}"
+
+
 def test_holding_undo_takes_back_a_press_then_a_move() -> None:
     table = Table(Session.in_memory())
     start_jumpy(table)

@@ -85,13 +85,18 @@ GAMES: tuple[GameSpec, ...] = (
 )
 
 
-def seat_names(configured: Sequence[str], count: int) -> tuple[str, ...]:
-    """Return ``count`` distinct names: the configured ones first, then "Player N"."""
+def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> tuple[str, ...]:
+    """Return ``count`` distinct names: the configured ones first, then "Player N".
+
+    With ``extra`` False, return every distinct configured name and nothing more.
+    """
     names: list[str] = []
     for name in configured:
         clean = name.strip()
         if clean and clean.casefold() not in (n.casefold() for n in names):
             names.append(clean)
+    if not extra:
+        return tuple(names)
     names = names[:count]
     number = 1
     while len(names) < count:
@@ -128,7 +133,7 @@ class MenuFlow(Flow):
 
     def _choose(self, spec: GameSpec) -> None:
         self.spec = spec
-        configured = len(self.ctx.player_names)
+        configured = len(seat_names(self.ctx.player_names, 0, extra=False))
         self.count = max(spec.low, min(spec.high, configured or spec.low))
         self.values = {o.key: 0 for o in spec.options}
 
