@@ -80,10 +80,10 @@ class TableState:
     """Everything a Jockey game holds at one moment; a value, so undo keeps old ones.
 
     Per-player tuples follow the seating order. ``pile`` is this race's played pile,
-    bottom first. ``left`` counts the cards left in all hands together (counted even when
-    hands are not tracked). When hands are tracked: ``hands`` holds each player's cards,
-    ``owed`` the cards each is still to be dealt, and ``leftover`` each player's unplayed
-    cards from the previous race (the ones they may keep).
+    bottom first. ``left`` counts the cards still to be played before every hand has run
+    out (counted even when hands are not tracked). When hands are tracked: ``hands`` holds
+    each player's cards, ``owed`` the cards each is still to be dealt, and ``leftover`` each
+    player's unplayed cards from the previous race (the ones they may keep).
     """
 
     number: int

@@ -99,6 +99,14 @@ def test_a_card_out_of_turn_is_refused() -> None:
     assert game.play("red+7#1", "Ann").end == 7
 
 
+def test_a_long_name_still_fits_the_display() -> None:
+    game = new_game(("Anastasia-Konstantina Papadopoulou", "Bob"))
+    everyone_bets(game)
+    assert refused(game, lambda: game.play("red+7#1", "Bob")) == "not_your_turn"
+    game.play("red+7#1")
+    assert game.current_player == "Bob"
+
+
 def test_one_physical_card_cannot_be_played_twice_in_a_race() -> None:
     game = new_game()
     everyone_bets(game)
