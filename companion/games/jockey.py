@@ -185,6 +185,18 @@ class JockeyGame:
         return () if self._state.race.over else self._state.ledger.missing()
 
     @property
+    def deals_missing(self) -> tuple[str, ...]:
+        """Return who is still owed cards (hands tracked only), in seating order."""
+        return tuple(p for p, n in zip(self._players, self._state.owed, strict=True) if n)
+
+    def sealed_bet(self, player: str) -> Bet | None:
+        """Return the player's bet for this race: a secret, for that player's eyes only.
+
+        Raises Refusal ``unknown_player``.
+        """
+        return self._state.ledger.bets[self._seat(player)]
+
+    @property
     def balances(self) -> dict[str, int]:
         """Return each player's balance after the settled races (may be below zero)."""
         ledger = self._state.ledger

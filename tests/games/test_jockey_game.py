@@ -165,6 +165,14 @@ def test_the_table_sees_who_has_bet_but_not_what() -> None:
     assert public(one) == public(other)
 
 
+def test_a_player_may_see_their_own_sealed_bet() -> None:
+    game = new_game()
+    game.bet("Bob", "order", ["red", "blue"], [300, 200])
+    bet = game.sealed_bet("Bob")
+    assert bet is not None and bet.text() == "order red 300 blue 200"
+    assert game.sealed_bet("Ann") is None
+
+
 def test_bets_close_at_the_races_first_card() -> None:
     game = new_game()
     game.bet("Ann", "win", ["red"], [100])

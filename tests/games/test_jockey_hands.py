@@ -68,6 +68,7 @@ def test_hands_are_dealt_by_the_number_of_players(count: int, size: int) -> None
 def test_the_first_card_waits_for_every_hand() -> None:
     game = new_game(3)
     game.deal("Ann", DECK[:12])
+    assert game.deals_missing == ("Bob", "Cy")
     assert refused(game, lambda: game.play(DECK[0])) == "deal_missing"
     assert game.playable() == ()
 
