@@ -17,6 +17,7 @@ from strip_anim import Track
 
 TABLE_FILE = "pico_messages.json"
 MISSING_TABLE = "companion firmware: " + TABLE_FILE + " is missing, see firmware/README.md"
+LEAVING = "companion firmware: BOOTSEL pressed, leaving for the REPL until the next reset"
 
 
 class Clock:
@@ -34,7 +35,7 @@ class Clock:
 
 
 def bootsel_held():
-    """Return True if the BOOTSEL button is held: then the firmware leaves the REPL alone."""
+    """Return True while the BOOTSEL button is pressed (the way back to the REPL)."""
     try:
         import rp2
 
@@ -128,10 +129,17 @@ def build(table, write):
 
 
 def serve(firmware, clock, stdin, poller, max_bytes=1100):
-    """Run the firmware until the Pi sends REPL: read what arrived, then poll the devices."""
+    """Run the firmware until the Pi sends REPL or BOOTSEL is pressed: read what arrived, then
+    poll the devices."""
     chunk = bytearray()
+    next_bootsel = 0
     while not firmware.leaving:
         now = clock.read()
+        if now >= next_bootsel:
+            next_bootsel = now + 250
+            if bootsel_held():
+                print(LEAVING)
+                break
         while len(chunk) < max_bytes and poller.poll(0):
             chunk.extend(stdin.read(1))
         if chunk:
@@ -148,7 +156,7 @@ def serve(firmware, clock, stdin, poller, max_bytes=1100):
 
 
 def run(stdin=None, write=None, poller=None):
-    """Start the firmware; return to the REPL when BOOTSEL is held at power-up or on REPL.
+    """Start the firmware; return to the REPL when BOOTSEL is pressed or the Pi sends REPL.
 
     ``stdin`` (bytes source with read(1)), ``write`` and ``poller`` default to USB serial.
     """

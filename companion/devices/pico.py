@@ -1,538 +1,43 @@
-"""The Pico on USB serial: the link (handshake, acknowledgements, reconnection) and the strip,
-card reader and buttons it hosts, behind the same interfaces as the other backends.
+"""The Pico's devices behind the same interfaces as the other backends: ``PicoStrip`` (an
+LedStrip), ``PicoCardReader`` and ``PicoButtons`` (input devices), sharing one PicoLink.
 
-One :class:`PicoLink` per Pico owns the serial port and one thread that does all its I/O. The
-devices share it: ``PicoStrip`` (an LedStrip), ``PicoCardReader`` and ``PicoButtons`` (input
-devices). pyserial is imported only when the port is opened.
+``python -m companion.devices.pico PORT`` shakes hands with a Pico and prints what it runs;
+with ``--repl`` it asks the firmware to leave for the MicroPython REPL (to copy new files).
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
-import threading
-import time
-from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+import sys
+from collections.abc import Callable, Sequence
 
-from companion.devices.base import (
-    OFF,
-    RGB,
-    ButtonPressed,
-    CardScanned,
-    DeviceStatus,
-    EventSink,
+from companion.devices.base import OFF, RGB, ButtonPressed, CardScanned, EventSink
+from companion.devices.pico_link import (
+    Command,
+    LinkStats,
+    PicoError,
+    PicoInfo,
+    PicoLink,
+    PicoRefused,
+    PicoUnavailable,
+    Restore,
 )
-from companion.devices.pico_protocol import (
-    Codec,
-    LineSplitter,
-    Message,
-    ProtocolError,
-    Value,
-    runs_of,
-)
+from companion.devices.pico_protocol import Message, runs_of
+
+__all__ = [
+    "LinkStats",
+    "PicoButtons",
+    "PicoCardReader",
+    "PicoError",
+    "PicoInfo",
+    "PicoLink",
+    "PicoRefused",
+    "PicoStrip",
+    "PicoUnavailable",
+]
 
 log = logging.getLogger(__name__)
-
-#: Errors after which the same request is sent again: the line was damaged on the way.
-RETRYABLE = {"framing", "checksum", "too_long"}
-READ_TIMEOUT_S = 0.05
-FIRMWARE_HELP = "flash the firmware/ folder of this companion (see firmware/README.md)"
-
-#: One message to send: its name and its fields.
-Command = tuple[str, Mapping[str, Value]]
-#: What a device sends after every handshake: (group, commands) pairs, see PicoLink.send.
-Restore = list[tuple[str | None, list[Command]]]
-
-
-class SerialPort(Protocol):
-    """The part of pyserial's Serial the link uses."""
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def write(self, data: bytes, /) -> int | None: ...
-
-    def close(self) -> None: ...
-
-
-def open_serial(port: str, baudrate: int) -> SerialPort:
-    """Open a serial port (a device path or a pyserial URL such as ``loop://``)."""
-    import serial
-
-    handle: SerialPort = serial.serial_for_url(port, baudrate=baudrate, timeout=READ_TIMEOUT_S)
-    return handle
-
-
-class PicoError(Exception):
-    """The Pico cannot do what was asked."""
-
-
-class PicoRefused(PicoError):
-    """The Pico runs firmware with another protocol major version; the message says what to do."""
-
-
-class PicoUnavailable(PicoError):
-    """The Pico is unplugged, silent, or did not carry out a request in time."""
-
-
-@dataclass(frozen=True)
-class PicoInfo:
-    """What the Pico said in its handshake."""
-
-    firmware: str
-    protocol: str
-    leds: int
-    reader: bool
-
-
-@dataclass
-class LinkStats:
-    """Counters for diagnostics and benchmarks."""
-
-    lines_sent: int = 0
-    bytes_sent: int = 0
-    lines_received: int = 0
-    bad_lines: int = 0
-    retries: int = 0
-    connects: int = 0
-
-
-@dataclass(eq=False)
-class Request:
-    """One message on its way to the Pico; ``wait`` for its reply."""
-
-    name: str
-    fields: Mapping[str, Value]
-    group: str | None = None
-    seq: int = 0
-    attempts: int = 0
-    sent_at: float = 0.0
-    reply: Message | None = None
-    error: str | None = None
-    done: threading.Event = field(default_factory=threading.Event)
-
-    def wait(self, timeout: float) -> Message:
-        """Return the reply. Raises PicoUnavailable if it failed or did not come in time."""
-        if not self.done.wait(timeout):
-            raise PicoUnavailable(f"{self.name}: no reply within {timeout} s")
-        if self.reply is None:
-            raise PicoUnavailable(f"{self.name}: {self.error}")
-        return self.reply
-
-
-class _LinkLost(Exception):
-    """The connection is gone or useless: close it and connect again."""
-
-
-class _Rehandshake(Exception):
-    """The Pico restarted (BOOT): shake hands again on the same port."""
-
-
-class PicoLink:
-    """The connection to one Pico, kept alive by a background thread.
-
-    The thread opens ``port`` (use the stable /dev/serial/by-id/ path), shakes hands, refuses a
-    firmware whose protocol major differs, then sends queued requests one at a time, waiting
-    for each reply and resending damaged or unanswered ones. When the Pico goes away it reopens
-    the port with a growing delay (``backoff_s``: first, longest), and after every handshake
-    the devices' restore functions send their state again (brightness, frame, card window).
-    DeviceStatus events about the link go to every sink registered with ``add_sink``.
-    """
-
-    def __init__(
-        self,
-        port: str,
-        baudrate: int = 115200,
-        *,
-        opener: Callable[[str, int], SerialPort] = open_serial,
-        reply_timeout_s: float = 0.5,
-        handshake_timeout_s: float = 1.5,
-        retries: int = 3,
-        backoff_s: tuple[float, float] = (0.25, 5.0),
-        device: str = "pico",
-    ) -> None:
-        self.port = port
-        self.baudrate = baudrate
-        self.device = device
-        self.codec = Codec(side="pi")
-        self.table = self.codec.table
-        self.stats = LinkStats()
-        self.info: PicoInfo | None = None
-        self.refusal: str | None = None
-        self.status: DeviceStatus | None = None
-        self.needs_reader = False
-        self._opener = opener
-        self._reply_timeout = reply_timeout_s
-        self._handshake_timeout = handshake_timeout_s
-        self._retries = retries
-        self._backoff = backoff_s
-        self._lock = threading.Lock()
-        self._outbox: deque[Request] = deque()
-        self._in_flight: Request | None = None
-        self._listeners: list[Callable[[Message], None]] = []
-        self._sinks: list[EventSink] = []
-        self._restorers: list[Callable[[PicoInfo], Restore]] = []
-        self._users = 0
-        self._seq = 0
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._port: SerialPort | None = None
-        self._garbage_logged = 0
-        self._welcomed = False
-
-    # -- for the devices -------------------------------------------------------------------
-
-    def acquire(self) -> None:
-        """Count one more user; the first one starts the link's thread."""
-        with self._lock:
-            self._users += 1
-            if self._thread is None:
-                self._stop.clear()
-                self._thread = threading.Thread(target=self._main, name="pico-link", daemon=True)
-                self._thread.start()
-
-    def release(self) -> None:
-        """Count one user less; the last one closes the link."""
-        with self._lock:
-            self._users = max(0, self._users - 1)
-            last = self._users == 0
-        if last:
-            self.close()
-
-    def add_listener(self, listener: Callable[[Message], None]) -> None:
-        """Call ``listener`` (on the link's thread) with every event the Pico sends."""
-        self._listeners.append(listener)
-
-    def add_sink(self, sink: EventSink) -> None:
-        """Send DeviceStatus events to ``sink`` (once per distinct sink)."""
-        with self._lock:
-            if sink not in self._sinks:
-                self._sinks.append(sink)
-        if self.status is not None:
-            sink(self.status)
-
-    def remove_sink(self, sink: EventSink) -> None:
-        with self._lock:
-            if sink in self._sinks:
-                self._sinks.remove(sink)
-
-    def add_restorer(self, restorer: Callable[[PicoInfo], Restore]) -> None:
-        """Call ``restorer`` after every handshake; send the commands it returns first."""
-        self._restorers.append(restorer)
-        if self._ready.is_set() and self.info is not None:
-            for group, commands in restorer(self.info):
-                self.send(commands, group)
-
-    def remove_restorer(self, restorer: Callable[[PicoInfo], Restore]) -> None:
-        if restorer in self._restorers:
-            self._restorers.remove(restorer)
-
-    def send(self, commands: Sequence[Command], group: str | None = None) -> list[Request]:
-        """Queue ``commands`` in order and return their requests, without waiting.
-
-        Commands sent with a ``group`` replace the group's earlier commands not yet on the
-        wire: a new frame makes an unsent older frame pointless. Raises ValueError for a
-        command the Pico would refuse.
-        """
-        requests = []
-        for name, fields in commands:
-            self.codec.encode(1, name, **fields)
-            requests.append(Request(name, fields, group))
-        with self._lock:
-            if group is not None:
-                for stale in [r for r in self._outbox if r.group == group]:
-                    self._outbox.remove(stale)
-                    self._finish(stale, None, "replaced by a newer request")
-            self._outbox.extend(requests)
-        self._kick()
-        return requests
-
-    def request(self, name: str, timeout: float = 2.0, /, **fields: Value) -> Message:
-        """Send one message and return its reply. Raises PicoUnavailable."""
-        return self.send([(name, fields)])[0].wait(timeout)
-
-    def ping(self, timeout: float = 2.0) -> float:
-        """Return the round trip of a PING, in seconds. Raises PicoUnavailable."""
-        start = time.perf_counter()
-        self.request("PING", timeout)
-        return time.perf_counter() - start
-
-    def wait_ready(self, timeout: float) -> PicoInfo:
-        """Wait for a completed handshake and return the Pico's info.
-
-        Raises PicoRefused if its firmware speaks another protocol major version, and
-        PicoUnavailable if no handshake succeeded within ``timeout``.
-        """
-        deadline = time.monotonic() + timeout
-        while not self._ready.wait(min(0.05, max(0.0, deadline - time.monotonic()))):
-            if self.refusal is not None:
-                raise PicoRefused(self.refusal)
-            if time.monotonic() >= deadline:
-                raise PicoUnavailable(self.status.message if self.status else "Pico not ready")
-        assert self.info is not None
-        return self.info
-
-    @property
-    def connected(self) -> bool:
-        """Whether the handshake succeeded and the Pico is still there."""
-        return self._ready.is_set()
-
-    def close(self) -> None:
-        """Stop the thread and close the port (pending requests fail)."""
-        with self._lock:
-            thread, self._thread = self._thread, None
-        self._stop.set()
-        self._kick()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=5)
-
-    # -- the link's thread -----------------------------------------------------------------
-
-    def _main(self) -> None:
-        delay = self._backoff[0]
-        while not self._stop.is_set():
-            try:
-                port = self._opener(self.port, self.baudrate)
-            except (OSError, ValueError) as exc:
-                log.info("Pico on %s cannot be opened: %s", self.port, exc)
-                self._set_status(False, "Pico not found, retrying")
-            else:
-                self._port = port
-                self._welcomed = False
-                lost: str | None = None
-                try:
-                    self._serve(port)
-                except _LinkLost as exc:
-                    lost = str(exc)
-                except OSError as exc:
-                    log.warning("Pico on %s lost: %s", self.port, exc)
-                    lost = "Pico unplugged, retrying"
-                finally:
-                    self._disconnected(port)
-                if lost is not None and not self._stop.is_set():
-                    log.warning("Pico on %s: %s", self.port, lost)
-                    self._set_status(False, lost)
-                if self._welcomed:
-                    delay = self._backoff[0]
-                elif self.refusal is not None:
-                    delay = self._backoff[1]
-            if self._stop.wait(delay):
-                break
-            delay = min(self._backoff[1], delay * 2)
-
-    def _disconnected(self, port: SerialPort) -> None:
-        self._ready.clear()
-        self._port = None
-        try:
-            port.close()
-        except OSError:
-            pass
-        with self._lock:
-            failed = list(self._outbox)
-            self._outbox.clear()
-            if self._in_flight is not None:
-                failed.append(self._in_flight)
-                self._in_flight = None
-        for request in failed:
-            self._finish(request, None, "the Pico went away")
-
-    def _serve(self, port: SerialPort) -> None:
-        splitter = LineSplitter(self.table.max_line)
-        self._handshake(port, splitter)
-        while not self._stop.is_set():
-            with self._lock:
-                if self._in_flight is None and self._outbox:
-                    request = self._outbox.popleft()
-                    if self._supported(request):
-                        self._in_flight = request
-                        self._transmit(port, request)
-                in_flight = self._in_flight
-            if in_flight is not None and time.monotonic() - in_flight.sent_at > self._reply_timeout:
-                self._retry(port, in_flight, "no reply")
-            try:
-                for line in splitter.feed(self._read(port)):
-                    self._on_line(port, line)
-            except _Rehandshake:
-                log.info("Pico on %s restarted; shaking hands again", self.port)
-                self._ready.clear()
-                self._handshake(port, splitter)
-
-    def _read(self, port: SerialPort) -> bytes:
-        waiting = port.in_waiting
-        return port.read(max(1, waiting))
-
-    def _next_seq(self) -> int:
-        self._seq = self._seq % self.table.max_seq + 1
-        return self._seq
-
-    def _supported(self, request: Request) -> bool:
-        since = self.table.messages[request.name].since
-        if self.info is None or since <= int(self.info.protocol.split(".")[1]):
-            return True
-        self._finish(request, None, f"the Pico's firmware is older than protocol 1.{since}")
-        return False
-
-    def _transmit(self, port: SerialPort, request: Request) -> None:
-        request.seq = self._next_seq()
-        request.attempts += 1
-        request.sent_at = time.monotonic()
-        line = self.codec.encode(request.seq, request.name, **request.fields)
-        port.write(line)
-        self.stats.lines_sent += 1
-        self.stats.bytes_sent += len(line)
-
-    def _retry(self, port: SerialPort, request: Request, why: str) -> None:
-        with self._lock:
-            if self._in_flight is not request:
-                return
-            if request.attempts > self._retries:
-                self._in_flight = None
-                self._finish(request, None, why)
-                raise _LinkLost("Pico stopped answering, retrying")
-            self.stats.retries += 1
-            log.info("Pico: %s to %s %d, sending it again", why, request.name, request.seq)
-            self._transmit(port, request)
-
-    def _finish(self, request: Request, reply: Message | None, error: str | None) -> None:
-        request.reply = reply
-        request.error = error
-        request.done.set()
-
-    def _on_line(self, port: SerialPort, line: bytes | None) -> None:
-        if line in (b"", b"\r"):
-            return
-        self.stats.lines_received += 1
-        if line is None:
-            self._garbage(b"", "too_long", "a line longer than the protocol allows")
-            return
-        try:
-            message = self.codec.decode(line)
-        except ProtocolError as exc:
-            self._garbage(line, exc.code, exc.detail)
-            return
-        if message.name == "BOOT":
-            raise _Rehandshake
-        if message.name in ("ACK", "PONG", "WELCOME", "ERR"):
-            self._on_reply(port, message)
-            return
-        for listener in list(self._listeners):
-            try:
-                listener(message)
-            except Exception:
-                log.exception("Pico: a listener failed on %s", message.name)
-
-    def _on_reply(self, port: SerialPort, message: Message) -> None:
-        with self._lock:
-            request = self._in_flight
-        re = message.number("re")
-        if request is None or re not in (request.seq, 0) or (re == 0 and message.name != "ERR"):
-            return
-        if message.name == "ERR":
-            code = message.text("code")
-            if code in RETRYABLE:
-                self._retry(port, request, f"error {code}")
-                return
-            if re == 0:
-                return
-            log.warning("Pico refused %s: %s %s", request.name, code, message.text("text"))
-            error: str | None = f"{code}: {message.text('text')}"
-            reply = None
-        else:
-            error, reply = None, message
-        with self._lock:
-            if self._in_flight is request:
-                self._in_flight = None
-        self._finish(request, reply, error)
-
-    def _garbage(self, line: bytes, code: str, detail: str) -> None:
-        self.stats.bad_lines += 1
-        self._garbage_logged += 1
-        if self._garbage_logged <= 20 or self._garbage_logged % 100 == 0:
-            shown = line[:80].decode("ascii", "replace")
-            log.info("Pico sent a line that is not a message (%s, %s): %r", code, detail, shown)
-
-    def _handshake(self, port: SerialPort, splitter: LineSplitter) -> None:
-        seq = self._next_seq()
-        port.write(b"\n" + self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
-        deadline = time.monotonic() + self._handshake_timeout
-        while time.monotonic() < deadline and not self._stop.is_set():
-            for line in splitter.feed(self._read(port)):
-                if line in (b"", b"\r"):
-                    continue
-                try:
-                    message = self.codec.decode(line) if line is not None else None
-                except ProtocolError as exc:
-                    self._garbage(line or b"", exc.code, exc.detail)
-                    continue
-                if message is None or message.name != "WELCOME" or message.number("re") != seq:
-                    continue
-                self._welcome(message)
-                return
-        if self._stop.is_set():
-            return
-        raise _LinkLost("Pico not answering: is its firmware flashed?")
-
-    def _welcome(self, message: Message) -> None:
-        info = PicoInfo(
-            firmware=message.text("firmware"),
-            protocol=message.text("protocol"),
-            leds=message.number("leds"),
-            reader=message.number("reader") == 1,
-        )
-        major = int(info.protocol.split(".")[0])
-        if major != self.table.major:
-            self.refusal = (
-                f"The Pico on {self.port} runs firmware {info.firmware} speaking protocol "
-                f"{info.protocol}; this companion speaks protocol {self.table.protocol}: "
-                f"{FIRMWARE_HELP}."
-            )
-            log.error("%s", self.refusal)
-            self._set_status(
-                False, f"Pico firmware is protocol {info.protocol}, need {major}.x: reflash it"
-            )
-            raise _LinkLost(self.status.message if self.status else "refused")
-        self.refusal = None
-        self.info = info
-        self._welcomed = True
-        self.stats.connects += 1
-        log.info("Pico on %s: firmware %s, protocol %s", self.port, info.firmware, info.protocol)
-        if self.needs_reader and not info.reader:
-            self._set_status(False, "Pico connected, but its card reader is silent")
-        else:
-            self._set_status(True, "Pico connected")
-        restored = [
-            Request(name, fields, group)
-            for restorer in list(self._restorers)
-            for group, commands in restorer(info)
-            for name, fields in commands
-        ]
-        with self._lock:
-            self._outbox.extendleft(reversed(restored))
-        self._ready.set()
-
-    def _set_status(self, ok: bool, message: str) -> None:
-        status = DeviceStatus(self.device, ok, message)
-        if status == self.status:
-            return
-        self.status = status
-        with self._lock:
-            sinks = list(self._sinks)
-        for sink in sinks:
-            sink(status)
-
-    def _kick(self) -> None:
-        port = self._port
-        cancel = getattr(port, "cancel_read", None)
-        if cancel is not None:
-            try:
-                cancel()
-            except OSError:
-                pass
 
 
 class PicoStrip:
@@ -735,3 +240,34 @@ class PicoButtons(_PicoInput):
 
     def _event(self, message: Message) -> ButtonPressed:
         return ButtonPressed(message.text("name"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Shake hands with the Pico on a port and print its firmware; maybe send it to the REPL."""
+    parser = argparse.ArgumentParser(prog="python -m companion.devices.pico")
+    parser.add_argument("port", help="the Pico's serial port, e.g. /dev/serial/by-id/usb-...")
+    parser.add_argument("--baudrate", type=int, default=115200)
+    parser.add_argument("--repl", action="store_true", help="leave the firmware for the REPL")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (5)")
+    args = parser.parse_args(argv)
+    link = PicoLink(args.port, args.baudrate, backoff_s=(0.5, 0.5))
+    link.acquire()
+    try:
+        info = link.wait_ready(args.timeout)
+        print(
+            f"{args.port}: firmware {info.firmware}, protocol {info.protocol}, {info.leds} LEDs, "
+            f"card reader {'answering' if info.reader else 'silent'}"
+        )
+        if args.repl:
+            link.request("REPL")
+            print("The firmware has left for the REPL until the Pico is reset.")
+        return 0
+    except PicoError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    finally:
+        link.release()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

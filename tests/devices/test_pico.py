@@ -332,3 +332,57 @@ def test_the_strip_refuses_what_it_cannot_show(pico: FakePico, link: PicoLink) -
     with pytest.raises(ValueError):
         PicoStrip(link, 0)
     strip.close()
+
+
+def test_the_pico_command_prints_the_firmware_and_can_leave_for_the_repl(
+    pico: FakePico, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.devices.pico import main
+
+    assert main([pico.path]) == 0
+    out = capsys.readouterr().out
+    assert "protocol 1.0" in out and "100 LEDs" in out and "card reader answering" in out
+    assert main([pico.path, "--repl"]) == 0
+    assert pico.wait_for(lambda: not pico.answer)
+    assert main([pico.path, "--timeout", "2"]) == 1
+    assert "not answering" in capsys.readouterr().err
+
+
+def test_the_fake_pico_runs_as_a_program(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "pico"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "companion.devices.fake_pico", "--link", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        assert child.stdout.readline().strip() == str(path)
+        sink = Sink()
+        link = make_link(str(path))
+        reader = PicoCardReader(link)
+        reader.start(sink)
+        strip = PicoStrip(link, 4, brightness=1.0)
+        strip.show([RED, DARK, DARK, BLUE])
+        link.wait_ready(5)
+        child.stdin.write("card 0A0B0C0D\n")
+        child.stdin.flush()
+        assert sink.wait(lambda e: isinstance(e, CardScanned)).uid == "0A0B0C0D"  # type: ignore[union-attr]
+        deadline = time.monotonic() + 5
+        while True:
+            child.stdin.write("frame\n")
+            child.stdin.flush()
+            if child.stdout.readline().startswith("FF0000 000000 000000 0000FF"):
+                break
+            assert time.monotonic() < deadline, "the frame never arrived"
+        reader.close()
+        strip.close()
+        child.stdin.write("quit\n")
+        child.stdin.flush()
+        assert child.wait(timeout=10) == 0
+    finally:
+        child.kill()

@@ -91,6 +91,23 @@ def test_bootsel_held_at_power_up_leaves_the_repl_alone(board: ModuleType, capsy
     assert sys.modules["micropython"].kbd_intr_calls == []
 
 
+def test_pressing_bootsel_while_running_leaves_for_the_repl(board: ModuleType, capsys: Any) -> None:
+    rp2: Any = sys.modules["rp2"]
+    serial = Serial([(0.0, lines(("HELLO", {"protocol": "1.0"})))])
+    arrived = serial._arrived
+
+    def press_later() -> None:
+        arrived()
+        if time.monotonic() - serial.start > 0.3:
+            rp2.BOOTSEL = True
+
+    serial._arrived = press_later  # type: ignore[method-assign]
+    board.run(serial, serial.write, serial)
+    assert [m.name for m in serial.replies()] == ["BOOT", "WELCOME"]
+    assert "leaving for the REPL" in capsys.readouterr().out
+    assert sys.modules["micropython"].kbd_intr_calls == [-1, 3]  # type: ignore[attr-defined]
+
+
 def test_a_missing_table_is_said_on_the_serial_line(board: ModuleType, capsys: Any) -> None:
     Path("pico_messages.json").unlink()
     assert board.load_table() is None
