@@ -76,7 +76,7 @@ class Effect:
             return f"{self.label}: {self.horse} {self.start} to {self.end}{passed}."
         reasons = {
             Blocked.FINISHED: f"{self.horse} has finished",
-            Blocked.NOT_ALONE_IN_LEAD: f"{self.horse} is not alone in the lead",
+            Blocked.NOT_ALONE_IN_LEAD: f"{self.horse} does not lead alone",
             Blocked.CLOSE_TO_LEADER: f"{self.horse} is already close to the leader",
             Blocked.POSITION_SHARED: f"{self.label.split()[0]} is shared",
             Blocked.AT_LIMIT: f"{self.horse} is already at its limit",

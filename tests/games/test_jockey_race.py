@@ -225,4 +225,15 @@ def test_a_card_that_moves_nothing_says_why() -> None:
     _, effect = play("brown 40, yellow 30, blue 30, red 10", "no2+15#1")
     assert effect.sentence() == "No.2 +15 moved nothing: No.2 is shared."
     _, effect = play("yellow 57, red 60", "yellow-chase#2")
-    assert "close to the leader" in effect.sentence()
+    assert (
+        effect.sentence()
+        == "yellow chase +50 moved nothing: yellow is already close to the leader."
+    )
+    _, effect = play("red 20, blue 30", "red-lead#1")
+    assert effect.sentence() == "red lead x3 moved nothing: red does not lead alone."
+    _, effect = play("red 83 1st, blue 30", "red+10#2")
+    assert effect.sentence() == "red +10 moved nothing: red has finished."
+    _, effect = play("red 70, blue 30", "red+10#2")
+    assert effect.sentence() == "red +10: red 70 to 80."
+    _, effect = play("red 71, blue 30", "red+10#2")
+    assert effect.sentence() == "red +10: red 71 to 81, past the finish."
