@@ -328,11 +328,11 @@ class JockeyGame:
             raise Refusal("no_cards_owed", "That player is owed no cards now.")
         if len(ids) - len(keeping) > owed:
             raise Refusal("too_many_cards", f"Too many cards: that player is owed {owed}.")
-        for card_id in ids:
-            if any(card_id in hand for hand in s.hands):
-                raise Refusal("card_in_a_hand", "That card is already in a player's hand.")
-            if card_id in s.pile:
-                raise Refusal("card_on_pile", "That card is still on the played pile.")
+        held = frozenset[str]().union(*s.hands)
+        if not held.isdisjoint(ids):
+            raise Refusal("card_in_a_hand", "That card is already in a player's hand.")
+        if not set(s.pile).isdisjoint(ids):
+            raise Refusal("card_on_pile", "That card is still on the played pile.")
         self._commit(
             replace(
                 s,
