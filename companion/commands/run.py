@@ -1,0 +1,37 @@
+"""`companion run`: the companion at the table, on the Raspberry Pi's real hardware."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+NAME = "run"
+HELP = "run the companion on the real hardware (what the systemd service starts)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the run options."""
+    parser.add_argument("--config", metavar="FILE", help="configuration file")
+    parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every event")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the configuration, open the devices and run until stopped."""
+    from companion.daemon.app import build
+    from companion.devices.config import ConfigError, load_config
+    from companion.session.journal import JournalError
+
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        config = load_config(args.config)
+        companion = build(config, simulate=False, state_dir=args.state_dir)
+    except (ConfigError, JournalError) as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
+    return companion.run()

@@ -1,0 +1,111 @@
+"""Put a companion together and run it: configuration, devices, journal, table, event loop."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from companion.daemon.loop import Daemon, Notify
+from companion.daemon.notify import Notifier
+from companion.daemon.rig import Rig, hardware_rig, simulated_rig
+from companion.daemon.table import TableController
+from companion.devices.config import Config
+from companion.devices.readers.base import Lookup
+from companion.session.session import Session
+
+log = logging.getLogger("companion")
+
+JOURNAL_NAME = "journal.sqlite3"
+
+
+class CardsLookup:
+    """Name the card behind a tag from the enrolled-cards file, re-read when it changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp: float | None = None
+        self._cards: Callable[[str], str | None] = lambda uid: None
+
+    def __call__(self, uid: str) -> str | None:
+        from companion.devices.cards_file import load_cards
+
+        try:
+            stamp = self.path.stat().st_mtime
+        except OSError:
+            return None
+        if stamp != self._stamp:
+            self._cards = load_cards(self.path).card_for
+            self._stamp = stamp
+        return self._cards(uid)
+
+
+@dataclass
+class Companion:
+    """A companion ready to run: its loop, its devices and its session."""
+
+    daemon: Daemon
+    rig: Rig
+    session: Session
+
+    def run(self, *, handle_signals: bool = True) -> int:
+        """Run until SIGTERM or SIGINT (or ``daemon.stop()``); then release everything."""
+        if handle_signals and threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(number, self._on_signal)
+        try:
+            return self.daemon.run()
+        finally:
+            self.rig.close()
+
+    def _on_signal(self, number: int, frame: FrameType | None) -> None:
+        self.daemon.stop(f"signal {signal.Signals(number).name}")
+
+
+def journal_path(config: Config, state_dir: Path | None = None) -> Path:
+    """Where the journal lives: ``state_dir``, $STATE_DIRECTORY (systemd), or the config's."""
+    if state_dir is None:
+        systemd_state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+        state_dir = Path(systemd_state) if systemd_state else config.companion.state_dir
+    return state_dir / JOURNAL_NAME
+
+
+def build(
+    config: Config,
+    *,
+    simulate: bool,
+    state_dir: Path | None = None,
+    notifier: Notify | None = None,
+) -> Companion:
+    """Open the devices, the journal and the table; the loop is ready to run."""
+    path = journal_path(config, state_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    session = Session.open(path)
+    queue_sink: list[Callable[..., None]] = []
+
+    def report(event: object) -> None:  # device status before the loop exists is only logged
+        if queue_sink:
+            queue_sink[0](event)
+        else:
+            log.warning("device status: %s", event)
+
+    try:
+        if simulate:
+            rig = simulated_rig(config)
+        else:
+            lookup: Lookup | None = (
+                CardsLookup(config.reader.cards_file) if config.reader is not None else None
+            )
+            rig = hardware_rig(config, report, lookup)
+    except Exception:
+        session.close()
+        raise
+    table = TableController(session, player_names=config.companion.players)
+    daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
+    queue_sink.append(daemon.post)
+    return Companion(daemon, rig, session)

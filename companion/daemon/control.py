@@ -1,0 +1,109 @@
+"""A local control socket for the simulator: press buttons, lay cards, read the displays.
+
+One command per line, one JSON reply per line: ``press horse2``, ``hold undo``, ``turn -3``,
+``scan QS``, ``state``, ``stop``. Only the simulator opens it; it listens on a Unix socket
+that only this user can reach.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.daemon.loop import Daemon
+from companion.daemon.rig import Simulation
+
+log = logging.getLogger("companion.control")
+
+
+def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
+    """What the fakes show right now: LCD rows, OLED content, LED colours, tones played."""
+    screen = daemon.table.screen()
+    return {
+        "lcd": sim.lcd.lines() if sim.lcd is not None else [],
+        "oled": {"die": screen.oled.die, "lines": list(screen.oled.lines)},
+        "leds": [list(c) for c in sim.strip.leds] if sim.strip is not None else [],
+        "tones": [t.value for t in sim.buzzer.played] if sim.buzzer is not None else [],
+        "handled": daemon.handled,
+    }
+
+
+class ControlServer:
+    """Serve control commands on a Unix socket from one background thread."""
+
+    def __init__(self, path: Path, sim: Simulation, daemon: Daemon) -> None:
+        self.path = path
+        self.sim = sim
+        self.daemon = daemon
+        if path.exists():
+            path.unlink()
+        self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old_umask = os.umask(0o177)
+        try:
+            self._server.bind(str(path))
+        finally:
+            os.umask(old_umask)
+        self._server.listen(4)
+        self._thread = threading.Thread(target=self._serve, name="control", daemon=True)
+        self._commands: dict[str, Callable[[list[str]], dict[str, Any]]] = {
+            "press": lambda a: self._act(lambda: sim.controls.press(a[0])),
+            "hold": lambda a: self._act(lambda: sim.controls.hold(a[0] if a else "undo")),
+            "turn": lambda a: self._act(lambda: sim.controls.turn(int(a[0]))),
+            "scan": lambda a: self._act(lambda: sim.scan(a[0])),
+            "state": lambda a: {"ok": True, **snapshot(sim, daemon)},
+            "stop": lambda a: self._act(lambda: daemon.stop("stop from the control socket")),
+        }
+
+    def start(self) -> None:
+        """Begin serving (returns at once)."""
+        self._thread.start()
+
+    @staticmethod
+    def _act(action: Callable[[], None]) -> dict[str, Any]:
+        action()
+        return {"ok": True}
+
+    def answer(self, line: str) -> dict[str, Any]:
+        """Carry out one command line and return the reply."""
+        words = line.split()
+        if not words:
+            return {"ok": False, "error": "empty command"}
+        command = self._commands.get(words[0])
+        if command is None:
+            return {"ok": False, "error": f"unknown command {words[0]!r}"}
+        try:
+            return command(words[1:])
+        except (IndexError, KeyError, ValueError) as error:
+            return {"ok": False, "error": f"{words[0]}: {error}"}
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self._server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._talk, args=(connection,), daemon=True).start()
+
+    def _talk(self, connection: socket.socket) -> None:
+        with connection, connection.makefile("rw", encoding="utf-8", newline="\n") as stream:
+            for line in stream:
+                stream.write(json.dumps(self.answer(line.strip())) + "\n")
+                stream.flush()
+
+    def close(self) -> None:
+        """Stop serving and remove the socket file."""
+        try:
+            self._server.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._server.close()
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
