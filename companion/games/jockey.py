@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.jockey_bets import Bet, Markers, RaceResult, Standing, rank
-from companion.games.jockey_deck import DECK_SIZE, HORSES, Card, Horse
-from companion.games.jockey_race import Effect, Place, Race
+from companion.games.jockey_bets import Bet, BetKind, Markers, Payout, RaceResult, Standing, rank
+from companion.games.jockey_deck import DECK_SIZE, HORSES, Card, Deck, Horse, load_deck
+from companion.games.jockey_race import Blocked, Effect, Place, Race
 from companion.games.jockey_state import (
     HAND_SIZES,
     KEEP_LIMIT,
@@ -28,6 +28,27 @@ from companion.games.jockey_state import (
     state_to_data,
     with_item,
 )
+
+__all__ = [
+    "HORSES",
+    "Bet",
+    "BetKind",
+    "Blocked",
+    "Card",
+    "Deck",
+    "Effect",
+    "Horse",
+    "JockeyGame",
+    "JockeyOptions",
+    "Markers",
+    "Payout",
+    "Phase",
+    "Place",
+    "Race",
+    "RaceResult",
+    "Standing",
+    "load_deck",
+]
 
 _GAME_OVER = ("game_over", "The game is over after three races.")
 _RACE_OVER = ("race_over", "The race is over: start the next race.")
