@@ -1,0 +1,132 @@
+"""`companion check-config`: check a configuration file and print the wiring it implies."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from dataclasses import fields
+
+from companion.devices.config import (
+    Config,
+    ConfigError,
+    Connection,
+    config_path,
+    load_config,
+    wiring,
+)
+
+NAME = "check-config"
+HELP = "check a configuration file and print the wiring it implies"
+
+#: Devices a configuration may leave out, in the order the wiring lists them.
+DEVICES = (
+    "die",
+    "horse_buttons",
+    "encoder",
+    "undo",
+    "buzzer",
+    "oled",
+    "lcd",
+    "pico",
+    "strip",
+    "reader",
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the optional file argument."""
+    parser.add_argument(
+        "file",
+        nargs="?",
+        help="the file to check (default: $COMPANION_CONFIG, then /etc/companion/companion.toml)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the file; print its wiring (0) or every problem in it (2)."""
+    path, named = config_path(args.file)
+    try:
+        config = load_config(args.file)
+    except ConfigError as error:
+        count = len(error.problems)
+        print(f"{error.file}: {count} problem{'s' if count > 1 else ''}:", file=sys.stderr)
+        for problem in error.problems:
+            where = f"{problem.key}: " if problem.key else ""
+            print(f"  {where}{problem.reason}", file=sys.stderr)
+        print("The companion will not start with this file.", file=sys.stderr)
+        return 2
+    if not named and not path.exists():
+        print(f"{path} does not exist: the default build applies.")
+    else:
+        print(f"{config.source}: OK")
+    for line in describe(config):
+        print(line)
+    return 0
+
+
+def describe(config: Config) -> list[str]:
+    """Return the report for a valid configuration: wiring table, absent devices, notes."""
+    lines = [f"GPIO pin factory: {config.gpio.pin_factory}", ""]
+    lines += _table(wiring(config))
+    present = {f.name for f in fields(config) if getattr(config, f.name) is not None}
+    absent = [name for name in DEVICES if name not in present]
+    if absent:
+        lines += ["", f"Not configured (absent): {', '.join(absent)}"]
+    notes = _notes(config)
+    if notes:
+        lines += ["", *[f"note: {note}" for note in notes]]
+    return lines
+
+
+def _table(connections: list[Connection]) -> list[str]:
+    if not connections:
+        return ["No devices are configured: the companion runs without hardware."]
+    rows = [("device", "signal", "connection")]
+    rows += [(c.device, c.signal, c.where) for c in connections]
+    wide = [max(len(row[i]) for row in rows) for i in range(2)]
+    return [f"{d:<{wide[0]}}  {s:<{wide[1]}}  {w}".rstrip() for d, s, w in rows]
+
+
+_GPIO_LIBRARIES = {
+    "lgpio": ("lgpio", "sudo apt install python3-lgpio, or pip install 'companion[pi]'"),
+    "rpigpio": ("RPi", "pip install 'companion[rpigpio]'"),
+}
+
+
+def installed(module: str) -> bool:
+    """Whether a library can be imported here (without importing it)."""
+    return importlib.util.find_spec(module) is not None
+
+
+def _notes(config: Config) -> list[str]:
+    """What this machine lacks for the file: libraries not installed, device paths not there."""
+    wanted: list[tuple[str, str, str]] = []
+    gpio_devices = (config.die, config.horse_buttons, config.encoder, config.undo, config.buzzer)
+    if any(d is not None for d in gpio_devices) and config.gpio.pin_factory in _GPIO_LIBRARIES:
+        module, hint = _GPIO_LIBRARIES[config.gpio.pin_factory]
+        wanted.append((f"gpio.pin_factory = {config.gpio.pin_factory!r}", module, hint))
+    reader = config.reader
+    if reader is not None and reader.kind == "evdev":
+        hint = "sudo apt install python3-evdev, or pip install 'companion[usbhid]'"
+        wanted.append(("reader.kind = 'evdev'", "evdev", hint))
+    if reader is not None and reader.kind == "mfrc522":
+        hint = "pip install 'companion[rc522]'"
+        wanted += [("reader.kind = 'mfrc522'", m, hint) for m in ("mfrc522", "spidev")]
+    if config.strip is not None and config.strip.backend == "spi":
+        wanted.append(("strip.backend = 'spi'", "spidev", "pip install 'companion[spi]'"))
+    notes = [
+        f"{setting} needs the {module} library, not installed here ({hint})"
+        for setting, module, hint in wanted
+        if not installed(module)
+    ]
+    paths: list[tuple[str, str]] = []
+    if config.pico is not None:
+        paths.append(("pico.port", config.pico.port))
+    if reader is not None and reader.kind in ("evdev", "rdm6300", "lines"):
+        paths.append(("reader.device", reader.device))
+    for key, path in paths:
+        if path.startswith("/dev/") and not os.path.exists(path):
+            notes.append(f"{key}: {path} is not on this machine (plugged in? the right name?)")
+    return notes
