@@ -20,29 +20,29 @@ OPTIONS = ("target", "guess", "teams", "board")
 
 
 def match_options(options: Mapping[str, Any]) -> MatchOptions:
-    """Read the options of a new_game entry; raises Refusal ``bad_options``."""
+    """Read the options of a new_game entry; raises Refusal ``bad_option``."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise Refusal("bad_options", f"Unknown option: {unknown[0][:40]}")
+        raise Refusal("bad_option", f"Unknown option: {unknown[0][:40]}.")
     target = options.get("target", 16)
     guess = options.get("guess", False)
     teams = options.get("teams", [])
     if isinstance(target, bool) or not isinstance(target, int):
-        raise Refusal("bad_options", "Option target: a whole number of points")
+        raise Refusal("bad_option", "Option target: a whole number of points.")
     if not isinstance(guess, bool):
-        raise Refusal("bad_options", "Option guess: true or false")
+        raise Refusal("bad_option", "Option guess: true or false.")
     if not isinstance(teams, list) or not all(
         isinstance(team, list) and all(isinstance(p, str) for p in team) for team in teams
     ):
-        raise Refusal("bad_options", "Option teams: lists of player names")
+        raise Refusal("bad_option", "Option teams: lists of player names.")
     board = Board.default()
     if "board" in options:
         if not isinstance(options["board"], dict):
-            raise Refusal("bad_options", "Option board: a board table")
+            raise Refusal("bad_option", "Option board: a board table.")
         try:
             board = Board.from_mapping(options["board"], "options.board")
         except DataError as error:
-            raise Refusal("bad_options", "Option board is not a valid board") from error
+            raise Refusal("bad_option", "Option board is not a valid board.") from error
     return MatchOptions(
         board=board, target=target, teams=tuple(tuple(t) for t in teams), guess=guess
     )

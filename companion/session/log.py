@@ -131,8 +131,18 @@ class Guess(Entry):
 
 
 @dataclass(frozen=True)
+class DealCard(Entry):
+    """The croupier lays one card of the course, the next one along the row."""
+
+    TYPE = "deal_card"
+    GAMES = frozenset({COURSE_HIPPIQUE})
+    card: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
 class DealCourse(Entry):
-    """The croupier lays out the course: the cards in the row, in order."""
+    """The croupier lays out the whole course at once: the cards in the row, in order."""
 
     TYPE = "deal_course"
     GAMES = frozenset({COURSE_HIPPIQUE})
@@ -184,7 +194,8 @@ class TurnCard(Entry):
 class Hand(Entry):
     """``player`` is dealt ``cards`` (Jockey, when the companion tracks hands).
 
-    At the start of a race ``kept`` names the cards the player kept from the last race.
+    With a player's first cards of a race, ``kept`` names the (up to 2) unplayed cards of
+    the last race the player keeps.
     """
 
     TYPE = "hand"
@@ -217,6 +228,7 @@ TYPES: dict[str, type[Entry]] = {
         Roll,
         Move,
         Forfeit,
+        DealCard,
         DealCourse,
         SetMaxBet,
         Bet,

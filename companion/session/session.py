@@ -18,6 +18,7 @@ from companion.games.errors import GameError, Refusal
 from companion.session.binding import GAME_NAMES, Binding, binding_class
 from companion.session.journal import GameRecord, Journal, JournalError, utc_now
 from companion.session.log import (
+    DealCard,
     DealCourse,
     Entry,
     Forfeit,
@@ -40,6 +41,7 @@ TURN_BOUND: tuple[type[Entry], ...] = (
     Roll,
     Move,
     Forfeit,
+    DealCard,
     DealCourse,
     SetMaxBet,
     TurnCard,
@@ -71,7 +73,7 @@ class Table:
         except Refusal:
             raise
         except GameError as error:
-            raise Refusal("bad_options", "These game options are not valid.") from error
+            raise Refusal("bad_option", "These game options are not valid.") from error
         self.start = start
         self.entries: list[Entry] = [start]
         self._effective: list[Entry] = [start]

@@ -29,6 +29,7 @@ GOOD = [
     {"type": "roll", "value": 4, "player": "Anna"},
     {"type": "move", "horse": "red"},
     {"type": "forfeit", "player": "Bob"},
+    {"type": "deal_card", "card": "7H", "player": "Chloé"},
     {"type": "deal_course", "cards": ["7H", "QS", "2C", "9D", "KH", "5S", "8C"]},
     {"type": "set_max_bet", "amount": 10},
     {"type": "bet", "player": "Anna", "horse": "hearts", "stake": 5},

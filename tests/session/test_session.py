@@ -183,7 +183,7 @@ def test_no_game_and_bad_set_ups_are_refused() -> None:
     assert session.submit(Undo()).code == "no_game"
     assert session.submit(NewGame("chess", ("A", "B"))).code == "unknown_game"
     assert session.submit(NewGame("jumpy_jack", ("A", "A"))).code == "duplicate_player"
-    assert session.submit(NewGame("jumpy_jack", ("A", "B"), {"speed": 3})).code == "bad_options"
+    assert session.submit(NewGame("jumpy_jack", ("A", "B"), {"speed": 3})).code == "bad_option"
     assert session.view().game is None
 
 

@@ -1,0 +1,165 @@
+"""The session's binding to Course hippique: the croupier's cards and sealed bets in, the race out.
+
+Options of a ``new_game`` entry: ``starting_chips`` (default 100), ``rounds`` (default 1),
+``course_length`` (5, 6 or 7) and ``setback`` (``"first"``, ``"all"`` or absent).
+A bet stays sealed until the race's first card is turned: until then the table sees who
+has bet, and every balance as it stood before the bets (a stake goes to the croupier at
+once, so the real balances would give stakes away).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.errors import Refusal
+from companion.games.hippique_table import Phase
+from companion.session.binding import Binding
+from companion.session.log import (
+    Bet,
+    DealCard,
+    DealCourse,
+    Entry,
+    NextRace,
+    SetMaxBet,
+    TurnCard,
+)
+
+_OPEN = (Phase.DEALING, Phase.REDEAL, Phase.BETTING)
+_OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
+
+
+def _bet_data(bet: Any) -> dict[str, Any]:
+    return {"player": bet.player, "horse": bet.horse.letter, "stake": bet.stake, "odds": bet.odds}
+
+
+class CourseHippiqueBinding(Binding):
+    """A game of Course hippique driven by table-log entries."""
+
+    KIND = "course_hippique"
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        self.game = CourseHippiqueGame.new(players, dict(options))
+
+    def apply(self, entry: Entry) -> None:
+        """Forward one input to the game (Refusal comes from the engine)."""
+        g = self.game
+        if isinstance(entry, DealCard):
+            g.deal_course_card(entry.card)
+        elif isinstance(entry, DealCourse):
+            g.deal_course(list(entry.cards))
+        elif isinstance(entry, SetMaxBet):
+            g.set_max_bet(entry.amount)
+        elif isinstance(entry, Bet):
+            if entry.kind != "win" or entry.horse2 is not None or entry.stake2 is not None:
+                raise Refusal("unknown_bet", "Here a bet is one horse to win.")
+            g.place_bet(entry.player, entry.horse, entry.stake)
+        elif isinstance(entry, TurnCard):
+            g.turn_card(entry.card)
+        elif isinstance(entry, NextRace):
+            g.next_race()
+        else:
+            raise Refusal("wrong_game", "Not an input of Course hippique.")
+
+    def turn(self) -> str | None:
+        """The croupier, who deals, sets the maximum and turns the cards (None between races)."""
+        return None if self.game.phase in _OVER else self.game.croupier
+
+    def phase(self) -> str:
+        """``dealing``, ``redeal``, ``betting``, ``racing``, ``race_over`` or ``game_over``."""
+        return self.game.phase.value
+
+    def race(self) -> int:
+        """The race number, from 1."""
+        return self.game.race_number
+
+    def _sealed_bets(self) -> bool:
+        return self.game.phase in _OPEN
+
+    def sealed(self) -> tuple[str, ...]:
+        """The players whose bet is placed but not yet shown (before the first card)."""
+        if not self._sealed_bets():
+            return ()
+        return tuple(b.player for b in self.game.bets)
+
+    def waiting_for(self) -> tuple[str, ...]:
+        """Nobody: not betting is allowed."""
+        return ()
+
+    def finished(self) -> bool:
+        """Whether the last race has a winner."""
+        return self.game.phase is Phase.GAME_OVER
+
+    def winners(self) -> tuple[str, ...]:
+        """The players with the most chips once the game is over."""
+        return self.game.winners()
+
+    def public_balances(self) -> dict[str, int]:
+        """Every balance as the table may see it: stakes of sealed bets not yet moved."""
+        g = self.game
+        shown = g.balances()
+        if self._sealed_bets():
+            for bet in g.bets:
+                shown[bet.player] += bet.stake
+                shown[g.croupier] -= bet.stake
+        return shown
+
+    def board(self) -> dict[str, Any]:
+        """Croupier, course, odds, maximum bet, horses, cards turned, balances, results."""
+        g = self.game
+        winner = g.winner
+        balances = self.public_balances()
+        return {
+            "croupier": g.croupier,
+            "races": g.races_total,
+            "course": [None if c is None else c.code for c in g.course_rows],
+            "odds": {suit.letter: odds for suit, odds in g.odds().items()},
+            "max_bet": g.max_bet,
+            "positions": {suit.letter: square for suit, square in g.positions().items()},
+            "finish": g.finish,
+            "pending_row": g.pending_row,
+            "turned": [c.code for c in g.turned],
+            "cards_left": g.cards_left,
+            "winner": None if winner is None else winner.letter,
+            "bets": [] if self._sealed_bets() else [_bet_data(b) for b in g.bets],
+            "balances": balances,
+            "ranking": _ranking(balances),
+            "results": [
+                {
+                    "number": r.number,
+                    "croupier": r.croupier,
+                    "course": [c.code for c in r.course],
+                    "winner": r.winner.letter,
+                    "bets": [_bet_data(b) for b in r.bets],
+                    "cards_turned": r.cards_turned,
+                    "changes": {p: r.change(p) for p in g.players},
+                }
+                for r in g.results
+            ],
+        }
+
+    def private(self, player: str) -> dict[str, Any]:
+        """The player's own bet this race and real balance."""
+        bet = self.game.bet_of(player)
+        return {
+            "bet": None if bet is None else _bet_data(bet),
+            "balance": self.game.balance(player),
+        }
+
+    def engine_state(self) -> Any:
+        """The game's saved form (players, options, every input, a summary)."""
+        return self.game.to_dict()
+
+
+def _ranking(balances: Mapping[str, int]) -> list[dict[str, Any]]:
+    chips = list(balances.values())
+    ordered = sorted(balances.items(), key=lambda pc: -pc[1])
+    return [
+        {"place": 1 + sum(c > amount for c in chips), "player": p, "chips": amount}
+        for p, amount in ordered
+    ]
+
+
+BINDING = CourseHippiqueBinding

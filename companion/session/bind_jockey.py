@@ -1,0 +1,141 @@
+"""The session's binding to Jockey: sealed bets, dealt hands and played cards in, the race out.
+
+Options of a ``new_game`` entry: ``track_length`` (default 80), ``hands`` (true when the
+companion tracks every hand: then each ``hand`` entry says what a player was dealt) and
+``deck`` (a deck file's mapping). Bets stay sealed until the race is settled; a hand is
+never shown to the table, only how many cards each player holds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.errors import Refusal
+from companion.games.jockey import JockeyGame
+from companion.games.jockey_state import Phase
+from companion.session.binding import Binding
+from companion.session.log import Bet, Entry, Hand, NextRace, PlayCard
+
+_SEALED = (Phase.BETTING, Phase.RACING)
+_OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
+
+
+class JockeyBinding(Binding):
+    """A game of Jockey driven by table-log entries."""
+
+    KIND = "jockey"
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        super().__init__(players, options)
+        self.game = JockeyGame.new(players, dict(options))
+
+    def apply(self, entry: Entry) -> None:
+        """Forward one input to the game (Refusal comes from the engine)."""
+        g = self.game
+        if isinstance(entry, Bet):
+            horses = (entry.horse,) if entry.horse2 is None else (entry.horse, entry.horse2)
+            stakes = (entry.stake,) if entry.stake2 is None else (entry.stake, entry.stake2)
+            g.bet(entry.player, entry.kind, horses, stakes)
+        elif isinstance(entry, Hand):
+            g.deal(entry.player, entry.cards, entry.kept)
+        elif isinstance(entry, PlayCard):
+            g.play(entry.card, entry.player)
+        elif isinstance(entry, NextRace):
+            g.next_race()
+        else:
+            raise Refusal("wrong_game", "Not an input of Jockey.")
+
+    def turn(self) -> str | None:
+        """The player who plays the next card (None once the race is over)."""
+        return self.game.current_player
+
+    def phase(self) -> str:
+        """``betting``, ``racing``, ``race_over`` or ``game_over``."""
+        return str(self.game.phase)
+
+    def race(self) -> int:
+        """The race number, 1 to 3."""
+        return self.game.race_number
+
+    def sealed(self) -> tuple[str, ...]:
+        """The players whose bet for this race is in but not yet settled."""
+        if self.game.phase not in _SEALED:
+            return ()
+        return self.game.bets_placed
+
+    def waiting_for(self) -> tuple[str, ...]:
+        """The players who still owe a bet, or are owed cards, before play can go on."""
+        g = self.game
+        if g.phase in _OVER:
+            return ()
+        owed = {p for p in g.players if g.owed(p)}
+        missing = set(g.bets_missing) | owed
+        return tuple(p for p in g.players if p in missing)
+
+    def finished(self) -> bool:
+        """Whether the third race is settled."""
+        return self.game.phase is Phase.GAME_OVER
+
+    def winners(self) -> tuple[str, ...]:
+        """The players sharing the highest balance once the game is over."""
+        return self.game.winners
+
+    def board(self) -> dict[str, Any]:
+        """Squares, positions, the last card's effect, the pile, balances, markers, results."""
+        g = self.game
+        effect = g.last_effect
+        hands = g.options.hands
+        return {
+            "track_length": g.options.track_length,
+            "starter": g.starter,
+            "progress": {str(h): square for h, square in g.progress.items()},
+            "standings": [
+                {
+                    "first": place.first,
+                    "last": place.last,
+                    "horses": [str(h) for h in place.horses],
+                    "square": place.square,
+                    "determined": place.determined,
+                }
+                for place in g.standings
+            ],
+            "finish_order": [str(h) for h in g.finish_order],
+            "last_effect": None
+            if effect is None
+            else {**effect.to_data(), "sentence": effect.sentence()},
+            "pile": list(g.pile),
+            "cards_left": g.cards_left,
+            "hands": hands,
+            "hand_sizes": {p: len(g.hand(p)) for p in g.players} if hands else {},
+            "owed": {p: g.owed(p) for p in g.players} if hands else {},
+            "limits": {p: g.limit(p) for p in g.players},
+            "balances": g.balances,
+            "markers": {p: [list(c) for c in m.columns()] for p, m in g.markers.items()},
+            "ranking": [
+                {"place": s.place, "player": s.player, "balance": s.balance} for s in g.ranking
+            ],
+            "results": [r.to_data() for r in g.results],
+        }
+
+    def private(self, player: str) -> dict[str, Any]:
+        """The player's sealed bet, hand, cards to keep, and playable cards on their turn."""
+        g = self.game
+        bet = g.state.ledger.bets[g.players.index(player)]
+        on_turn = g.current_player == player and g.options.hands
+        return {
+            "bet": None if bet is None else bet.to_data(),
+            "hand": sorted(g.hand(player)),
+            "leftover": sorted(g.leftover(player)),
+            "owed": g.owed(player),
+            "playable": list(g.playable()) if on_turn else [],
+            "limit": g.limit(player),
+        }
+
+    def engine_state(self) -> Any:
+        """The game's saved form (players, options, state; the undo history is the log's)."""
+        return json.loads(self.game.to_json())
+
+
+BINDING = JockeyBinding
