@@ -102,10 +102,12 @@ def make_buttons():
 
 def writer():
     """Return a function writing raw bytes to the USB serial line."""
-    out = getattr(sys.stdout, "buffer", sys.stdout)
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None:
+        return out.write
 
     def write(data):
-        out.write(data)
+        sys.stdout.write(data.decode())
 
     return write
 

@@ -119,7 +119,7 @@ class FakePico:
         self.version = firmware or self._app.FIRMWARE_VERSION
         self.answer = answer
         self.banner = banner
-        self.received: list[bytes] = []
+        self.received: deque[bytes] = deque(maxlen=5000)
         self.plugs = 0
         self._lock = threading.RLock()
         self._corrupt = 0
@@ -185,8 +185,9 @@ class FakePico:
     def close(self) -> None:
         """Unplug and free everything."""
         self.unplug()
-        for fd in (self._wake_r, self._wake_w):
-            os.close(fd)
+        if self._wake_r >= 0:
+            os.close(self._wake_r)
+            os.close(self._wake_w)
         self._wake_r = self._wake_w = -1
 
     def __enter__(self) -> FakePico:

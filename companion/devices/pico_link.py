@@ -284,6 +284,9 @@ class PicoLink:
         while not self._stop.is_set():
             try:
                 port = self._opener(self.port, self.baudrate)
+            except PermissionError as exc:
+                log.warning("Pico on %s cannot be opened: %s", self.port, exc)
+                self._set_status(False, "No access to the Pico's port: join group dialout")
             except (OSError, ValueError) as exc:
                 log.info("Pico on %s cannot be opened: %s", self.port, exc)
                 self._set_status(False, "Pico not found, retrying")

@@ -7,6 +7,7 @@ import queue
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -386,3 +387,16 @@ def test_the_fake_pico_runs_as_a_program(tmp_path: Path) -> None:
         assert child.wait(timeout=10) == 0
     finally:
         child.kill()
+
+
+def test_a_port_the_service_may_not_open_is_reported(tmp_path: Path) -> None:
+    def refuse(port: str, baudrate: int) -> Any:
+        raise PermissionError(13, "Permission denied", port)
+
+    sink = Sink()
+    link = PicoLink(str(tmp_path / "pico"), opener=refuse, backoff_s=(0.05, 0.1))
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    shown = sink.wait(status(False, "dialout"))
+    assert isinstance(shown, DeviceStatus) and len(shown.message) <= 80
+    buttons.close()
