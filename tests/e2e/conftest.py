@@ -1,0 +1,202 @@
+"""Start the real daemon in a child process on simulated hardware and drive it like a table."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: The default build with short timers, so a test does not wait for a slow die.
+FAST_CONFIG = """
+[gpio]
+pin_factory = "mock"
+
+[die]
+pin = 17
+roll_ms = 60
+
+[horse_buttons]
+pins = [5, 6, 13, 19, 26]
+
+[encoder]
+a = 22
+b = 23
+push = 27
+
+[undo]
+pin = 24
+hold_s = 0.3
+
+[buzzer]
+pin = 18
+
+[oled]
+
+[lcd]
+
+[strip]
+backend = "spi"
+count = 60
+
+[reader]
+kind = "lines"
+device = "/dev/null"
+repeat_window_s = 0.2
+"""
+
+
+#: A simulated press lasts 80 ms and the debouncer needs 30 ms more to see the release.
+RELEASED_S = 0.15
+
+
+class Child:
+    """One run of `companion simulate --headless` with a control socket and a notify socket."""
+
+    def __init__(self, workdir: Path, state_dir: Path, config: Path) -> None:
+        self.workdir = workdir
+        self.state_dir = state_dir
+        self.config = config
+        self.process: subprocess.Popen[str] | None = None
+        self.notes: list[str] = []
+        self._stream: Any = None
+
+    @property
+    def control(self) -> Path:
+        return self.workdir / "control.sock"
+
+    def start(self, timeout: float = 20.0) -> float:
+        """Start the daemon and wait for READY=1; return the seconds it took."""
+        notify_path = self.workdir / "notify.sock"
+        if notify_path.exists():
+            notify_path.unlink()
+        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        notify.bind(str(notify_path))
+        notify.settimeout(timeout)
+        env = dict(os.environ, NOTIFY_SOCKET=str(notify_path), PYTHONUNBUFFERED="1")
+        env.pop("WATCHDOG_USEC", None)
+        began = time.monotonic()
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "companion", "simulate", "--headless",
+                "--control", str(self.control), "--state-dir", str(self.state_dir),
+                "--config", str(self.config),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )  # fmt: skip
+        try:
+            while True:
+                note = notify.recv(4096).decode()
+                self.notes.append(note)
+                if note.startswith("READY=1"):
+                    break
+        except TimeoutError:
+            self.process.kill()
+            out = self.process.communicate()[0]
+            raise AssertionError(f"the daemon never said READY=1:\n{out}") from None
+        finally:
+            notify.close()
+        ready = time.monotonic() - began
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(str(self.control))
+        self._stream = connection.makefile("rw", encoding="utf-8", newline="\n")
+        return ready
+
+    def send(self, command: str) -> dict[str, Any]:
+        """Send one control command; return the reply."""
+        self._stream.write(command + "\n")
+        self._stream.flush()
+        reply: dict[str, Any] = json.loads(self._stream.readline())
+        assert reply["ok"], reply
+        return reply
+
+    def lcd(self) -> list[str]:
+        """The four rows the LCD shows now."""
+        return list(self.send("state")["lcd"])
+
+    def wait_until(
+        self, check: Callable[[dict[str, Any]], bool], what: str, timeout: float = 8.0
+    ) -> dict[str, Any]:
+        """Poll the displays until ``check`` holds; fail with the LCD shown if it never does."""
+        deadline = time.monotonic() + timeout
+        state = self.send("state")
+        while not check(state):
+            if time.monotonic() > deadline:
+                shown = "\n".join(state["lcd"])
+                raise AssertionError(f"timed out waiting for {what}; the LCD shows:\n{shown}")
+            time.sleep(0.05)
+            state = self.send("state")
+        return state
+
+    def wait_text(self, text: str, timeout: float = 8.0) -> dict[str, Any]:
+        """Wait until some LCD row contains ``text``."""
+        return self.wait_until(lambda s: any(text in row for row in s["lcd"]), repr(text), timeout)
+
+    def press(self, button: str) -> None:
+        """Press a button, wait until the table has seen it and the contact is open again."""
+        handled = self.send("state")["handled"]
+        self.send(f"press {button}")
+        self.wait_until(lambda s: s["handled"] > handled, f"the press of {button}")
+        time.sleep(RELEASED_S)
+
+    def kill(self) -> None:
+        """Pull the plug: SIGKILL, no chance to clean up."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self._close_stream()
+
+    def terminate(self, timeout: float = 10.0) -> tuple[int, float]:
+        """SIGTERM; return the exit status and the seconds it took to exit."""
+        assert self.process is not None
+        began = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout)
+        self._close_stream()
+        return status, time.monotonic() - began
+
+    def _close_stream(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.close()
+            except OSError:
+                pass
+            self._stream = None
+
+    def output(self) -> str:
+        assert self.process is not None
+        return self.process.stdout.read() if self.process.stdout else ""
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Callable[[], Child]]:
+    """Make children sharing one journal (a short socket folder: Unix paths are limited)."""
+    workdir = Path(tempfile.mkdtemp(prefix="cmp-"))
+    config = tmp_path / "companion.toml"
+    config.write_text(FAST_CONFIG)
+    children: list[Child] = []
+
+    def make() -> Child:
+        child = Child(workdir, tmp_path / "state", config)
+        children.append(child)
+        return child
+
+    yield make
+    for child in children:
+        if child.process is not None and child.process.poll() is None:
+            child.process.kill()
+            child.process.wait(10)
+    shutil.rmtree(workdir, ignore_errors=True)

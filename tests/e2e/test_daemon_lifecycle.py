@@ -1,0 +1,75 @@
+"""The daemon as systemd runs it: ready, stopped by SIGTERM, killed and resumed."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def test_ready_then_sigterm_stops_within_five_seconds(daemon: Callable[[], Any]) -> None:
+    child = daemon()
+    ready = child.start()
+    assert ready < 15
+    assert child.wait_text("Choose a game")
+    status, took = child.terminate()
+    assert status == 0
+    assert took < 5
+    out = child.output()
+    assert "Traceback" not in out, out
+
+
+def test_a_game_killed_mid_race_resumes_where_it_stood(daemon: Callable[[], Any]) -> None:
+    first = daemon()
+    first.start()
+    first.wait_text("Choose a game")
+    first.press("horse1")  # Jumpy Jack
+    first.wait_text("Players")
+    first.press("push")  # one player is enough
+    first.press("push")  # start with the default options
+    for horse in ("horse1", "horse2", "horse3"):
+        first.press(horse)
+    first.wait_text("sealed")
+    first.press("die")
+    state = first.wait_until(lambda s: s["oled"]["die"] is not None, "the die face")
+    face = state["oled"]["die"]
+    before = first.lcd()
+    first.kill()  # the power cord, mid-race
+
+    second = daemon()
+    second.start()
+    state = second.wait_until(lambda s: s["oled"]["die"] == face, "the same die face")
+    # The bottom row carries passing announcements; the game itself is on the rows above.
+    assert second.lcd()[:3] == before[:3]
+    second.terminate()
+    journal = sqlite3.connect(first.state_dir / "journal.sqlite3")
+    kinds = [row[0] for row in journal.execute("SELECT kind FROM games")]
+    journal.close()
+    assert kinds == ["jumpy_jack"], "the restart started a second game"
+
+
+def test_undo_after_a_restart_takes_back_the_input_before_it(daemon: Callable[[], Any]) -> None:
+    first = daemon()
+    first.start()
+    first.wait_text("Choose a game")
+    first.press("horse1")
+    first.press("push")
+    first.press("push")
+    first.press("horse1")
+    first.press("horse2")
+    first.press("horse3")
+    first.wait_text("sealed")
+    sealed = first.lcd()
+    first.press("die")
+    first.wait_until(lambda s: s["oled"]["die"] is not None, "the die face")
+    first.kill()
+
+    second = daemon()
+    second.start()
+    second.wait_until(lambda s: s["oled"]["die"] is not None, "the resumed roll")
+    second.send("hold undo")
+    second.wait_until(lambda s: s["oled"]["die"] is None, "the roll taken back")
+    time.sleep(0.2)
+    assert second.lcd()[0] == sealed[0]
+    second.terminate()
