@@ -15,6 +15,7 @@ import pytest
 from companion.cli import main
 from companion.commands.cards import (
     Enrollment,
+    Entry,
     Notice,
     Scan,
     Typed,
@@ -51,7 +52,7 @@ class Screen(list[str]):
 
 
 def walk(
-    book: CardBook, entries: list[Scan | Typed | Notice], deck: str = "playing", again: bool = False
+    book: CardBook, entries: list[Entry], deck: str = "playing", again: bool = False
 ) -> tuple[Enrollment, Screen, list[dict[str, str]], bool]:
     saved: list[dict[str, str]] = []
     enrollment = Enrollment(deck, book, lambda b: saved.append(dict(iter(b))), again=again)
@@ -172,7 +173,7 @@ def test_a_tag_already_enrolled_as_another_card_is_caught() -> None:
 
 def test_a_card_scanned_twice_is_caught() -> None:
     book = CardBook()
-    entries = [Scan(tag(0)), Scan(tag(1)), Scan(tag(0)), Scan(tag(2)), Typed("q")]
+    entries: list[Entry] = [Scan(tag(0)), Scan(tag(1)), Scan(tag(0)), Scan(tag(2)), Typed("q")]
     _, screen, _, complete = walk(book, entries)
     assert "That tag was just given to AS: a card scanned twice? Scan 3S." in screen
     assert [book.card_for(tag(n)) for n in range(3)] == ["AS", "2S", "3S"]
@@ -181,7 +182,7 @@ def test_a_card_scanned_twice_is_caught() -> None:
 
 def test_going_back_takes_the_last_tag_away() -> None:
     book = CardBook({"CAFE": "2S"})
-    entries = [Scan(tag(0)), Scan(tag(9)), Typed("u"), Scan(tag(1)), Typed("q")]
+    entries: list[Entry] = [Scan(tag(0)), Scan(tag(9)), Typed("u"), Scan(tag(1)), Typed("q")]
     _, screen, saved, _ = walk(book, entries, again=True)
     assert "Back to 2S." in screen
     assert book.card_for(tag(9)) is None
@@ -192,7 +193,7 @@ def test_going_back_takes_the_last_tag_away() -> None:
 
 def test_skipped_cards_are_listed_and_asked_for_next_time() -> None:
     book = CardBook()
-    entries = [Scan(tag(0)), Typed(""), *[Scan(tag(n)) for n in range(2, 52)]]
+    entries: list[Entry] = [Scan(tag(0)), Typed(""), *[Scan(tag(n)) for n in range(2, 52)]]
     _, screen, _, complete = walk(book, entries)
     assert not complete
     assert "2S skipped." in screen
@@ -220,7 +221,12 @@ def test_a_card_that_already_has_the_tag_scanned_is_kept() -> None:
 
 def test_typed_tags_junk_and_reader_notices() -> None:
     book = CardBook()
-    entries = [Typed("0012345678"), Typed("hello!"), Notice("(Card reader lost)"), Typed("q")]
+    entries: list[Entry] = [
+        Typed("0012345678"),
+        Typed("hello!"),
+        Notice("(Card reader lost)"),
+        Typed("q"),
+    ]
     _, screen, _, _ = walk(book, entries)
     assert book.card_for("0012345678") == "AS"
     assert "'hello!' is not a tag: scan 2S again." in screen
