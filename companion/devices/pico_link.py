@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 #: Errors after which the same request is sent again: the line was damaged on the way.
 RETRYABLE = {"framing", "checksum", "too_long"}
 READ_TIMEOUT_S = 0.05
+#: A Pico that stops reading fills its USB buffer; a write then fails instead of hanging.
+WRITE_TIMEOUT_S = 1.0
 FIRMWARE_HELP = "flash the firmware/ folder of this companion (see firmware/README.md)"
 
 #: One message to send: its name and its fields.
@@ -47,7 +49,9 @@ def open_serial(port: str, baudrate: int) -> SerialPort:
     """Open a serial port (a device path or a pyserial URL such as ``loop://``)."""
     import serial
 
-    handle: SerialPort = serial.serial_for_url(port, baudrate=baudrate, timeout=READ_TIMEOUT_S)
+    handle: SerialPort = serial.serial_for_url(
+        port, baudrate=baudrate, timeout=READ_TIMEOUT_S, write_timeout=WRITE_TIMEOUT_S
+    )
     return handle
 
 
@@ -334,13 +338,15 @@ class PicoLink:
         splitter = LineSplitter(self.table.max_line)
         self._handshake(port, splitter)
         while not self._stop.is_set():
+            fresh = None
             with self._lock:
                 if self._in_flight is None and self._outbox:
                     request = self._outbox.popleft()
                     if self._supported(request):
-                        self._in_flight = request
-                        self._transmit(port, request)
+                        self._in_flight = fresh = request
                 in_flight = self._in_flight
+            if fresh is not None:
+                self._transmit(port, fresh)
             if in_flight is not None and time.monotonic() - in_flight.sent_at > self._reply_timeout:
                 self._retry(port, in_flight, "no reply")
             try:
@@ -379,13 +385,15 @@ class PicoLink:
         with self._lock:
             if self._in_flight is not request:
                 return
-            if request.attempts > self._retries:
+            give_up = request.attempts > self._retries
+            if give_up:
                 self._in_flight = None
-                self._finish(request, None, why)
-                raise _LinkLost("Pico stopped answering, retrying")
-            self.stats.retries += 1
-            log.info("Pico: %s to %s %d, sending it again", why, request.name, request.seq)
-            self._transmit(port, request)
+        if give_up:
+            self._finish(request, None, why)
+            raise _LinkLost("Pico stopped answering, retrying")
+        self.stats.retries += 1
+        log.info("Pico: %s to %s %d, sending it again", why, request.name, request.seq)
+        self._transmit(port, request)
 
     def _finish(self, request: Request, reply: Message | None, error: str | None) -> None:
         request.reply = reply
@@ -482,7 +490,8 @@ class PicoLink:
             )
             log.error("%s", self.refusal)
             self._set_status(
-                False, f"Pico firmware is protocol {info.protocol}, need {major}.x: reflash it"
+                False,
+                f"Pico firmware is protocol {info.protocol}, need {self.table.major}.x: reflash it",
             )
             raise _LinkLost(self.status.message if self.status else "refused")
         self.refusal = None
@@ -512,7 +521,10 @@ class PicoLink:
         with self._lock:
             sinks = list(self._sinks)
         for sink in sinks:
-            sink(status)
+            try:
+                sink(status)
+            except Exception:
+                log.exception("Pico: a sink failed on %s", status)
 
     def _kick(self) -> None:
         port = self._port

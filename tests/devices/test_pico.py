@@ -221,7 +221,7 @@ def test_a_firmware_of_another_major_version_is_refused(tmp_path: Path) -> None:
         message = str(refused.value)
         assert "2.0" in message and "1.0" in message and "2.1.0" in message
         assert "firmware/README.md" in message
-        shown = sink.wait(status(False, "reflash"))
+        shown = sink.wait(status(False, "protocol 2.0, need 1.x: reflash"))
         assert isinstance(shown, DeviceStatus) and len(shown.message) <= 80
         strip.show(frame_with(10, {0: RED}))
         time.sleep(0.2)
