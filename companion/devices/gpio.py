@@ -473,15 +473,11 @@ class ControlPanel:
         """Build the die, horse buttons, encoder (with its push) and undo that ``config`` has.
 
         Without ``pin_factory``, gpiozero's default is used, first set from
-        ``config.gpio.pin_factory`` if nothing set it yet. Raises GpioUnavailable when the
-        pin factory cannot be loaded, and gpiozero's errors when a pin cannot be claimed
+        ``config.gpio.pin_factory`` if nothing set it yet (only when the configuration has a
+        GPIO input: a panel without one loads no GPIO library). Raises GpioUnavailable when
+        the pin factory cannot be loaded, and gpiozero's errors when a pin cannot be claimed
         (every pin claimed so far is released first).
         """
-        if pin_factory is None:
-            from gpiozero import Device
-
-            if Device.pin_factory is None:
-                use_pin_factory(config.gpio.pin_factory)
         shared = scheduler if scheduler is not None else ThreadScheduler()
         made: list[InputDevice] = []
         builders: list[Callable[[], InputDevice]] = []
@@ -532,6 +528,11 @@ class ControlPanel:
                     pin_factory=pin_factory,
                 )
             )
+        if builders and pin_factory is None:
+            from gpiozero import Device
+
+            if Device.pin_factory is None:
+                use_pin_factory(config.gpio.pin_factory)
         try:
             for build in builders:
                 made.append(build())

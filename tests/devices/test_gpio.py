@@ -473,3 +473,11 @@ def test_a_missing_gpio_library_says_what_to_install(name: str, hint: str) -> No
             assert hint in str(error)
     else:  # pragma: no cover - only on a real Pi
         factory.close()
+
+
+def test_a_panel_without_gpio_inputs_loads_no_pin_factory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Device, "pin_factory", None)
+    config = parse_config('[gpio]\npin_factory = "lgpio"\n[lcd]\n', "x.toml")
+    panel = ControlPanel.from_config(config)
+    assert panel.devices == ()
+    assert Device.pin_factory is None
