@@ -24,13 +24,13 @@ db, log = sys.argv[1], sys.argv[2]
 entries = [parse_line(line) for line in open(log, encoding="utf-8")]
 session = Session.open(db)
 done = len(session.accepted())
-print("start", done, flush=True)
+print(f"start {done}", flush=True)
 for index in range(done, len(entries)):
     outcome = session.submit(entries[index])
     if not outcome.accepted:
-        print("refused", index, outcome.code, flush=True)
+        print(f"refused {index} {outcome.code}", flush=True)
         sys.exit(3)
-    print("ack", index, flush=True)
+    print(f"ack {index}", flush=True)
 session.close()
 print("done", flush=True)
 """
@@ -80,6 +80,8 @@ def test_killed_mid_game_every_acknowledged_input_survives_and_nothing_else(
             wanted = rng.randint(0, 25)
             for line in child.stdout:
                 seen.append(line)
+                if not line.endswith("\n"):
+                    break
                 word, *rest = line.split()
                 if (word == "start" and wanted == 0) or (
                     word == "ack" and int(rest[0]) >= wanted + acknowledged - 1
@@ -89,11 +91,13 @@ def test_killed_mid_game_every_acknowledged_input_survives_and_nothing_else(
             child.send_signal(signal.SIGKILL)
         output, errors = child.communicate()
         output = "".join(seen) + output
-        acks = [int(line.split()[1]) for line in output.splitlines() if line.startswith("ack")]
-        for line in output.splitlines():
-            if line.startswith("start"):
+        # Only whole lines count: a line cut by the kill was never acknowledged.
+        lines = [line.split() for line in output.splitlines(keepends=True) if line.endswith("\n")]
+        acks = [int(words[1]) for words in lines if words[0] == "ack"]
+        for words in lines:
+            if words[0] == "start":
                 # The restarted child rebuilt at least every acknowledged input.
-                assert int(line.split()[1]) >= acknowledged
+                assert int(words[1]) >= acknowledged
         if last:
             assert child.returncode == 0, errors
             assert output.splitlines()[-1] == "done"
