@@ -1,0 +1,132 @@
+"""The daemon as a table feels it: press-to-display latency, start-up time, idle cost, memory."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.benchmarks import Figure, percentile
+
+NAME = "daemon"
+
+
+def _latencies(presses: int) -> list[float]:
+    """Press buttons on mock pins in a running daemon; time each until its frames are sent."""
+    from companion.daemon.app import build
+    from companion.devices.base import DieRolled
+    from companion.devices.config import default_config
+
+    base = default_config()
+    assert base.horse_buttons is not None and base.encoder is not None
+    config = dataclasses.replace(
+        base,
+        horse_buttons=dataclasses.replace(base.horse_buttons, debounce_ms=0),
+        encoder=dataclasses.replace(base.encoder, debounce_ms=0),
+    )
+    samples: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        companion = build(config, simulate=True, state_dir=Path(folder))
+        sim = companion.rig.simulation
+        assert sim is not None and config.horse_buttons is not None
+        done = threading.Event()
+        companion.daemon.after_event = done.set
+        thread = threading.Thread(target=companion.daemon.run, daemon=True)
+        thread.start()
+        companion.daemon.running.wait(10)
+        pins = {f"horse{i}": p for i, p in enumerate(config.horse_buttons.pins, start=1)}
+        assert config.encoder is not None
+        pins["push"] = config.encoder.push
+        rng = random.Random(7)
+
+        def press(button: str) -> float:
+            pin = sim.controls.factory.pin(pins[button])
+            done.clear()
+            began = time.perf_counter()
+            pin.drive_low()
+            done.wait(5)
+            took = time.perf_counter() - began
+            done.clear()
+            pin.drive_high()  # the release is debounced too but changes nothing on screen
+            return took
+
+        # Menu: Jumpy Jack, one player, default options, a sealed prediction.
+        for button in ("horse1", "push", "push", "horse1", "horse2", "horse3"):
+            press(button)
+        for _ in range(presses):
+            done.clear()
+            companion.daemon.post(DieRolled(rng.randint(1, 6)))
+            done.wait(5)
+            samples.append(press(f"horse{rng.randint(1, 5)}"))
+            if rng.random() < 0.05:
+                samples.append(press("push"))
+        companion.daemon.stop()
+        thread.join(10)
+        companion.rig.close()
+    return samples
+
+
+def _child_figures(idle_s: float) -> dict[str, Figure]:
+    """Start `companion simulate --headless` as systemd would; time READY, watch it idle."""
+    with tempfile.TemporaryDirectory(prefix="cmp-bench-") as folder:
+        notify_path = Path(folder) / "notify.sock"
+        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        notify.bind(str(notify_path))
+        notify.settimeout(30)
+        env = dict(os.environ, NOTIFY_SOCKET=str(notify_path))
+        began = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "companion", "simulate", "--headless",
+             "--state-dir", folder],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            while not notify.recv(4096).startswith(b"READY=1"):
+                pass
+            ready = time.perf_counter() - began
+            time.sleep(0.5)  # let start-up work settle before watching it idle
+            cpu_before = _cpu_seconds(child.pid)
+            time.sleep(idle_s)
+            idle = (_cpu_seconds(child.pid) - cpu_before) / idle_s * 100
+            rss = _rss_mb(child.pid)
+        finally:
+            child.terminate()
+            child.wait(10)
+            notify.close()
+    return {
+        "start-up to READY=1": Figure(ready * 1000, "ms"),
+        "idle CPU (one core)": Figure(idle, "%"),
+        "resident memory after start-up": Figure(rss, "MB"),
+    }
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run(quick: bool) -> dict[str, Figure]:
+    """Measure latency in-process, then start-up, idle and memory in a child process."""
+    samples = _latencies(100 if quick else 400)
+    figures = {
+        "press to frames sent (median)": Figure(percentile(samples, 0.5) * 1000, "ms"),
+        "press to frames sent (p99)": Figure(percentile(samples, 0.99) * 1000, "ms"),
+        "presses measured": Figure(len(samples), "presses"),
+    }
+    figures.update(_child_figures(1.0 if quick else 3.0))
+    return figures
