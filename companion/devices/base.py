@@ -47,7 +47,7 @@ class EncoderTurned:
 
 @dataclass(frozen=True)
 class CardScanned:
-    """A tag was read; ``card`` is the enrolled card's name ("QS", "jockey:red+7"...) or None."""
+    """A tag was read; ``card`` is the enrolled card's name ("QS", "jockey:12"...) or None."""
 
     uid: str
     card: str | None
