@@ -6,6 +6,7 @@ devices in companion.devices.pico share it. pyserial is imported only when a por
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import time
@@ -50,9 +51,25 @@ def open_serial(port: str, baudrate: int) -> SerialPort:
     import serial
 
     handle: SerialPort = serial.serial_for_url(
-        port, baudrate=baudrate, timeout=READ_TIMEOUT_S, write_timeout=WRITE_TIMEOUT_S
+        port,
+        baudrate=baudrate,
+        timeout=READ_TIMEOUT_S,
+        write_timeout=WRITE_TIMEOUT_S,
+        exclusive=True,
     )
     return handle
+
+
+def _why_not_opened(exc: Exception) -> str:
+    """Say on the LCD why the port did not open (pyserial keeps the errno of the cause)."""
+    number = getattr(exc, "errno", None)
+    if number in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
+        return "Pico not found, retrying"
+    if number in (errno.EACCES, errno.EPERM):
+        return "No access to the Pico's port: join group dialout"
+    if number == errno.EBUSY or "lock" in str(exc):
+        return "Pico's port is in use by another program"
+    return "Pico's port cannot be opened, retrying"
 
 
 class PicoError(Exception):
@@ -288,12 +305,9 @@ class PicoLink:
         while not self._stop.is_set():
             try:
                 port = self._opener(self.port, self.baudrate)
-            except PermissionError as exc:
-                log.warning("Pico on %s cannot be opened: %s", self.port, exc)
-                self._set_status(False, "No access to the Pico's port: join group dialout")
             except (OSError, ValueError) as exc:
                 log.info("Pico on %s cannot be opened: %s", self.port, exc)
-                self._set_status(False, "Pico not found, retrying")
+                self._set_status(False, _why_not_opened(exc))
             else:
                 self._port = port
                 self._welcomed = False

@@ -3,6 +3,7 @@ unplug and replug, a restart, damaged lines, a silent Pico and a firmware of ano
 
 from __future__ import annotations
 
+import errno
 import queue
 import time
 from collections.abc import Callable, Iterator
@@ -390,8 +391,11 @@ def test_the_fake_pico_runs_as_a_program(tmp_path: Path) -> None:
 
 
 def test_a_port_the_service_may_not_open_is_reported(tmp_path: Path) -> None:
+    import serial
+
     def refuse(port: str, baudrate: int) -> Any:
-        raise PermissionError(13, "Permission denied", port)
+        # What pyserial raises for a port of group dialout opened by a user outside it.
+        raise serial.SerialException(errno.EACCES, f"could not open port {port}: denied")
 
     sink = Sink()
     link = PicoLink(str(tmp_path / "pico"), opener=refuse, backoff_s=(0.05, 0.1))
@@ -400,3 +404,18 @@ def test_a_port_the_service_may_not_open_is_reported(tmp_path: Path) -> None:
     shown = sink.wait(status(False, "dialout"))
     assert isinstance(shown, DeviceStatus) and len(shown.message) <= 80
     buttons.close()
+
+
+def test_a_port_held_by_another_program_is_reported(pico: FakePico) -> None:
+    import serial
+
+    holder = serial.Serial(pico.path, exclusive=True)
+    try:
+        sink = Sink()
+        link = make_link(pico.path)
+        buttons = PicoButtons(link)
+        buttons.start(sink)
+        sink.wait(status(False, "in use by another program"))
+        buttons.close()
+    finally:
+        holder.close()
