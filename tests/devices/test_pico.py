@@ -419,3 +419,24 @@ def test_a_port_held_by_another_program_is_reported(pico: FakePico) -> None:
         buttons.close()
     finally:
         holder.close()
+
+
+def test_every_status_the_link_reports_fits_the_lcd() -> None:
+    import textwrap
+
+    import companion.devices.pico_link as module
+
+    root = Path(module.__file__).resolve().parents[2]
+    docs = (root / "docs" / "protocol.md").read_text(encoding="utf-8")
+    rows = [
+        line.split("|")[2].strip()
+        for line in docs.splitlines()
+        if line[:7] in ("| yes |", "| no | ")
+    ]
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    assert len(rows) >= 8
+    for message in rows:
+        lines = textwrap.wrap(message, 20)
+        assert len(lines) <= 4 and all(len(line) <= 20 for line in lines), message
+        pattern = message.replace("2.0", "{info.protocol}").replace("1.x", "{self.table.major}.x")
+        assert pattern in source, f"{message!r} is not what the link says"
