@@ -96,7 +96,7 @@ def build(
 
     try:
         if simulate:
-            rig = simulated_rig(config)
+            rig = simulated_rig(config, report)
         else:
             lookup: Lookup | None = (
                 CardsLookup(config.reader.cards_file) if config.reader is not None else None

@@ -28,7 +28,7 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
     return {
         "lcd": sim.lcd.lines() if sim.lcd is not None else [],
         "oled": {"die": screen.oled.die, "lines": list(screen.oled.lines)},
-        "leds": [list(c) for c in sim.strip.leds] if sim.strip is not None else [],
+        "leds": [list(c) for c in sim.leds()],
         "tones": [t.value for t in sim.buzzer.played] if sim.buzzer is not None else [],
         "handled": daemon.handled,
     }

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.daemon.outputs import Panel
 from companion.devices.base import (
+    RGB,
     Buzzer,
     EventSink,
     InputDevice,
@@ -18,9 +19,11 @@ from companion.devices.base import (
 )
 from companion.devices.buzzer import GpioBuzzer, MemoryBuzzer
 from companion.devices.config import Config
+from companion.devices.fake_pico import FakePico
 from companion.devices.gpio import ControlPanel
 from companion.devices.lcd import CharacterLcd
 from companion.devices.oled import Oled
+from companion.devices.pico import PicoButtons, PicoCardReader, PicoLink, PicoStrip
 from companion.devices.readers import FakeCardReader, reader_from_config
 from companion.devices.readers.base import Lookup
 from companion.devices.resilience import (
@@ -38,18 +41,32 @@ log = logging.getLogger("companion.rig")
 
 @dataclass
 class Simulation:
-    """Handles on the fakes: drive the controls, lay cards, read what the displays show."""
+    """Handles on the fakes: drive the controls, lay cards, read what the displays show.
+
+    With a fake Pico (``pico``), the LED strip and the card reader go through the real
+    serial protocol on a pseudo-terminal; without one, through in-memory fakes.
+    """
 
     controls: SimulatedControls
-    cards: FakeCardReader
     lcd: CharacterLcd | None
     oled: Oled | None
-    strip: MemoryStrip | None
     buzzer: MemoryBuzzer | None
+    strip: MemoryStrip | None = None
+    cards: FakeCardReader | None = None
+    pico: FakePico | None = None
 
     def scan(self, card: str) -> None:
         """Lay a card on the reader as if its enrolled tag were read."""
-        self.cards.present(simulated_uid(card))
+        if self.pico is not None:
+            self.pico.scan(simulated_uid(card))
+        elif self.cards is not None:
+            self.cards.present(simulated_uid(card))
+
+    def leds(self) -> list[RGB]:
+        """The colours the LED strip shows now."""
+        if self.pico is not None:
+            return list(self.pico.shown)
+        return list(self.strip.leds) if self.strip is not None else []
 
 
 @dataclass
@@ -89,22 +106,61 @@ def simulated_lookup(uid: str) -> str | None:
         return None
 
 
-def simulated_rig(config: Config) -> Rig:
-    """Build the fakes the simulator and the end-to-end tests drive: same classes, mock pins."""
+def simulated_rig(config: Config, report: EventSink) -> Rig:
+    """Build the fakes the simulator and the end-to-end tests drive: same classes, mock pins.
+
+    When the configuration has a Pico and the firmware's modules are at hand (a source
+    checkout), a fake Pico on a pseudo-terminal carries the strip and the reader.
+    """
     controls = SimulatedControls(config)
     inputs: list[InputDevice] = [ControlPanel.from_config(config, pin_factory=controls.factory)]
-    cards = FakeCardReader(
-        lookup=simulated_lookup,
-        repeat_window_s=config.reader.repeat_window_s if config.reader else 1.5,
-        name="reader",
-    )
-    inputs.append(cards)
     lcd = CharacterLcd.fake(config.lcd.cols, config.lcd.rows) if config.lcd else None
     oled = Oled.dummy() if config.oled else None
-    strip = MemoryStrip(config.strip.count, config.strip.brightness) if config.strip else None
     buzzer = MemoryBuzzer() if config.buzzer else None
-    sim = Simulation(controls, cards, lcd, oled, strip, buzzer)
-    return Rig(inputs, Panel(lcd=lcd, oled=oled, strip=strip, buzzer=buzzer), simulation=sim)
+    sim = Simulation(controls, lcd, oled, buzzer)
+    panel = Panel(lcd=lcd, oled=oled, buzzer=buzzer)
+    rig = Rig(inputs, panel, simulation=sim)
+    window = config.reader.repeat_window_s if config.reader else 1.5
+    if uses_pico(config):
+        try:
+            sim.pico = FakePico(leds=config.strip.count if config.strip else 60).plug()
+        except FileNotFoundError as error:
+            log.warning("no fake Pico outside a source checkout (%s): LEDs kept in memory", error)
+        else:
+            rig.closers.append(sim.pico.close)
+            _attach_pico(rig, config, sim.pico.path, report, simulated_lookup)
+    if sim.pico is None:
+        if config.strip is not None:
+            sim.strip = MemoryStrip(config.strip.count, config.strip.brightness)
+            panel.strip = sim.strip
+        sim.cards = FakeCardReader(lookup=simulated_lookup, repeat_window_s=window, name="reader")
+        inputs.append(sim.cards)
+    return rig
+
+
+def uses_pico(config: Config) -> bool:
+    """Whether the configuration puts the strip or the card reader on the Pico."""
+    on_pico = (config.strip is not None and config.strip.backend == "pico") or (
+        config.reader is not None and config.reader.kind == "pico"
+    )
+    return on_pico and config.pico is not None
+
+
+def _attach_pico(
+    rig: Rig, config: Config, port: str, report: EventSink, lookup: Lookup | None
+) -> None:
+    """Open one link to the Pico and hang the strip, the reader and its buttons on it."""
+    assert config.pico is not None
+    link = PicoLink(port, config.pico.baudrate)
+    link.add_sink(report)  # disconnects are reported even with only the strip on the Pico
+    if config.strip is not None and config.strip.backend == "pico":
+        rig.panel.strip = PicoStrip(link, config.strip.count, config.strip.brightness)
+    if config.reader is not None and config.reader.kind == "pico":
+        rig.inputs.append(
+            PicoCardReader(link, lookup=lookup, repeat_window_s=config.reader.repeat_window_s)
+        )
+    rig.inputs.append(PicoButtons(link))
+    rig.closers.append(link.close)
 
 
 def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Rig:
@@ -146,4 +202,8 @@ def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Ri
         if reader is not None:
             inputs.append(reader)
     panel.guards = guards
-    return Rig(inputs, panel, guards)
+    rig = Rig(inputs, panel, guards)
+    if uses_pico(config):
+        assert config.pico is not None
+        _attach_pico(rig, config, config.pico.port, report, lookup)
+    return rig

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-#: The default build with short timers, so a test does not wait for a slow die.
+#: The default build with short timers, so a test does not wait for a slow die. The strip and
+#: the card reader are on a fake Pico, so frames and scans cross a real serial line.
 FAST_CONFIG = """
 [gpio]
 pin_factory = "mock"
@@ -45,13 +46,15 @@ pin = 18
 
 [lcd]
 
+[pico]
+port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614103e7000000-if00"
+
 [strip]
-backend = "spi"
+backend = "pico"
 count = 60
 
 [reader]
-kind = "lines"
-device = "/dev/null"
+kind = "pico"
 repeat_window_s = 0.2
 """
 

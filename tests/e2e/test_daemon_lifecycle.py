@@ -34,6 +34,7 @@ def test_a_game_killed_mid_race_resumes_where_it_stood(daemon: Callable[[], Any]
     first.press("die")
     state = first.wait_until(lambda s: s["oled"]["die"] is not None, "the die face")
     face = state["oled"]["die"]
+    lit = first.wait_until(lambda s: any(any(c) for c in s["leds"]), "horses on the strip")
     before = first.lcd()
     first.kill()  # the power cord, mid-race
 
@@ -42,6 +43,8 @@ def test_a_game_killed_mid_race_resumes_where_it_stood(daemon: Callable[[], Any]
     state = second.wait_until(lambda s: s["oled"]["die"] == face, "the same die face")
     # The bottom row carries passing announcements; the game itself is on the rows above.
     assert second.lcd()[:3] == before[:3]
+    # The restarted daemon sends the same frame to the Pico.
+    second.wait_until(lambda s: s["leds"] == lit["leds"], "the same LED frame")
     second.terminate()
     journal = sqlite3.connect(first.state_dir / "journal.sqlite3")
     kinds = [row[0] for row in journal.execute("SELECT kind FROM games")]
