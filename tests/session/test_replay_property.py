@@ -1,0 +1,109 @@
+"""The game is a pure function of its accepted inputs: replaying any prefix equals playing live."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.session import autoplay
+from companion.session.log import (
+    GAME_KINDS,
+    Bet,
+    DealCard,
+    Entry,
+    Forfeit,
+    Guess,
+    Hand,
+    Move,
+    NewGame,
+    NextRace,
+    PlayCard,
+    Predict,
+    Roll,
+    SetMaxBet,
+    TurnCard,
+    Undo,
+)
+from companion.session.session import Session, Table
+
+PEOPLE = ("Anna", "Bob", "Chloé", "Zoé")
+HORSES = ("red", "blue", "green", "yellow", "white", "brown", "S", "H", "D", "C", "pink")
+CARDS = ("7H", "QS", "AD", "10C", "2S", "KH", "joker", "red+7#1", "no3+18#2", "blue-lead#1")
+
+
+def junk(rng: random.Random) -> Entry:
+    """An input drawn without looking at the game: often refused, sometimes not."""
+    who = rng.choice(PEOPLE)
+    maybe = rng.choice([None, who])
+    horses = tuple(rng.sample(HORSES, 3))
+    choices: list[Entry] = [
+        Roll(rng.randint(0, 7), maybe),
+        Move(rng.choice(HORSES), maybe),
+        Forfeit(maybe),
+        Predict(who, horses),
+        Guess(who, rng.choice(PEOPLE), horses),
+        NextRace(),
+        DealCard(rng.choice(CARDS), maybe),
+        SetMaxBet(rng.randint(-1, 30), maybe),
+        Bet(who, rng.choice(HORSES), rng.choice([0, 5, 100, 300, 5000])),
+        TurnCard(rng.choice(CARDS), maybe),
+        Hand(who, (rng.choice(CARDS),)),
+        PlayCard(rng.choice(CARDS), maybe),
+        NewGame("jumpy_jack", ("X", "X")),
+    ]
+    return rng.choice(choices)
+
+
+def state(table: Table) -> dict[str, Any]:
+    """Everything the table knows: the public view (no refusal banner), private views, engine."""
+    view = table.view(1).to_json()
+    view.pop("last_refusal")
+    return {
+        "view": view,
+        "private": {p: table.binding.private(p) for p in table.start.players},
+        "engine": table.binding.engine_state(),
+    }
+
+
+@settings(max_examples=45, deadline=None)
+@given(
+    kind=st.sampled_from(GAME_KINDS),
+    seed=st.integers(0, 2**32 - 1),
+    cuts=st.lists(st.floats(0, 1), min_size=1, max_size=4),
+)
+def test_replaying_any_prefix_of_the_log_equals_the_live_game(
+    kind: str, seed: int, cuts: list[float]
+) -> None:
+    rng = random.Random(seed)
+    players, options = autoplay.SET_UPS[kind]
+    session = Session.in_memory()
+    assert session.submit(NewGame(kind, players, options)).accepted
+    table = session.table
+    assert table is not None
+    live = [state(table)]
+    while len(table.entries) < 150:
+        roll = rng.random()
+        if roll < 0.25:
+            entry: Entry | None = junk(rng)
+        elif roll < 0.32:
+            entry = Undo()
+        else:
+            entry = autoplay.legal_input(table, rng)
+        if entry is None:
+            break
+        before = len(table.entries)
+        outcome = session.submit(entry)
+        assert session.table is table
+        if outcome.accepted:
+            assert len(table.entries) == before + 1
+            live.append(state(table))
+        else:
+            assert len(table.entries) == before
+            assert state(table) == live[-1], f"refused {entry!r} changed the game"
+    log = table.entries
+    for cut in cuts:
+        length = 1 + round(cut * (len(log) - 1))
+        assert state(Table.from_entries(log[:length])) == live[length - 1]
