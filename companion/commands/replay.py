@@ -74,6 +74,10 @@ def replay(lines: Iterable[str], session: Session | None = None) -> Report:
     return report
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def print_text(report: Report, out: TextIO) -> None:
     """Print a replay for people: one line per log line, then the state."""
     for line in report.lines:
@@ -84,14 +88,23 @@ def print_text(report: Report, out: TextIO) -> None:
             print(f"{status} {line['entry']}: {line['code']}: {line['sentence']}", file=out)
         else:
             print(f"{status} {line['entry']}", file=out)
+    print(f"\n{len(report.lines)} lines, {report.refused} refused or unreadable\n", file=out)
     state = report.state()
-    print(file=out)
-    print(f"{len(report.lines)} lines, {report.refused} refused or unreadable", file=out)
-    print("public view:", file=out)
-    print(json.dumps(state["view"], indent=2, ensure_ascii=False), file=out)
+    view = state["view"]
+    if view["game"] is None:
+        print("no game", file=out)
+        return
+    print(f"game {view['game_id']}: {view['game']}, race {view['race']}, {view['phase']}", file=out)
+    for key in ("players", "turn", "sealed", "waiting_for", "winners", "last"):
+        print(f"  {key}: {_compact(view[key])}", file=out)
+    if view["last_refusal"]:
+        print(f"  last_refusal: {_compact(view['last_refusal'])}", file=out)
+    print("board:", file=out)
+    for key, value in view["board"].items():
+        print(f"  {key}: {_compact(value)}", file=out)
+    print("private:", file=out)
     for player, details in state["private"].items():
-        print(f"private view of {player}:", file=out)
-        print(json.dumps(details, indent=2, ensure_ascii=False), file=out)
+        print(f"  {player}: {_compact(details)}", file=out)
 
 
 def run(args: argparse.Namespace) -> int:
