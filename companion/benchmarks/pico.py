@@ -1,9 +1,12 @@
-"""The Pico link: bytes on the wire for frames and moves, encoding speed, and round trips to a
-fake Pico on a pty (which runs the firmware's own modules)."""
+"""The Pico link: bytes on the wire for frames and moves, encoding speed, round trips to a
+fake Pico on a pty (which runs the firmware's own modules), and the CPU an idle link uses."""
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -72,6 +75,7 @@ def run(quick: bool) -> dict[str, Figure]:
         ),
     }
     figures.update(_round_trips(quick, worst))
+    figures.update(_idle(1.0 if quick else 4.0))
     return figures
 
 
@@ -98,3 +102,61 @@ def _round_trips(quick: bool, worst: list[RGB]) -> dict[str, Figure]:
         "PING round trip to the fake Pico (median)": Figure(statistics.median(pings) * 1000, "ms"),
         "acknowledged 100-LED frames, fake Pico": Figure(count / elapsed, "frames/s"),
     }
+
+
+#: A process that holds a connected link and nothing else, until its standard input closes.
+_HOLD_LINK = """
+import sys
+from companion.devices.pico_link import PicoLink
+link = PicoLink(sys.argv[1])
+link.acquire()
+link.wait_ready(5)
+print("ready", flush=True)
+sys.stdin.read()
+link.release()
+"""
+
+
+def _idle(idle_s: float) -> dict[str, Figure]:
+    """Watch a connected, idle link in one process and the fake Pico in another."""
+    with tempfile.TemporaryDirectory(prefix="cmp-pico-") as folder:
+        path = str(Path(folder) / "link")
+        children: list[subprocess.Popen[str]] = []
+        try:
+            for argv in (
+                ["-m", "companion.devices.fake_pico", "--link", path],
+                ["-c", _HOLD_LINK, path],
+            ):
+                child = subprocess.Popen(
+                    [sys.executable, *argv],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
+                children.append(child)
+                assert child.stdout is not None
+                if not child.stdout.readline():
+                    return {}
+            time.sleep(0.3)  # let the handshake's aftermath settle before watching
+            before = [_cpu_seconds(child.pid) for child in children]
+            time.sleep(idle_s)
+            used = [_cpu_seconds(c.pid) - b for c, b in zip(children, before, strict=True)]
+        finally:
+            for child in children:
+                child.kill()
+                child.wait(10)
+                for stream in (child.stdin, child.stdout):
+                    if stream is not None:
+                        stream.close()
+    fake, link = (seconds / idle_s * 100 for seconds in used)
+    return {
+        "link idle CPU (one core)": Figure(link, "%"),
+        "fake Pico idle CPU (one core, simulator only)": Figure(fake, "%"),
+    }
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -16,3 +16,6 @@ def test_the_pico_bench_reports_sizes_speeds_and_round_trips() -> None:
     assert figures["frames encoded, 100 LEDs all different"].value > 100
     assert figures["acknowledged 100-LED frames, fake Pico"].value > 10
     assert 0 < figures["PING round trip to the fake Pico (median)"].value < 100
+    link_idle = figures["link idle CPU (one core)"]
+    assert link_idle.unit == "%" and 0 <= link_idle.value < 100
+    assert "fake Pico idle CPU (one core, simulator only)" in figures
