@@ -1,1 +1,24 @@
-"""The table session: the input log, turn order, secrets, the view, the journal, undo, replay."""
+"""The table session: the input log, turn order, secrets, the view, the journal, undo, replay.
+
+The daemon needs only ``Session`` (``Session.open(path)``, ``new_game``, ``submit``,
+``undo``, ``view``, ``private_view``, ``close``), the entry types of ``companion.session.log``
+and the plain-data results ``Outcome``, ``View`` and ``PrivateView``.
+"""
+
+from companion.session.journal import GameRecord, JournalError
+from companion.session.log import Entry, LogError, parse_line
+from companion.session.session import Session
+from companion.session.view import Outcome, PrivateView, RefusalView, View
+
+__all__ = [
+    "Entry",
+    "GameRecord",
+    "JournalError",
+    "LogError",
+    "Outcome",
+    "PrivateView",
+    "RefusalView",
+    "Session",
+    "View",
+    "parse_line",
+]
