@@ -3,19 +3,118 @@
 from __future__ import annotations
 
 import argparse
-
-from companion import __version__
+import dataclasses
+import logging
+import os
+import sys
+import time
+from pathlib import Path
 
 NAME = "simulate"
 HELP = "run the companion with simulated hardware in this terminal"
 
+#: Where the simulator's log goes while its screen fills the terminal (in the state folder).
+LOG_NAME = "simulator.log"
+
+
+def default_state_dir() -> Path:
+    """Where the simulator keeps its journal: apart from a real companion's."""
+    xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(xdg) / "companion-simulator"
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No options yet."""
+    """Add the simulator options."""
+    parser.add_argument(
+        "--config", metavar="FILE", help="configuration (default: the default build)"
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        type=Path,
+        help="where the journal lives (default: $XDG_STATE_HOME/companion-simulator)",
+    )
+    parser.add_argument(
+        "--reset",
+        action="store_true",
+        help="set the journal aside first (renamed, not deleted) and start at the menu",
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="no terminal interface (drive it with --control)"
+    )
+    parser.add_argument("--control", metavar="SOCKET", type=Path, help="serve a control socket")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every event")
+
+
+def set_aside(journal: Path) -> Path | None:
+    """Rename a journal (and its SQLite side files) with the time; return the new name."""
+    if not journal.exists():
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = journal.with_name(f"{journal.stem}-{stamp}{journal.suffix}")
+    for suffix in ("-wal", "-shm"):
+        side = journal.with_name(journal.name + suffix)
+        if side.exists():
+            side.rename(target.with_name(target.name + suffix))
+    journal.rename(target)
+    return target
 
 
 def run(args: argparse.Namespace) -> int:
-    """Show what the companion is while the table simulator is being built."""
-    print(f"companion {__version__} — simulator")
-    print("The table simulator arrives with the daemon; `companion --help` lists what runs now.")
-    return 0
+    """Build the companion on fakes and run it, with the terminal interface or headless."""
+    from companion.daemon.app import JOURNAL_NAME, build
+    from companion.daemon.control import ControlServer
+    from companion.devices.config import ConfigError, default_config, load_config
+    from companion.session.journal import JournalError
+
+    if not args.headless:
+        problem = _why_no_screen()
+        if problem is not None:
+            print(f"companion simulate: {problem}", file=sys.stderr)
+            return 2
+    state_dir: Path = args.state_dir or default_state_dir()
+    level = logging.DEBUG if args.verbose else logging.WARNING
+    log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        if args.headless:
+            logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+        else:  # the terminal is the simulator's screen: the log goes to a file beside the journal
+            logging.basicConfig(level=level, format=log_format, filename=state_dir / LOG_NAME)
+        if args.reset:
+            moved = set_aside(state_dir / JOURNAL_NAME)
+            if moved is not None:
+                print(f"companion simulate: the old journal is now {moved}", file=sys.stderr)
+        config = load_config(args.config) if args.config else default_config()
+        config = dataclasses.replace(
+            config, gpio=dataclasses.replace(config.gpio, pin_factory="mock")
+        )
+        companion = build(config, simulate=True, state_dir=state_dir)
+    except (ConfigError, JournalError, OSError) as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
+    sim = companion.rig.simulation
+    assert sim is not None
+    server = ControlServer(args.control, sim, companion.daemon) if args.control else None
+    if server is not None:
+        server.start()
+    try:
+        if args.headless:
+            return companion.run()
+        from companion.daemon.simulator import run_simulator
+
+        return run_simulator(companion)
+    finally:
+        if server is not None:
+            server.close()
+
+
+def _why_no_screen() -> str | None:
+    """Say why the terminal interface cannot run here, or None when it can."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        return "the simulator's screen needs Textual: pip install 'companion[sim]' (or --headless)"
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return "the simulator's screen needs a terminal (or run it with --headless --control)"
+    return None

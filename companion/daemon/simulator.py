@@ -1,0 +1,580 @@
+"""The table simulator: the companion's displays in a terminal, keys for its buttons and reader.
+
+:func:`run_simulator` runs the daemon's own loop in a background thread, on the fakes of
+:func:`companion.daemon.rig.simulated_rig`, and a Textual app in the main thread. The app
+only drives those fakes (gpiozero mock pins behind the real button, die, encoder and undo
+classes; the pretend card reader) and reads what the fake LCD, OLED, LED strip and buzzer
+were sent. Every rule, every refusal and the journal are the daemon's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.actions import SkipAction
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from companion.daemon.app import Companion
+from companion.daemon.flows.cards import JOCKEY_PREFIX, playing_card
+from companion.daemon.rig import Simulation
+from companion.devices.base import OFF, RGB
+from companion.devices.cards_file import deck_cards
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+log = logging.getLogger("companion.simulator")
+
+#: How often the app reads the fakes (seconds). A desktop tool may poll; the daemon does not.
+REFRESH_S = 0.05
+
+#: How long quitting waits for the daemon's loop to shut down (seconds).
+STOP_TIMEOUT_S = 5.0
+
+#: Below this terminal size the OLED is drawn at half resolution.
+FULL_OLED_MIN = (96, 32)
+
+#: The names the reader reports for the Jockey cards ("jockey:1".."jockey:54").
+JOCKEY_NAMES = frozenset(card.name for card in deck_cards("jockey"))
+
+#: Braille dot bits by (row, column) inside one 2x4 character cell.
+_BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+LEGEND = (
+    "[b]1[/]-[b]5[/] horse buttons   [b]space[/]/[b]d[/] die   [b]enter[/] push   "
+    "[b]←[/]/[b]→[/] or [b]-[/]/[b]+[/] turn   [b]u[/] hold undo   "
+    "[b]c[/] or [b]/[/] type a card   [b]q[/] quit"
+)
+
+
+# -- drawing the fakes as text ---------------------------------------------------------------
+
+
+def pixels(image: Image) -> list[list[bool]]:
+    """Return a 1-bit image as rows of lit (True) and dark pixels."""
+    frame = image.convert("1")
+    width, height = frame.size
+    data = frame.tobytes()
+    stride = (width + 7) // 8
+    return [
+        [bool(data[y * stride + x // 8] & (0x80 >> (x % 8))) for x in range(width)]
+        for y in range(height)
+    ]
+
+
+def shrink(grid: Sequence[Sequence[bool]], factor: int) -> list[list[bool]]:
+    """Return ``grid`` ``factor`` times smaller: a pixel is lit if any pixel it covers is."""
+    height = len(grid)
+    width = len(grid[0]) if height else 0
+    return [
+        [
+            any(
+                grid[y][x]
+                for y in range(top, min(top + factor, height))
+                for x in range(left, min(left + factor, width))
+            )
+            for left in range(0, width, factor)
+        ]
+        for top in range(0, height, factor)
+    ]
+
+
+def braille(grid: Sequence[Sequence[bool]]) -> list[str]:
+    """Return pixel rows as lines of braille characters, 2x4 pixels per character."""
+    height = len(grid)
+    width = len(grid[0]) if height else 0
+    lines = []
+    for top in range(0, height, 4):
+        chars = []
+        for left in range(0, width, 2):
+            bits = 0
+            for dy, row in enumerate(_BRAILLE_DOTS):
+                for dx, bit in enumerate(row):
+                    y, x = top + dy, left + dx
+                    if y < height and x < width and grid[y][x]:
+                        bits |= bit
+            chars.append(chr(0x2800 + bits))
+        lines.append("".join(chars))
+    return lines
+
+
+def seen_colour(colour: RGB) -> RGB:
+    """Return a lit LED's colour at full strength, so a dimmed strip still reads on a screen."""
+    top = max(colour)
+    if top == 0:
+        return OFF
+    r, g, b = (round(c * 255 / top) for c in colour)
+    return (r, g, b)
+
+
+def card_name(typed: str) -> str | None:
+    """Return the name the reader reports for a typed card, or None if no deck has it.
+
+    Playing cards as the table parses them ("qs", "10h", "7♥", "queen of spades") become
+    their code ("QS"); a Jockey card is "jockey:12", "jockey 12" or "j12". A Jockey engine
+    id ("jockey:red+7#2") is passed on as it is, for the table to judge.
+    """
+    text = typed.strip()
+    if not text:
+        return None
+    code = playing_card(text)
+    if code is not None:
+        return code
+    lower = text.lower()
+    for prefix in (JOCKEY_PREFIX, "jockey", "j"):
+        if lower.startswith(prefix):
+            rest = text[len(prefix) :].strip()
+            if rest.isdigit():
+                name = f"{JOCKEY_PREFIX}{int(rest)}"
+                return name if name in JOCKEY_NAMES else None
+            if prefix == JOCKEY_PREFIX and rest:
+                return JOCKEY_PREFIX + rest
+    return None
+
+
+# -- the daemon's loop in a thread -----------------------------------------------------------
+
+
+class LoopThread:
+    """The daemon's loop (``Companion.run``) in a background thread, started and stopped once."""
+
+    def __init__(self, companion: Companion) -> None:
+        self.companion = companion
+        #: What ended the loop if it failed.
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="companion-loop", daemon=True)
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def start(self) -> None:
+        """Start the loop (once)."""
+        with self._lock:
+            if self._thread.ident is None and not self._closed:
+                self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.companion.run(handle_signals=False)
+        except BaseException as error:  # shown by the app, which then exits with 1
+            self.error = error
+            log.exception("the companion's loop failed")
+
+    @property
+    def alive(self) -> bool:
+        """Whether the loop's thread is running."""
+        return self._thread.is_alive()
+
+    @property
+    def ended(self) -> bool:
+        """Whether the loop ran and has finished."""
+        return self._thread.ident is not None and not self._thread.is_alive()
+
+    def stop(self, timeout: float = STOP_TIMEOUT_S) -> bool:
+        """Ask the loop to stop and wait up to ``timeout`` s; True once it has finished.
+
+        A loop that never started has its journal and devices closed here instead.
+        """
+        with self._lock:
+            started = self._thread.ident is not None
+            first = not self._closed
+            self._closed = True
+        if not started:
+            if first:
+                self.companion.daemon.table.close()
+                self.companion.rig.close()
+            return True
+        if self._thread.is_alive():
+            self.companion.daemon.stop("the simulator was closed")
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
+class RecentLog(logging.Handler):
+    """Keep the last few warnings so the app can show them (stderr is the app's screen)."""
+
+    def __init__(self, keep: int = 5) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: deque[str] = deque(maxlen=keep)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(f"{record.levelname.lower()}: {record.getMessage()}")
+        self.count += 1
+
+
+# -- the widgets ------------------------------------------------------------------------------
+
+
+class LcdPanel(Widget):
+    """The character LCD: its rows as the fake controller shows them."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        super().__init__()
+        self.rows: list[str] = [" " * cols] * rows
+        self.border_title = f"LCD {cols}x{rows}"
+
+    def show(self, rows: list[str]) -> None:
+        """Draw these rows if they differ from the ones on show."""
+        if rows != self.rows:
+            self.rows = rows
+            self.refresh()
+
+    def render(self) -> Text:
+        return Text("\n".join(self.rows), no_wrap=True)
+
+
+class OledPanel(Widget):
+    """The OLED: the last frame sent to it, in braille (full or half resolution)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__()
+        self.border_title = f"OLED {width}x{height}"
+        self.grid: list[list[bool]] = [[False] * width for _ in range(height)]
+        self.compact = False
+        self.lines: list[str] = braille(self.grid)
+
+    def show(self, grid: list[list[bool]]) -> None:
+        """Draw this frame if it differs from the one on show."""
+        if grid != self.grid:
+            self.grid = grid
+            self._redraw()
+
+    def set_compact(self, compact: bool) -> None:
+        """Draw at half resolution (small terminals) or full resolution."""
+        if compact != self.compact:
+            self.compact = compact
+            self._redraw(layout=True)
+
+    def _redraw(self, layout: bool = False) -> None:
+        self.lines = braille(shrink(self.grid, 2) if self.compact else self.grid)
+        self.refresh(layout=layout)
+
+    def render(self) -> Text:
+        return Text("\n".join(self.lines), no_wrap=True)
+
+
+class StripPanel(Widget):
+    """The LED strip: one cell per LED in its colour, with its index every ten LEDs."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.border_title = f"LED strip ({count})"
+        self.leds: list[RGB] = [OFF] * count
+
+    def show(self, leds: list[RGB]) -> None:
+        """Draw these colours if they differ from the ones on show."""
+        if leds != self.leds:
+            self.leds = leds
+            self.refresh()
+
+    def lit(self) -> dict[int, RGB]:
+        """The LEDs drawn lit, by index, in the colour shown."""
+        return {i: seen_colour(c) for i, c in enumerate(self.leds) if c != OFF}
+
+    def render(self) -> Text:
+        width = max(10, self.content_size.width or len(self.leds))
+        text = Text(no_wrap=True)
+        for start in range(0, len(self.leds), width):
+            chunk = self.leds[start : start + width]
+            if start:
+                text.append("\n")
+            for colour in chunk:
+                if colour == OFF:
+                    text.append("·", style="#4a4a4a")
+                else:
+                    r, g, b = seen_colour(colour)
+                    text.append("●", style=f"bold rgb({r},{g},{b})")
+            ruler = [" "] * len(chunk)
+            for index in range(start, start + len(chunk)):
+                if index % 10 == 0:
+                    for offset, digit in enumerate(str(index)):
+                        if index - start + offset < len(ruler):
+                            ruler[index - start + offset] = digit
+            text.append("\n" + "".join(ruler), style="#808080")
+        return text
+
+
+class CardInput(Input):
+    """Where a card is typed; Enter lays it on the reader, Escape goes back to the buttons."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "back to the buttons")]
+
+    def action_leave(self) -> None:
+        """Give the keys back to the buttons."""
+        self.value = ""
+        self.screen.set_focus(None)
+
+
+# -- the app ---------------------------------------------------------------------------------
+
+
+class SimulatorApp(App[int]):
+    """The simulated table: LCD, OLED, LED strip and buzzer on screen, keys for the controls.
+
+    The app starts the daemon's loop when it mounts and stops it when it quits; it exits by
+    itself (code 0, or 1 after a failure) if the loop ends some other way.
+    """
+
+    TITLE = "companion simulator"
+    AUTO_FOCUS = None
+    CSS = """
+    Screen { layout: vertical; padding: 0 1; }
+    #displays { height: auto; }
+    LcdPanel {
+        width: auto; height: auto; padding: 0 1; margin-right: 2;
+        background: #1b3a9c; color: #eef3ff; text-style: bold;
+        border: heavy #6b7280; border-title-color: #d1d5db;
+    }
+    OledPanel {
+        width: auto; height: auto; padding: 0 1;
+        background: #000000; color: #9ad7ff;
+        border: heavy #6b7280; border-title-color: #d1d5db;
+    }
+    StripPanel {
+        height: auto; background: #101010;
+        border: heavy #6b7280; border-title-color: #d1d5db;
+    }
+    #tones { height: 1; color: #fcd34d; }
+    #status { height: auto; color: #a7f3d0; }
+    #warnings { height: auto; color: #fca5a5; }
+    CardInput { width: 64; margin: 0; }
+    #legend { height: auto; color: #9ca3af; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"horse({n})", f"horse {n}", show=False) for n in range(1, 6)),
+        Binding("space,d", "die", "die", show=False),
+        Binding("enter", "push", "push", show=False),
+        Binding("left,minus", "turn(-1)", "turn left", show=False),
+        Binding("right,plus,equals_sign", "turn(1)", "turn right", show=False),
+        Binding("u", "undo", "hold undo", show=False),
+        # Priority: the field has the keys at once, even for "c" and the card typed after it
+        # in one burst (a paste); in the field these keys are typed (SkipAction).
+        Binding("c,slash", "card", "type a card", show=False, priority=True),
+        Binding("q", "quit", "quit", show=False),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        companion: Companion,
+        *,
+        refresh_s: float = REFRESH_S,
+        handle_signals: bool = False,
+    ) -> None:
+        super().__init__()
+        sim = companion.rig.simulation
+        if sim is None:
+            raise ValueError("the simulator needs a companion built with simulate=True")
+        self.companion = companion
+        self.sim: Simulation = sim
+        self.loop_thread = LoopThread(companion)
+        self.refresh_s = refresh_s
+        self.handle_signals = handle_signals
+        self.recent = RecentLog()
+        self._quitting = False
+        self._ready_said = False
+        self._tones_seen = -1
+        self._warnings_seen = -1
+        journal = companion.session.journal
+        self.journal_path = str(journal.path) if journal is not None else "(in memory)"
+
+    # Building and running.
+
+    def compose(self) -> ComposeResult:
+        sim = self.sim
+        with Horizontal(id="displays"):
+            if sim.lcd is not None:
+                yield LcdPanel(sim.lcd.cols, sim.lcd.rows)
+            if sim.oled is not None:
+                yield OledPanel(sim.oled.width, sim.oled.height)
+        leds = sim.leds()
+        if leds:
+            yield StripPanel(len(leds))
+        yield Static(id="tones")
+        yield Static("Starting the companion…", id="status")
+        yield Static(id="warnings")
+        yield CardInput(placeholder="card (QS, 10H, 7♥, jockey:12), Enter to scan", id="card")
+        yield Static(f"{LEGEND}\n[dim]journal: {self.journal_path}[/]", id="legend")
+
+    def on_mount(self) -> None:
+        logging.getLogger().addHandler(self.recent)
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            loop.add_signal_handler(signal.SIGTERM, lambda: self.call_next(self.action_quit))
+            loop.add_signal_handler(signal.SIGHUP, self._hang_up)
+        self._fit(self.size.width, self.size.height)
+        self.loop_thread.start()
+        self.set_interval(self.refresh_s, self.read_fakes)
+
+    def on_unmount(self) -> None:
+        logging.getLogger().removeHandler(self.recent)
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                loop.remove_signal_handler(number)
+
+    def _hang_up(self) -> None:
+        """The terminal is gone: stop the daemon cleanly, then end as a hang-up would.
+
+        Textual cannot leave a vanished terminal in order (it waits on writes that never
+        finish), so the app is not shut down: the process ends once the journal is closed.
+        """
+        self._quitting = True
+        self.loop_thread.stop()
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGHUP)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        compact = width < FULL_OLED_MIN[0] or height < FULL_OLED_MIN[1]
+        for panel in self.query(OledPanel):
+            panel.set_compact(compact)
+
+    # Reading the fakes.
+
+    def read_fakes(self) -> None:
+        """Copy what the fake devices show into the widgets; notice when the loop has ended."""
+        sim = self.sim
+        if sim.lcd is not None:
+            self.query_one(LcdPanel).show(sim.lcd.lines())
+        if sim.oled is not None:
+            self.query_one(OledPanel).show(pixels(sim.oled.image))
+        for strip in self.query(StripPanel):
+            strip.show(sim.leds())
+        if sim.buzzer is not None:
+            self._read_buzzer(sim)
+        if self.recent.count != self._warnings_seen:
+            self._warnings_seen = self.recent.count
+            self.query_one("#warnings", Static).update(
+                Text("\n".join(list(self.recent.messages)[-2:]))
+            )
+        if self.loop_thread.ended and not self._quitting:
+            self._quitting = True
+            self.exit(1 if self.loop_thread.error is not None else 0)
+        elif not self._ready_said and self.companion.daemon.running.is_set():
+            self._ready_said = True
+            self.say("Ready: the companion is running.")
+
+    def _read_buzzer(self, sim: Simulation) -> None:
+        buzzer = sim.buzzer
+        assert buzzer is not None
+        played = list(buzzer.played)
+        sounding = buzzer.hz
+        key = len(played) * 2 + (sounding is not None)
+        if key == self._tones_seen:
+            return
+        self._tones_seen = key
+        text = Text("buzzer: ", style="dim")
+        if not played:
+            text.append("silent", style="dim")
+        else:
+            text.append(" · ".join(tone.value for tone in played[-6:]))
+            text.append(f"  ({len(played)} tones)", style="dim")
+        if sounding is not None:
+            text.append(f"  ♪ {sounding:.0f} Hz", style="bold")
+        self.query_one("#tones", Static).update(text)
+
+    def say(self, message: str) -> None:
+        """Show what the simulator just did (or why it did not)."""
+        self.query_one("#status", Static).update(Text(message))
+
+    # The controls.
+
+    def _operate(self, done: str, action: Callable[[], str | None]) -> None:
+        """Carry out a control once the loop runs; say ``done``, or what ``action`` returns."""
+        if self._quitting:
+            return
+        if not self.companion.daemon.running.is_set():
+            self.say("The companion is still starting: try again in a moment.")
+            return
+        try:
+            said = action()
+        except KeyError as error:  # a button this configuration does not have
+            said = str(error.args[0]) if error.args else "no such control"
+        self.say(said or done)
+
+    def action_horse(self, number: int) -> None:
+        """Press horse button ``number``."""
+        self._operate(
+            f"Pressed horse button {number}.", lambda: self.sim.controls.press(f"horse{number}")
+        )
+
+    def action_die(self) -> None:
+        """Press the die button."""
+        self._operate("Pressed the die button.", lambda: self.sim.controls.press("die"))
+
+    def action_push(self) -> None:
+        """Push the encoder's knob."""
+        self._operate("Pushed the knob.", lambda: self.sim.controls.press("push"))
+
+    def action_turn(self, steps: int) -> None:
+        """Turn the encoder ``steps`` detents (negative: anticlockwise)."""
+        way = "clockwise" if steps > 0 else "anticlockwise"
+        self._operate(f"Turned the knob {way}.", lambda: self.sim.controls.turn(steps))
+
+    def action_undo(self) -> None:
+        """Hold the undo button down long enough to confirm."""
+        held = self.sim.controls.hold_s + 0.3
+        self._operate(f"Holding undo ({held:.1f} s)…", lambda: self.sim.controls.hold("undo"))
+
+    def action_card(self) -> None:
+        """Move the keys to the card field (in the field, the key is typed)."""
+        card = self.query_one(CardInput)
+        if card.has_focus:
+            raise SkipAction
+        if not self._quitting:
+            self.screen.set_focus(card)
+            self.say("Type a card and press Enter (Escape: back to the buttons).")
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        """Lay the typed card on the reader."""
+        typed = message.value.strip()
+        name = card_name(typed)
+        if name is None:
+            self.say(f'"{typed}" is not a card: try QS, 10H, 7♥ or jockey:12.')
+            return
+        field = self.query_one(CardInput)
+        field.value = ""
+        self.screen.set_focus(None)
+        self._operate(f"Laid {name} on the reader.", lambda: self.sim.scan(name))
+
+    async def action_quit(self) -> None:
+        """Stop the daemon (journal closed, displays say bye), then leave."""
+        if self._quitting and not self.loop_thread.alive:
+            self.exit(0)
+            return
+        self._quitting = True
+        self.say("Stopping the companion…")
+        stopped = await asyncio.to_thread(self.loop_thread.stop)
+        if not stopped:
+            log.error("the companion's loop did not stop within %.0f s", STOP_TIMEOUT_S)
+        self.exit(0 if stopped and self.loop_thread.error is None else 1)
+
+
+def run_simulator(companion: Companion) -> int:
+    """Run the simulator in this terminal until the user quits; return the exit status."""
+    app = SimulatorApp(companion, handle_signals=True)
+    try:
+        result = app.run()
+    finally:
+        stopped = app.loop_thread.stop()
+    if not stopped:
+        return 1
+    if app.loop_thread.error is not None:
+        return 1
+    return result if result is not None else 0
