@@ -5,13 +5,14 @@ The daemon needs only ``Session`` (``Session.open(path)``, ``new_game``, ``submi
 and the plain-data results ``Outcome``, ``View`` and ``PrivateView``.
 """
 
-from companion.session.journal import GameRecord, JournalError
+from companion.session.journal import GameNotRebuilt, GameRecord, JournalError
 from companion.session.log import Entry, LogError, parse_line
 from companion.session.session import Session
 from companion.session.view import Outcome, PrivateView, RefusalView, View
 
 __all__ = [
     "Entry",
+    "GameNotRebuilt",
     "GameRecord",
     "JournalError",
     "LogError",

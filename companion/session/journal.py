@@ -61,6 +61,14 @@ class JournalError(Exception):
     """A journal file that cannot be used (corrupt, foreign, newer) or a failed write."""
 
 
+class GameNotRebuilt(JournalError):
+    """A game of the journal whose inputs no longer replay (``game_id`` says which)."""
+
+    def __init__(self, game_id: int, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
 def default_path() -> Path:
     """Return where the journal lives unless told otherwise.
 

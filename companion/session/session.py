@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.games.errors import GameError, Refusal
 from companion.session.binding import GAME_NAMES, Binding, binding_class
-from companion.session.journal import GameRecord, Journal, JournalError, utc_now
+from companion.session.journal import GameNotRebuilt, GameRecord, Journal, JournalError, utc_now
 from companion.session.log import (
     DealCard,
     DealCourse,
@@ -199,8 +199,9 @@ class Session:
     ) -> Session:
         """Open the journal at ``path`` and rebuild its latest active game.
 
-        Raises JournalError for a corrupt, foreign or newer journal (left untouched), or a
-        game that cannot be rebuilt.
+        Raises JournalError for a corrupt, foreign or newer journal (left untouched), and
+        its subclass GameNotRebuilt for a game whose inputs no longer replay (open again
+        with ``resume=False`` to go on without it).
         """
         session = cls(Journal.open(path, clock=clock))
         latest = session.journal.latest_active() if session.journal else None
@@ -345,13 +346,14 @@ def rebuild(game_id: int, lines: Iterable[str]) -> Table:
         try:
             entries.append(parse_line(line, seq))
         except LogError as error:
-            raise JournalError(
-                f"game {game_id}: journal entry {seq} is unreadable: {error}"
+            raise GameNotRebuilt(
+                game_id, f"game {game_id}: journal entry {seq} is unreadable: {error}"
             ) from None
     try:
         return Table.from_entries(entries)
     except Refusal as error:
-        raise JournalError(
+        raise GameNotRebuilt(
+            game_id,
             f"game {game_id} cannot be rebuilt ({error.code}: {error.sentence}); "
-            f"export it with `companion export {game_id}` or abandon it"
+            f"export it with `companion export {game_id}` or abandon it",
         ) from None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.session.journal import SCHEMA_VERSION, Journal, JournalError
+from companion.session.journal import SCHEMA_VERSION, GameNotRebuilt, Journal, JournalError
 from companion.session.log import NewGame, Predict, Roll, dumps
 from companion.session.session import Session
 
@@ -131,9 +131,13 @@ def test_a_journal_that_no_longer_replays_names_the_way_out(tmp_path: Path) -> N
             "UPDATE events SET entry = ? WHERE seq = 3", ('{"type": "roll", "value": 9}',)
         )
     connection.close()
-    with pytest.raises(JournalError, match="cannot be rebuilt") as caught:
+    with pytest.raises(GameNotRebuilt, match="cannot be rebuilt") as caught:
         Session.open(path)
-    assert "companion export 1" in str(caught.value)
+    assert "companion export 1" in str(caught.value) and caught.value.game_id == 1
+    # The daemon can still start without that game.
+    without = Session.open(path, resume=False)
+    assert without.game_id is None and [g.id for g in without.games()] == [1]
+    without.close()
     # The file still opens for export and for abandoning that game.
     journal = Journal.open(path)
     assert len(journal.events(1)) == 4
