@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -161,3 +162,23 @@ def test_the_schema_and_the_parser_agree_on_every_line(obj: object) -> None:
     except LogError:
         parsed = False
     assert VALIDATOR.is_valid(obj) == parsed, obj
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "docs" / "examples").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
+def test_every_line_of_the_example_logs_is_valid_for_the_schema(example: Path) -> None:
+    lines = example.read_text(encoding="utf-8").splitlines()
+    assert lines
+    for number, line in enumerate(lines, start=1):
+        VALIDATOR.validate(json.loads(line))
+        assert log.dumps(parse_line(line, number)) == line
+
+
+def test_the_three_example_logs_are_there() -> None:
+    assert [p.name for p in EXAMPLES] == [
+        "course-hippique.jsonl",
+        "jockey.jsonl",
+        "jumpy-jack.jsonl",
+    ]
