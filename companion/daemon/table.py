@@ -38,6 +38,14 @@ def game_flow(ctx: Context) -> Flow:
         from companion.daemon.flows.jumpy_jack import JumpyJackFlow
 
         return JumpyJackFlow(ctx)
+    if kind == "course_hippique":
+        from companion.daemon.flows.course_hippique import CourseHippiqueFlow
+
+        return CourseHippiqueFlow(ctx)
+    if kind == "jockey":
+        from companion.daemon.flows.jockey import JockeyFlow
+
+        return JockeyFlow(ctx)
     raise ValueError(f"no flow for a game of kind {kind!r}")
 
 
@@ -106,6 +114,7 @@ class TableController:
         try:
             if isinstance(event, DeviceStatus):
                 return self._status(event)
+            self._flash = None  # a new input makes the last message old news
             if isinstance(event, ButtonHeld):
                 reply = self.flow.undo() if event.button == "undo" else Reply()
             elif isinstance(event, ButtonPressed) and event.button == "undo":

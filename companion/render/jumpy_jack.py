@@ -99,16 +99,23 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
         return _predict_rows(view, entry)
     if view.phase == "roll":
         return rows(
-            [spread(f"{short(turn, 12)}'s turn", race), "Press the die", podium_row(board),
-             scores_row(view)]
-        )  # fmt: skip
+            [
+                spread(f"{short(turn, 12)}'s turn", race),
+                "Press the die",
+                podium_row(board),
+                scores_row(view),
+            ]
+        )
     if view.phase == "move":
         legal = [str(h) for h in board.get("legal_horses", [])]
         return rows(
-            [spread(f"{short(turn, 12)}'s turn", f"die {board.get('die')}"),
-             "Move one of:" if legal else "No horse can move", joined(legal),
-             podium_row(board)]
-        )  # fmt: skip
+            [
+                spread(f"{short(turn, 12)}'s turn", f"die {board.get('die')}"),
+                "Move one of:" if legal else "No horse can move",
+                joined(legal),
+                podium_row(board),
+            ]
+        )
     if view.phase == "race_over":
         return page_of(race_pages(view, "Push: next race"), page)
     if view.phase == "match_over":
@@ -121,26 +128,43 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
     if entry is not None and entry.what == "prediction":
         later = [p for p in view.waiting_for if p != entry.player]
         return rows(
-            [f"{race}: predictions", f"{short(entry.player, 12)}: predict",
-             f"1st 2nd 3rd: {stars(entry.entered, 3)}",
-             "Then: " + joined([short(p, 8) for p in later], 14) if later else "Others look away"]
-        )  # fmt: skip
+            [
+                f"{race}: predictions",
+                f"{short(entry.player, 12)}: predict",
+                f"1st 2nd 3rd: {stars(entry.entered, 3)}",
+                "Then: " + joined([short(p, 8) for p in later], 14)
+                if later
+                else "Others look away",
+            ]
+        )
     if entry is not None:
         if entry.choosing:
             target = entry.target or "no guess"
             return rows(
-                [f"{race}: guesses", f"{short(entry.player, 12)}: guess whose?",
-                 f"> {short(target, 18)}", "Turn, push: ok"]
-            )  # fmt: skip
+                [
+                    f"{race}: guesses",
+                    f"{short(entry.player, 12)}: guess whose?",
+                    f"> {short(target, 18)}",
+                    "Turn, push: ok",
+                ]
+            )
         return rows(
-            [f"{race}: guesses", f"{short(entry.player, 12)}: guess",
-             f"1st 2nd 3rd: {stars(entry.entered, 3)}", "Others look away"]
-        )  # fmt: skip
+            [
+                f"{race}: guesses",
+                f"{short(entry.player, 12)}: guess",
+                f"1st 2nd 3rd: {stars(entry.entered, 3)}",
+                "Others look away",
+            ]
+        )
     turn = view.turn or ""
     return rows(
-        [f"{race}: all sealed", f"{short(turn, 12)}: press the die", podium_row(view.board),
-         scores_row(view)]
-    )  # fmt: skip
+        [
+            f"{race}: all sealed",
+            f"{short(turn, 12)}: press the die",
+            podium_row(view.board),
+            scores_row(view),
+        ]
+    )
 
 
 def race_pages(
@@ -158,10 +182,13 @@ def race_pages(
     podium = result.get("podium", {})
     top = _top3(podium)
     first = rows(
-        [f"Race {result.get('number', view.race)} over", " ".join(
-            f"{i}:{short(h, 3) if h else '---'}" for i, h in enumerate(top, 1)),
-         name_score_row(gained), prompt]
-    )  # fmt: skip
+        [
+            f"Race {result.get('number', view.race)} over",
+            " ".join(f"{i}:{short(h, 3) if h else '---'}" for i, h in enumerate(top, 1)),
+            name_score_row(gained),
+            prompt,
+        ]
+    )
     pages = [first]
     scores = view.board.get("scores", {})
     predictions: Mapping[str, Sequence[str]] = result.get("predictions", {})

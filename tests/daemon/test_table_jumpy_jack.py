@@ -195,8 +195,13 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed() -> None:
     for entry in (
         Predict("Anna", ("red", "blue", "green")),
         Predict("Ben", ("red", "blue", "green")),
-        Roll(3), MoveEntry("red"), Roll(3), MoveEntry("blue"), Roll(1), MoveEntry("green"),
-    ):  # fmt: skip
+        Roll(3),
+        MoveEntry("red"),
+        Roll(3),
+        MoveEntry("blue"),
+        Roll(1),
+        MoveEntry("green"),
+    ):
         assert session.submit(entry).accepted
     table = Table(session)
     assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
@@ -217,8 +222,11 @@ def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds() -> None
     for entry in (
         Predict("Anna", ("red", "blue", "green")),
         Predict("Ben", ("red", "blue", "green")),
-        Roll(3), MoveEntry("red"), Roll(3), MoveEntry("blue"),
-    ):  # fmt: skip
+        Roll(3),
+        MoveEntry("red"),
+        Roll(3),
+        MoveEntry("blue"),
+    ):
         assert session.submit(entry).accepted
     table = Table(session)
     table.roll(4)

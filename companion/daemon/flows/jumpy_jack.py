@@ -39,9 +39,13 @@ class JumpyJackFlow(GameFlow):
         self.horses = board.horse_names
         self.track = render.Track(
             board.squares,
-            {"stop": board.stop, "double": board.double, "out": board.out,
-             "restart": board.restart},
-        )  # fmt: skip
+            {
+                "stop": board.stop,
+                "double": board.double,
+                "out": board.out,
+                "restart": board.restart,
+            },
+        )
         self.layout = ctx.layouts.jumpy_jack
         #: Horses pressed for the secret being entered (never shown).
         self.pressed: list[str] = []

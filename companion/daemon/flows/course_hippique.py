@@ -1,0 +1,294 @@
+"""Course hippique at the table: the croupier's scans, the max bet, sealed bets, the race.
+
+Per race: the croupier scans the course cards one by one (a redeal is called when a suit
+has 5 or more), dials the max bet (encoder, push), then each other player in seat order
+after the croupier bets (a horse button for the suit, the encoder for the stake, push) or
+passes (push with no horse). Then the croupier scans each turned card until a horse wins.
+
+Who has bet is in the session; who passed is kept here. After a restart, a player seated
+before the last one who bet is taken to have passed, so only passes after the last bet are
+asked again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.daemon.flows.base import Context, Flash, Reply, notice, refused
+from companion.daemon.flows.cards import playing_card
+from companion.daemon.flows.game import GameFlow
+from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.games.cards import Suit
+from companion.games.hippique_odds import win_probabilities
+from companion.games.hippique_track import CARDS_PER_SUIT
+from companion.render import course_hippique as render
+from companion.render.leds import SUIT_COLOURS
+from companion.render.screen import Cue, Move, Screen
+from companion.render.text import SUIT_NAMES, card_text, suit
+from companion.session.log import Bet, DealCard, NextRace, SetMaxBet, TurnCard
+from companion.session.view import View
+
+HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4")
+HORSES = render.HORSES
+#: The max bet the croupier's dial starts on, the first race.
+FIRST_MAX_BET = 10
+
+
+def race_facts(view: View, setback: bool = False) -> render.Race:
+    """Read the public facts of the race from the session's view."""
+    board = view.board
+    course = tuple(c for c in board.get("course", []) if c)
+    positions: Mapping[str, int] = board.get("positions", {})
+    finish = int(board.get("finish", 8))
+    odds: Mapping[str, int | None] = board.get("odds", {})
+    result = board["results"][-1] if view.phase in ("race_over", "game_over") else None
+    payouts: tuple[render.Payout, ...] = ()
+    croupier_change = 0
+    if result is not None:
+        changes: Mapping[str, int] = result.get("changes", {})
+        payouts = tuple(
+            render.Payout(b["player"], b["horse"], b["stake"], changes.get(b["player"], 0))
+            for b in result.get("bets", [])
+        )
+        croupier_change = changes.get(result["croupier"], 0)
+    return render.Race(
+        players=view.players,
+        phase=view.phase,
+        number=view.race,
+        races=int(board.get("races", len(view.players))),
+        croupier=str(result["croupier"] if result else board.get("croupier", "")),
+        course_length=len(board.get("course", [])) or 7,
+        setback=setback,
+        course=course,
+        odds=odds,
+        chances={} if setback else _chances(view.phase, board, course, positions, finish),
+        max_bet=board.get("max_bet"),
+        bettors=tuple(view.sealed) or tuple(b["player"] for b in board.get("bets", [])),
+        bets=tuple(
+            render.Payout(b["player"], b["horse"], b["stake"]) for b in board.get("bets", [])
+        ),
+        positions=positions,
+        finish=finish,
+        last_card=(board.get("turned") or [None])[-1],
+        pending_row=board.get("pending_row"),
+        winner=board.get("winner"),
+        balances=board.get("balances", {}),
+        payouts=payouts,
+        croupier_change=croupier_change,
+        ranking=tuple((r["place"], r["player"], r["chips"]) for r in board.get("ranking", [])),
+    )
+
+
+def _chances(
+    phase: str,
+    board: Mapping[str, Any],
+    course: tuple[str, ...],
+    positions: Mapping[str, int],
+    finish: int,
+) -> dict[str, float]:
+    """Each horse's exact chance of winning from here (the plain game; none before betting)."""
+    if phase not in ("betting", "racing"):
+        return {}
+    seen = [*course, *board.get("turned", [])]
+    left = {s: CARDS_PER_SUIT - sum(1 for c in seen if c.endswith(s.letter)) for s in Suit}
+    need = {s: finish - int(positions.get(s.letter, 0)) for s in Suit}
+    try:
+        exact = win_probabilities(need, left)
+    except ValueError:
+        return {}
+    return {s.letter: float(p) for s, p in exact.items()}
+
+
+class CourseHippiqueFlow(GameFlow):
+    """Turn the croupier's scans, the horse buttons, the encoder and push into the game."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.layout = ctx.layouts.course_hippique
+        self.setback = self.table.start.options.get("setback") is not None
+        #: The croupier's max bet dial, and the bet being entered (horse, stake).
+        self.max_bet = FIRST_MAX_BET
+        self.horse: str | None = None
+        self.stake = 1
+        #: Players who passed this race, with the number of inputs in force when they did.
+        self.passes: list[tuple[str, int]] = []
+        self.race = 0
+        self._learn_passes(ctx.view())
+
+    # -- whose bet ---------------------------------------------------------------------------
+
+    def _learn_passes(self, view: View) -> None:
+        """Players seated before the last one who bet are taken to have passed."""
+        self.race = view.race
+        self.passes = []
+        bettors = set(view.sealed)
+        order = self._order(view)
+        done = [i for i, p in enumerate(order) if p in bettors]
+        if done:
+            events = len(self.table.in_force())
+            self.passes = [(p, events) for p in order[: done[-1]] if p not in bettors]
+
+    def _order(self, view: View) -> list[str]:
+        """The betting order: the players after the croupier, round the table."""
+        croupier = str(view.board.get("croupier", ""))
+        players = list(view.players)
+        seat = players.index(croupier) if croupier in players else 0
+        return [players[(seat + i) % len(players)] for i in range(1, len(players))]
+
+    def _bettor(self, view: View) -> str | None:
+        """The player whose bet is being entered, or None once every player had the chance."""
+        if view.phase != "betting" or view.board.get("max_bet") is None:
+            return None
+        if self.race != view.race:
+            self._learn_passes(view)
+        passed = {p for p, _ in self.passes}
+        balances: Mapping[str, int] = view.board.get("balances", {})
+        for player in self._order(view):
+            if player in view.sealed or player in passed:
+                continue
+            if balances.get(player, 0) < 1:
+                continue  # no chips, no bet
+            return player
+        return None
+
+    def _limit(self, view: View, player: str) -> int:
+        max_bet = int(view.board.get("max_bet") or 0)
+        return max(0, min(max_bet, int(view.board.get("balances", {}).get(player, 0))))
+
+    def _entry(self, view: View) -> render.Entry | None:
+        if view.phase == "betting" and view.board.get("max_bet") is None:
+            return render.Entry(view.turn or "", "max_bet", self.max_bet)
+        bettor = self._bettor(view)
+        if bettor is None:
+            return None
+        limit = self._limit(view, bettor)
+        self.stake = max(1, min(self.stake, limit))
+        return render.Entry(bettor, "bet", self.stake, self.horse is not None, limit)
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> Reply:
+        """Apply one device input."""
+        view = self.ctx.view()
+        if isinstance(event, CardScanned):
+            return self._scan(view, event)
+        if isinstance(event, EncoderTurned):
+            return self._turn(view, event.steps)
+        if isinstance(event, ButtonPressed):
+            if event.button == "push":
+                return self._push(view)
+            if event.button in HORSE_BUTTONS:
+                return self._horse(view, HORSES[HORSE_BUTTONS.index(event.button)])
+        return Reply()
+
+    def _scan(self, view: View, event: CardScanned) -> Reply:
+        if event.card is None:
+            return refused("Unknown card - enroll it?")
+        code = playing_card(event.card)
+        if code is None:
+            return refused("Not a playing card: scan a card of the 52-card deck.")
+        if view.phase in ("dealing", "redeal"):
+            return self._deal(code, view)
+        if view.phase == "betting":
+            entry = self._entry(view)
+            if entry is not None and entry.what == "max_bet":
+                return refused("Set the max bet first: turn, then push.")
+            if entry is not None:
+                return refused(f"Bets first: {entry.player} (push with no horse: no bet).")
+        return self._turn_card(code, view)
+
+    def _deal(self, code: str, view: View) -> Reply:
+        outcome, reply = self.ctx.submit(DealCard(code, view.turn))
+        if not outcome.accepted:
+            return reply
+        if outcome.view.phase == "redeal":
+            return notice(f"Redeal: 5 or more of a suit ({card_text(code)}).")
+        if outcome.view.phase == "betting":
+            return notice("Course dealt.")
+        return Reply([Cue(tone=Tone.ACCEPTED)])
+
+    def _turn_card(self, code: str, view: View) -> Reply:
+        before: Mapping[str, int] = view.board.get("positions", {})
+        outcome, reply = self.ctx.submit(TurnCard(code, view.turn))
+        if not outcome.accepted:
+            return reply
+        board = outcome.view.board
+        after: Mapping[str, int] = board.get("positions", {})
+        cues: list[Cue] = []
+        for horse in HORSES:
+            start, end = int(before.get(horse, 0)), int(after.get(horse, 0))
+            if start != end:
+                path = render.lane_path(self.layout, horse, start, end, int(board["finish"]))
+                if path:
+                    cues.append(Cue(move=Move(path, SUIT_COLOURS[horse])))
+        winner = board.get("winner")
+        self.page = 0
+        if winner:
+            cues.insert(0, Cue(tone=Tone.FINISH))
+            name = SUIT_NAMES[winner]
+            return Reply(cues, Flash((f"{suit(winner)} {name} win!",), (f"{suit(winner)} wins",)))
+        cues.insert(0, Cue(tone=Tone.ACCEPTED))
+        return Reply(cues)
+
+    def _turn(self, view: View, steps: int) -> Reply:
+        if view.phase in ("race_over", "game_over"):
+            return self.turn_page(steps)
+        entry = self._entry(view)
+        if entry is None:
+            return Reply()
+        if entry.what == "max_bet":
+            self.max_bet = max(1, self.max_bet + steps)
+        else:
+            self.stake = max(1, min(entry.limit, self.stake + steps))
+        return Reply()
+
+    def _horse(self, view: View, horse: str) -> Reply:
+        entry = self._entry(view)
+        if entry is None or entry.what != "bet":
+            return Reply()
+        self.horse = horse
+        return Reply([Cue(tone=Tone.ACCEPTED)])
+
+    def _push(self, view: View) -> Reply:
+        if view.phase == "race_over":
+            outcome, reply = self.ctx.submit(NextRace())
+            if outcome.accepted:
+                self.page = 0
+                croupier = outcome.view.board.get("croupier")
+                return notice(f"{croupier} deals race {outcome.view.race}.")
+            return reply
+        if view.phase == "game_over":
+            return Reply(goto=self.menu())
+        entry = self._entry(view)
+        if entry is None:
+            return Reply()
+        if entry.what == "max_bet":
+            outcome, reply = self.ctx.submit(SetMaxBet(self.max_bet, view.turn))
+            return notice(f"Max bet {self.max_bet}.") if outcome.accepted else reply
+        if self.horse is None:
+            self.passes.append((entry.player, len(self.table.in_force())))
+            return notice(f"{entry.player}: no bet.", tone=None)
+        outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
+        self.horse, self.stake = None, 1
+        if outcome.accepted:
+            return notice(f"{entry.player}: bet sealed ***")
+        return reply
+
+    def take_back_step(self) -> bool:
+        """Drop the horse chosen for a bet, or a pass made since the last input in force."""
+        if self.horse is not None:
+            self.horse = None
+            return True
+        if self.passes and self.passes[-1][1] >= len(self.table.in_force()):
+            self.passes.pop()
+            return True
+        return False
+
+    # -- picture ---------------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        """Return the picture of the race as it stands."""
+        view = self.ctx.view()
+        facts = race_facts(view, self.setback)
+        return render.screen(facts, self._entry(view), self.layout, self.page)

@@ -1,0 +1,212 @@
+"""Jockey at the table: secret bets, each played card scanned, settlements, three races.
+
+Before a race each player in turn enters a bet: its kind with the encoder (win, double,
+place, order) and push; its horse(s) with the horse buttons; each stake with the encoder in
+hundreds and push. Then each card played is scanned for the player whose turn it is; the
+companion moves the horse, or says why the card moved nothing, and settles the bets when
+the second horse passes the finish.
+
+The session knows who still has to bet and whose turn it is, so a restart loses only a bet
+half entered. Cards are named as the reader names them: ``companion/daemon/flows/cards.py``.
+"""
+
+from __future__ import annotations
+
+from companion.daemon.flows.base import Context, Flash, Reply, notice, refused
+from companion.daemon.flows.cards import jockey_card
+from companion.daemon.flows.game import GameFlow
+from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.games.jockey_state import JockeyOptions
+from companion.render import jockey as render
+from companion.render.screen import Cue, Screen
+from companion.session.log import Bet, NextRace, PlayCard
+from companion.session.view import View
+
+HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4")
+HORSES = render.HORSES
+KINDS = ("win", "double", "place", "order")
+#: Horses and stakes each kind of bet names.
+SHAPES = {"win": (1, 1), "double": (2, 1), "place": (1, 1), "order": (2, 2)}
+UNIT = 100
+
+
+class JockeyFlow(GameFlow):
+    """Turn the encoder, the horse buttons, push and card scans into a game of Jockey."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        options = JockeyOptions.from_data(self.table.start.options)
+        self.deck = options.deck
+        self.track = options.track_length
+        self.layout = ctx.layouts.jockey
+        self._clear()
+
+    def _clear(self) -> None:
+        """Forget the bet being entered."""
+        self.kind = 0
+        self.step = "kind"
+        self.horses: list[str] = []
+        self.stakes: list[int] = []
+        self.dial = UNIT
+
+    # -- the bet being entered ---------------------------------------------------------------
+
+    def _bettor(self, view: View) -> str | None:
+        if view.phase != "betting":
+            return None
+        owed = view.board.get("owed", {})
+        missing = [p for p in view.waiting_for if p not in view.sealed and not owed.get(p)]
+        return missing[0] if missing else None
+
+    def _limit(self, view: View, player: str) -> int:
+        return int(view.board.get("limits", {}).get(player, 0))
+
+    def _dial_limit(self, view: View, player: str) -> int:
+        """The most the stake being dialled may be, leaving 100 for a second stake to come."""
+        kind = KINDS[self.kind % len(KINDS)]
+        to_come = SHAPES[kind][1] - len(self.stakes) - 1
+        return self._limit(view, player) - sum(self.stakes) - UNIT * to_come
+
+    def _entry(self, view: View) -> render.Entry | None:
+        bettor = self._bettor(view)
+        if bettor is None:
+            return None
+        kind = KINDS[self.kind % len(KINDS)]
+        needed = SHAPES[kind][0] if self.step == "horses" else SHAPES[kind][1]
+        return render.Entry(
+            bettor,
+            kind,
+            self.step,
+            len(self.horses),
+            needed,
+            tuple(self.stakes),
+            self.dial,
+            self._limit(view, bettor),
+        )
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> Reply:
+        """Apply one device input."""
+        view = self.ctx.view()
+        if isinstance(event, CardScanned):
+            return self._scan(view, event)
+        if isinstance(event, EncoderTurned):
+            return self._turn(view, event.steps)
+        if isinstance(event, ButtonPressed):
+            if event.button == "push":
+                return self._push(view)
+            if event.button in HORSE_BUTTONS:
+                return self._horse(view, HORSES[HORSE_BUTTONS.index(event.button)])
+        return Reply()
+
+    def _scan(self, view: View, event: CardScanned) -> Reply:
+        if event.card is None:
+            return refused("Unknown card - enroll it?")
+        card = jockey_card(event.card, self.deck)
+        if card is None:
+            return refused("Not a Jockey card: scan a card of the Jockey deck.")
+        outcome, reply = self.ctx.submit(PlayCard(card, view.turn))
+        if not outcome.accepted:
+            return reply
+        board = outcome.view.board
+        effect = board.get("last_effect") or {}
+        sentence = str(effect.get("sentence", ""))
+        cues: list[Cue] = []
+        animation = render.move_cue(effect, self.layout, self.track)
+        if animation is not None:
+            cues.append(Cue(move=animation))
+        self.page = 0
+        if outcome.view.phase in ("race_over", "game_over"):
+            result = board["results"][-1]
+            cues.insert(0, Cue(tone=Tone.FINISH))
+            text = f"{result['first']} 1st, {result['second']} 2nd!"
+            return Reply(cues, Flash.sentence(text, 4.0, (str(result["first"]), "wins")))
+        cues.insert(0, Cue(tone=Tone.ACCEPTED))
+        if effect.get("finished"):
+            cues[0] = Cue(tone=Tone.FINISH)
+        return Reply(cues, Flash.sentence(sentence, 4.0) if effect.get("blocked") else None)
+
+    def _turn(self, view: View, steps: int) -> Reply:
+        if view.phase in ("race_over", "game_over"):
+            return self.turn_page(steps)
+        bettor = self._bettor(view)
+        if bettor is None:
+            return Reply()
+        if self.step == "kind":
+            self.kind = (self.kind + steps) % len(KINDS)
+        elif self.step == "stakes":
+            most = max(UNIT, self._dial_limit(view, bettor) // UNIT * UNIT)
+            self.dial = max(UNIT, min(most, self.dial + steps * UNIT))
+        return Reply()
+
+    def _horse(self, view: View, horse: str) -> Reply:
+        if self._bettor(view) is None or self.step != "horses":
+            return Reply()
+        kind = KINDS[self.kind]
+        self.horses.append(horse)
+        if len(self.horses) >= SHAPES[kind][0]:
+            self.step, self.dial = "stakes", UNIT
+        return Reply([Cue(tone=Tone.ACCEPTED)])
+
+    def _push(self, view: View) -> Reply:
+        if view.phase == "race_over":
+            outcome, reply = self.ctx.submit(NextRace())
+            if outcome.accepted:
+                self.page = 0
+                self._clear()
+                return notice(f"Race {outcome.view.race}: bets!")
+            return reply
+        if view.phase == "game_over":
+            return Reply(goto=self.menu())
+        bettor = self._bettor(view)
+        if bettor is None:
+            return Reply()
+        kind = KINDS[self.kind]
+        if self.step == "kind":
+            self.step = "horses"
+            return Reply([Cue(tone=Tone.ACCEPTED)])
+        if self.step != "stakes":
+            return Reply()
+        self.stakes.append(self.dial)
+        if len(self.stakes) < SHAPES[kind][1]:
+            self.dial = UNIT
+            return Reply([Cue(tone=Tone.ACCEPTED)])
+        return self._seal(bettor, kind)
+
+    def _seal(self, bettor: str, kind: str) -> Reply:
+        horses, stakes = self.horses, self.stakes
+        second = horses[1] if len(horses) > 1 else None
+        stake2 = stakes[1] if len(stakes) > 1 else None
+        entry = Bet(bettor, horses[0], stakes[0], kind, second, stake2)
+        self._clear()
+        outcome, reply = self.ctx.submit(entry)
+        if outcome.accepted:
+            return notice(f"{bettor}: bet sealed ***")
+        return reply
+
+    def take_back_step(self) -> bool:
+        """Step back in the bet being entered: a stake, a horse, the kind chosen."""
+        if self.stakes:
+            self.dial = self.stakes.pop()
+            return True
+        if self.step == "stakes" or self.horses:
+            if self.horses:
+                self.horses.pop()
+            self.step = "horses"
+            return True
+        if self.step == "horses":
+            self.step = "kind"
+            return True
+        return False
+
+    def after_undo(self) -> None:
+        """An undo changes whose bet it is: start that entry afresh."""
+        self._clear()
+
+    # -- picture ---------------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        """Return the picture of the race as it stands."""
+        view = self.ctx.view()
+        return render.screen(view, self._entry(view), self.layout, self.page)

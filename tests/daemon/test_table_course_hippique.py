@@ -1,0 +1,275 @@
+"""Course hippique at the table: the croupier's scans, odds and chances, sealed bets, the race."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.daemon.table import TableController
+from companion.devices.base import (
+    ButtonHeld,
+    ButtonPressed,
+    CardScanned,
+    EncoderTurned,
+    Event,
+    Tone,
+)
+from companion.render.leds import SUIT_COLOURS
+from companion.render.screen import Cue, Screen
+from companion.session.session import Session
+
+NAMES = ("Anna", "Ben", "Chloé")
+SUITS = "SHDC"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+class Table:
+    """A controller driven like the panel and the card reader drive it."""
+
+    def __init__(self, session: Session, names: Sequence[str] = NAMES) -> None:
+        self.now = 100.0
+        self.ctl = TableController(session, player_names=names, clock=lambda: self.now)
+        self.cues: list[Cue] = []
+
+    def send(self, event: Event) -> list[Cue]:
+        cues = list(self.ctl.handle(event))
+        self.cues.extend(cues)
+        return cues
+
+    def press(self, *buttons: str) -> list[Cue]:
+        return [c for b in buttons for c in self.send(ButtonPressed(b))]
+
+    def turn(self, steps: int) -> list[Cue]:
+        return self.send(EncoderTurned(steps))
+
+    def scan(self, card: str | None, uid: str = "04A1") -> list[Cue]:
+        return self.send(CardScanned(uid, card, "reader"))
+
+    def wait(self, seconds: float = 5.0) -> None:
+        self.now += seconds
+        self.ctl.tick(self.now)
+
+    @property
+    def screen(self) -> Screen:
+        return self.ctl.screen()
+
+    @property
+    def lcd(self) -> str:
+        return "\n".join(self.screen.lcd)
+
+    @property
+    def said(self) -> str:
+        return " ".join(row.strip() for row in self.screen.lcd)
+
+    @property
+    def view(self) -> Any:
+        return self.ctl.session.view()
+
+
+def tones(cues: Sequence[Cue]) -> list[Tone]:
+    return [c.tone for c in cues if c.tone is not None]
+
+
+def shuffled(rng: random.Random) -> list[str]:
+    cards = [rank + suit for suit in SUITS for rank in RANKS]
+    rng.shuffle(cards)
+    return cards
+
+
+def start(table: Table) -> None:
+    table.press("horse2", "push", "push")  # Course hippique, 3 players, options as they are
+    assert table.view.game == "course_hippique"
+
+
+def deal(table: Table, cards: list[str], rng: random.Random) -> list[str]:
+    """Scan course cards until the course stands (dealing again after a redeal)."""
+    while table.view.phase in ("dealing", "redeal"):
+        if table.view.phase == "redeal":
+            cards = shuffled(rng)
+        table.scan(cards.pop())
+    return cards
+
+
+def test_a_whole_game_three_races_with_a_rotating_croupier() -> None:
+    table = Table(Session.in_memory())
+    start(table)
+    rng = random.Random(11)
+    for race, croupier in enumerate(NAMES, start=1):
+        assert table.screen.lcd[0].startswith(f"Race {race}/3")
+        assert table.screen.lcd[0].endswith(f"bank {croupier}")
+        assert "Scan course card 1/7" in table.lcd
+        cards = deal(table, shuffled(rng), rng)
+        # The odds and, on the OLED, each horse's exact chance of winning.
+        odds = table.view.board["odds"]
+        assert table.screen.lcd[0] == " ".join(
+            f"{s}{odds[k]}:1" for s, k in zip("♠♥♦♣", SUITS, strict=True)
+        )
+        chances = [float(re.findall(r"([\d.]+)%", line)[0]) for line in table.screen.oled.lines]
+        assert abs(sum(chances) - 100) < 0.5
+        # The dial starts on 10, then on the last race's max bet.
+        assert f"{croupier}: max bet" in table.lcd
+        assert ("< 10 >" if race == 1 else "< 15 >") in table.lcd
+        if race == 1:
+            table.turn(5)
+        table.press("push")
+        assert table.view.board["max_bet"] == 15
+        bettors = [p for p in NAMES if p != croupier]
+        first, second = (NAMES[(NAMES.index(croupier) + i) % 3] for i in (1, 2))
+        assert sorted([first, second]) == sorted(bettors)
+        assert f"{first}: bet" in table.lcd
+        table.press("horse2")  # hearts
+        table.turn(2)  # stake 3
+        assert "stake < 3 >" in table.lcd
+        table.press("push")
+        assert f"{second}: bet" in table.lcd
+        table.press("push")  # no horse: no bet
+        assert f"{croupier}: turn cards" in table.lcd
+        assert "1 bet: ***" in table.lcd
+        while table.view.phase in ("betting", "racing"):
+            cues = table.scan(cards.pop())
+            positions = table.view.board["positions"]
+            for suit in SUITS:
+                if positions[suit] < table.view.board["finish"]:
+                    led = table.ctl.ctx.layouts.course_hippique.led(suit, positions[suit])
+                    assert led is not None and table.screen.leds[led] == SUIT_COLOURS[suit]
+        assert Tone.FINISH in tones(cues)
+        winner = table.view.board["winner"]
+        assert "wins race" in table.screen.lcd[0] or "win!" in table.lcd
+        result = table.view.board["results"][-1]
+        change = result["changes"][first]
+        assert change == (3 * odds["H"] if winner == "H" else -3)
+        table.wait()
+        if race == 3:
+            assert table.screen.lcd[0] == "Game over!"
+            table.turn(1)  # after the ranking: the last race
+        assert table.screen.lcd[0] == f"{'♠♥♦♣'[SUITS.index(winner)]} wins race {race}!"
+        assert f"{first[:10]} {'+' if change > 0 else ''}{change}" in table.screen.lcd[2]
+        table.turn(1)  # the bets revealed
+        assert table.screen.lcd[0] == f"{first}: ♥ 3"
+        if race < 3:
+            table.press("push")
+            table.wait()
+    assert table.view.phase == "game_over"
+    table.turn(-2)
+    ranking = table.view.board["ranking"]
+    assert table.screen.lcd[0] == "Game over!"
+    assert table.screen.lcd[1] == f"1. {ranking[0]['player']} {ranking[0]['chips']}"
+    assert sum(r["chips"] for r in ranking) == 300
+    table.press("push")
+    assert "Choose a game" in table.lcd
+
+
+def test_five_of_a_suit_in_the_course_calls_a_redeal() -> None:
+    table = Table(Session.in_memory())
+    start(table)
+    for card in ("2H", "3H", "4H", "5H", "6H", "7S", "8D"):
+        table.scan(card)
+    assert table.view.phase == "redeal"
+    assert "Redeal: 5 ♥ dealt" in table.lcd
+    table.wait()
+    assert "Shuffle, scan a new" in table.lcd
+    table.scan("2H")
+    assert table.view.phase == "dealing"
+    assert table.view.board["course"][:2] == ["2H", None]
+    assert "Scan course card 2/7" in table.lcd
+
+
+def test_an_unknown_card_changes_nothing_and_asks_to_enroll_it() -> None:
+    table = Table(Session.in_memory())
+    start(table)
+    before = table.ctl.session.accepted()
+    cues = table.scan(None)
+    assert tones(cues) == [Tone.REFUSED]
+    assert "Unknown card - enroll it?" in table.said
+    assert table.ctl.session.accepted() == before
+    table.scan("jockey:7")
+    assert "Not a playing card" in table.said
+    table.scan("AS")
+    assert "Aces are the horses" in table.said
+    assert table.ctl.session.accepted() == before
+
+
+def bet_screens(horse: str) -> list[Screen]:
+    table = Table(Session.in_memory())
+    start(table)
+    for card in ("2H", "3S", "4D", "5C", "6H", "7S", "8D"):
+        table.scan(card)
+    table.press("push")
+    table.wait()
+    shots = []
+    table.press(horse)
+    shots.append(table.screen)
+    table.turn(4)
+    shots.append(table.screen)
+    table.press("push")
+    shots.append(table.screen)
+    table.wait()
+    shots.append(table.screen)
+    return shots
+
+
+def test_a_bet_never_shows_its_horse() -> None:
+    hearts, spades = bet_screens("horse2"), bet_screens("horse1")
+    assert hearts == spades
+    assert "Horse *" in "\n".join(hearts[0].lcd)
+    assert "Ben: bet sealed ***" in "\n".join(hearts[2].lcd)
+    # Ben's stake of 5 is gone from the LCD: Chloé's entry starts afresh.
+    assert "Chloé: bet" in "\n".join(hearts[3].lcd)
+    assert "< 5 >" not in "\n".join(hearts[3].lcd)
+
+
+def test_cards_wait_for_the_bets_and_undo_takes_back_a_pass_then_a_bet() -> None:
+    table = Table(Session.in_memory())
+    start(table)
+    for card in ("2H", "3S", "4D", "5C", "6H", "7S", "8D"):
+        table.scan(card)
+    before = table.ctl.session.accepted()
+    table.scan("9H")
+    assert "Set the max bet first" in table.said
+    table.press("push")
+    table.press("horse3", "push")
+    assert "Chloé: bet" in table.lcd
+    table.scan("9H")
+    assert "Bets first: Chloé" in table.said
+    assert len(table.ctl.session.accepted()) == len(before) + 2
+    table.press("push")  # Chloé passes
+    assert "Anna: turn cards" in table.lcd
+    table.send(ButtonHeld("undo"))
+    table.wait()
+    assert "Chloé: bet" in table.lcd
+    table.send(ButtonHeld("undo"))
+    table.wait()
+    assert "Ben: bet" in table.lcd
+    assert table.view.sealed == ()
+    table.press("horse1")
+    table.send(ButtonHeld("undo"))
+    table.wait()
+    assert "Horse -" in table.lcd
+
+
+def test_after_a_restart_the_bets_and_the_race_go_on(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    table = Table(Session.open(path))
+    start(table)
+    for card in ("2H", "3S", "4D", "5C", "6H", "7S", "8D"):
+        table.scan(card)
+    table.press("push")
+    table.press("horse3", "push")
+    table.ctl.close()
+
+    again = Table(Session.open(path))
+    assert "Chloé: bet" in again.lcd
+    again.press("horse4", "push")
+    again.scan("9C")
+    leds = again.screen.leds
+    again.ctl.close()
+
+    third = Table(Session.open(path))
+    assert third.view.phase == "racing"
+    assert third.screen.leds == leds
+    assert "Turned 9♣" in third.lcd
+    assert "Ben ♦1" in third.lcd and "Chloé ♣1" in third.lcd
+    third.ctl.close()

@@ -1,0 +1,183 @@
+"""The start menu, resuming after a restart, and the LED layouts the table lights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.daemon.table import TableController
+from companion.devices.base import ButtonHeld, ButtonPressed, EncoderTurned, Event, Tone
+from companion.render.layout import LaneLeds, LayoutError, Layouts, TrackLeds, load_layout
+from companion.render.screen import Cue
+from companion.session.log import Predict
+from companion.session.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Table:
+    def __init__(self, session: Session, names: tuple[str, ...] = (), **kw: Any) -> None:
+        self.now = 0.0
+        self.ctl = TableController(session, player_names=names, clock=lambda: self.now, **kw)
+
+    def send(self, event: Event) -> list[Cue]:
+        return list(self.ctl.handle(event))
+
+    def press(self, *buttons: str) -> list[Cue]:
+        return [c for b in buttons for c in self.send(ButtonPressed(b))]
+
+    def turn(self, steps: int) -> None:
+        self.send(EncoderTurned(steps))
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+        self.ctl.tick(self.now)
+
+    @property
+    def lcd(self) -> list[str]:
+        return list(self.ctl.screen().lcd)
+
+
+def test_the_menu_lists_the_three_games_and_the_encoder_moves_the_cursor() -> None:
+    table = Table(Session.in_memory())
+    assert table.lcd == ["Choose a game:", ">1 Jumpy Jack", " 2 Course hippique", " 3 Jockey"]
+    assert table.ctl.screen().oled.lines == ("Choose", "a game")
+    table.turn(2)
+    assert table.lcd[3] == ">3 Jockey"
+    table.press("push")
+    assert table.lcd[0] == "Jockey"
+
+
+@pytest.mark.parametrize(
+    ("button", "title", "low", "high"),
+    [
+        ("horse1", "Jumpy Jack", 1, 8),
+        ("horse2", "Course hippique", 3, 10),
+        ("horse3", "Jockey", 2, 6),
+    ],
+)
+def test_each_game_keeps_the_number_of_players_within_its_limits(
+    button: str, title: str, low: int, high: int
+) -> None:
+    table = Table(Session.in_memory())
+    table.press(button)
+    assert table.lcd[0] == title
+    table.turn(-20)
+    assert table.lcd[1] == f"Players:   {low} >"
+    table.turn(20)
+    assert table.lcd[1] == f"Players: < {high}  "
+    table.press("push")
+    table.turn(20)
+    table.press("push")
+    view = table.ctl.session.view()
+    assert view.game is not None and len(view.players) == high
+
+
+def test_names_come_from_the_configured_list_then_player_numbers() -> None:
+    table = Table(Session.in_memory(), names=("Anna", "Ben", "anna", " "))
+    table.press("horse3")
+    assert table.lcd[1] == "Players:   2 >"
+    table.turn(1)
+    assert table.lcd[2] == "Anna, Ben, Player 1"
+    table.press("push")
+    table.turn(9)
+    table.press("push")
+    assert table.ctl.session.view().players == ("Anna", "Ben", "Player 1")
+
+
+def test_options_cycle_with_push_or_a_horse_button_and_reach_the_new_game() -> None:
+    table = Table(Session.in_memory(), names=("Anna", "Ben", "Chloé"))
+    table.press("horse2", "push")
+    assert table.lcd[0] == "Course hippique, 3 pl."[:20]
+    assert table.lcd[3] == ">Start"
+    table.turn(-9)
+    assert table.lcd[1] == ">Chips           100"
+    table.press("push")
+    assert table.lcd[1] == ">Chips           200"
+    table.turn(2)
+    table.press("horse4")
+    assert ">Course cards      6" in table.lcd
+    table.turn(1)
+    table.press("push", "push")
+    assert ">Setback         all" in table.lcd
+    table.turn(1)
+    cues = table.press("push")
+    assert Tone.ACCEPTED in [c.tone for c in cues]
+    table_now = table.ctl.session.table
+    assert table_now is not None
+    assert table_now.start.options == {
+        "starting_chips": 200,
+        "rounds": 1,
+        "course_length": 6,
+        "setback": "all",
+    }
+
+
+def test_an_impossible_set_up_is_refused_and_the_menu_stays() -> None:
+    table = Table(Session.in_memory())
+    table.press("horse1")
+    table.turn(-9)
+    table.press("push")  # one player
+    table.turn(-1)  # the guess variant needs an opponent
+    table.press("push")
+    assert ">Guess variant    on" in table.lcd
+    table.turn(1)
+    cues = table.press("push")
+    assert [c.tone for c in cues] == [Tone.REFUSED]
+    assert "two players" in " ".join(table.lcd)
+    assert table.ctl.session.table is None
+    table.wait(5)
+    assert table.lcd[3] == ">Start"
+
+
+def test_holding_undo_walks_back_through_the_menu() -> None:
+    table = Table(Session.in_memory())
+    table.press("horse2", "push")
+    table.send(ButtonHeld("undo"))
+    assert table.lcd[1].startswith("Players:")
+    table.send(ButtonHeld("undo"))
+    assert table.lcd[2] == ">2 Course hippique"
+    table.send(ButtonHeld("undo"))
+    assert table.lcd[0] == "Choose a game:"
+    assert table.send(ButtonPressed("undo")) == []  # a short touch does nothing
+
+
+def test_a_restart_resumes_the_active_game_and_not_a_finished_one(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    session = Session.open(path)
+    session.new_game("jumpy_jack", ["Anna", "Ben"])
+    assert session.submit(Predict("Anna", ("red", "blue", "green"))).accepted
+    session.close()
+    table = Table(Session.open(path, resume=False))
+    assert table.lcd[1] == "Ben: predict"
+    table.ctl.close()
+
+    session = Session.open(path)
+    session.abandon()
+    session.close()
+    table = Table(Session.open(path))
+    assert table.lcd[0] == "Choose a game:"
+    table.ctl.close()
+
+
+def test_the_default_layouts_are_the_board_files_of_the_default_build() -> None:
+    folder = ROOT / "hardware" / "boards"
+    assert Layouts.from_folder(folder) == Layouts.default()
+    layouts = Layouts.default()
+    assert layouts.jumpy_jack.led(0) == 0 and layouts.jumpy_jack.led(29) == 58
+    assert layouts.jumpy_jack.led(30) == 59  # past the line: the finish LED
+    assert layouts.course_hippique.led("H", 0) == 17
+    assert layouts.jockey.path([1, 2, 3, 4]) == (1, 2)
+
+
+def test_a_bad_board_file_names_the_key() -> None:
+    text = 'game = "jockey"\nstrip_leds = 10\n[leds]\nsquares = [0, 1, 12]\n'
+    with pytest.raises(LayoutError, match=r"leds.squares: LED 12"):
+        load_layout(text, "jockey.toml")
+    with pytest.raises(LayoutError, match="game"):
+        load_layout(text, "jockey.toml", "jumpy_jack")
+    good = load_layout(text.replace("12", "2"), "jockey.toml")
+    assert isinstance(good, TrackLeds) and good.squares == (0, 1, 2)
+    assert not isinstance(good, LaneLeds)
