@@ -107,3 +107,34 @@ def test_replaying_any_prefix_of_the_log_equals_the_live_game(
     for cut in cuts:
         length = 1 + round(cut * (len(log) - 1))
         assert state(Table.from_entries(log[:length])) == live[length - 1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(kind=st.sampled_from(GAME_KINDS), seed=st.integers(0, 2**32 - 1))
+def test_a_sealed_input_shows_the_table_only_who_committed(kind: str, seed: int) -> None:
+    """After a prediction, guess, bet or hand, the board is as before (a hand adds counts)."""
+    rng = random.Random(seed)
+    players, options = autoplay.SET_UPS[kind]
+    session = Session.in_memory()
+    session.submit(NewGame(kind, players, options))
+    table = session.table
+    assert table is not None
+    sealed_seen = 0
+    while len(table.entries) < 200:
+        entry = autoplay.legal_input(table, rng)
+        if entry is None:
+            break
+        before = session.view()
+        assert session.submit(entry).accepted
+        after = session.view()
+        if not entry.SECRET:
+            continue
+        sealed_seen += 1
+        player = entry.player  # type: ignore[attr-defined]
+        assert after.last == f"{entry.TYPE} by {player} (sealed)"
+        counts = {"hand_sizes", "owed"} if entry.TYPE == "hand" else set()
+        changed = {k for k in after.board if after.board[k] != before.board.get(k)}
+        assert changed <= counts, f"{entry.TYPE} changed {changed}"
+        if entry.TYPE != "hand":
+            assert player in after.sealed
+    assert sealed_seen > 0
