@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.errors import Refusal
-from companion.games.jockey import JockeyGame
-from companion.games.jockey_state import Phase
+from companion.games.jockey import JockeyGame, Phase
 from companion.session.binding import Binding
 from companion.session.log import Bet, Entry, Hand, NextRace, PlayCard
 
