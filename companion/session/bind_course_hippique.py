@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.games.course_hippique import CourseHippiqueGame
 from companion.games.errors import Refusal
+from companion.games.hippique_table import Bet as PlacedBet
 from companion.games.hippique_table import Phase
 from companion.session.binding import Binding
 from companion.session.log import (
@@ -30,7 +31,7 @@ _OPEN = (Phase.DEALING, Phase.REDEAL, Phase.BETTING)
 _OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
 
 
-def _bet_data(bet: Any) -> dict[str, Any]:
+def _bet_data(bet: PlacedBet) -> dict[str, Any]:
     return {"player": bet.player, "horse": bet.horse.letter, "stake": bet.stake, "odds": bet.odds}
 
 
