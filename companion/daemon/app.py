@@ -17,6 +17,7 @@ from companion.daemon.rig import Rig, hardware_rig, simulated_rig
 from companion.daemon.table import TableController
 from companion.devices.config import Config
 from companion.devices.readers.base import Lookup
+from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
 
 log = logging.getLogger("companion")
@@ -85,7 +86,12 @@ def build(
     """Open the devices, the journal and the table; the loop is ready to run."""
     path = journal_path(config, state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    session = Session.open(path)
+    try:
+        session = Session.open(path)
+    except GameNotRebuilt as error:
+        # One game that no longer replays must not keep the table from playing a new one.
+        log.error("%s; starting on the menu (export or abandon that game)", error)
+        session = Session.open(path, resume=False)
     queue_sink: list[Callable[..., None]] = []
 
     def report(event: object) -> None:  # device status before the loop exists is only logged
