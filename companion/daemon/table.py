@@ -163,7 +163,8 @@ class TableController:
                 oled = Oled(lines=self._flash.oled)
         if self._down:
             messages = list(self._down.values())
-            lcd[-1] = messages[0]
+            if self._flash is None or not self._flash.lcd:
+                lcd[-1] = messages[0]
             if any("lcd" in device.lower() for device in self._down):
                 oled = Oled(lines=tuple(messages[:4]))
         return Screen(rows(lcd), oled, base.leds)

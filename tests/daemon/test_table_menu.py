@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from companion.daemon.table import TableController
-from companion.devices.base import ButtonHeld, ButtonPressed, EncoderTurned, Event, Tone
+from companion.devices.base import (
+    ButtonHeld,
+    ButtonPressed,
+    DeviceStatus,
+    EncoderTurned,
+    Event,
+    Tone,
+)
 from companion.render.layout import LaneLeds, LayoutError, Layouts, TrackLeds, load_layout
 from companion.render.screen import Cue
 from companion.session.log import Predict
@@ -181,3 +188,16 @@ def test_a_bad_board_file_names_the_key() -> None:
     good = load_layout(text.replace("12", "2"), "jockey.toml")
     assert isinstance(good, TrackLeds) and good.squares == (0, 1, 2)
     assert not isinstance(good, LaneLeds)
+
+
+def test_a_lost_lcd_is_told_on_the_oled_and_a_lost_reader_on_the_lcd() -> None:
+    table = Table(Session.in_memory())
+    table.send(DeviceStatus("LCD", False, "LCD not responding"))
+    assert table.ctl.screen().oled.lines == ("LCD not responding",)
+    table.send(DeviceStatus("reader", False, "card reader not responding"))
+    assert table.lcd[3] == "LCD not responding"
+    table.send(DeviceStatus("LCD", True, "LCD is back"))
+    assert table.lcd[3] == "LCD is back"  # for a moment
+    table.wait(3)
+    assert table.lcd[3] == "reader lost"
+    assert table.ctl.screen().oled.lines == ("Choose", "a game")
