@@ -94,8 +94,8 @@ class TableController:
             if latest is not None:
                 try:
                     session.resume(latest)
-                except JournalError:
-                    log.exception("game %s cannot be resumed", latest)
+                except JournalError as error:
+                    log.error("game %s cannot be resumed: %s", latest, error)
                     self._show(Flash.sentence(f"Game {latest} cannot be resumed.", 10.0))
         if session.table is not None and not session.table.binding.finished():
             try:

@@ -201,3 +201,17 @@ def test_a_lost_lcd_is_told_on_the_oled_and_a_lost_reader_on_the_lcd() -> None:
     table.wait(3)
     assert table.lcd[3] == "reader lost"
     assert table.ctl.screen().oled.lines == ("Choose", "a game")
+
+
+def test_a_game_that_no_longer_replays_is_named_and_the_menu_comes_up(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    session = Session.open(path)
+    game = session.new_game("jumpy_jack", ["Anna", "Ben"])
+    assert session.journal is not None
+    session.journal.append(game, 1, '{"type": "roll", "value": 9}', "active")
+    session.close()
+    table = Table(Session.open(path, resume=False))
+    assert f"Game {game} cannot be resumed." in " ".join(table.lcd)
+    table.wait(11)
+    assert table.lcd[0] == "Choose a game:"
+    table.ctl.close()
