@@ -41,10 +41,12 @@ def players(title: str, count: int, low: int, high: int, names: Sequence[str]) -
     )
 
 
-def options(title: str, items: Sequence[tuple[str, str]], cursor: int) -> Screen:
+def options(title: str, count: int, items: Sequence[tuple[str, str]], cursor: int) -> Screen:
     """The options list: each ``(label, value)`` on its row, then "Start"."""
     shown = [spread(label, value, COLS - 1) if value else label for label, value in items]
+    players = f"{count} player{'' if count == 1 else 's'}"
+    start = items[cursor][0] == "Start"
     return Screen(
         rows([title, *window(shown, cursor)]),
-        Oled(lines=("Options",) if items[cursor][0] != "Start" else ("Push to", "start")),
+        Oled(lines=(players, "Push: go") if start else (players, "Options")),
     )

@@ -97,7 +97,8 @@ def test_names_come_from_the_configured_list_then_player_numbers() -> None:
 def test_options_cycle_with_push_or_a_horse_button_and_reach_the_new_game() -> None:
     table = Table(Session.in_memory(), names=("Anna", "Ben", "Chloé"))
     table.press("horse2", "push")
-    assert table.lcd[0] == "Course hippique, 3 pl."[:20]
+    assert table.lcd[0] == "Course hippique"
+    assert table.ctl.screen().oled.lines == ("3 players", "Push: go")
     assert table.lcd[3] == ">Start"
     table.turn(-9)
     assert table.lcd[1] == ">Chips           100"

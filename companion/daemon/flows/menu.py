@@ -230,5 +230,4 @@ class MenuFlow(Flow):
             )
         items = [(o.label, o.shown(o.values[self.values.get(o.key, 0)])) for o in self.spec.options]
         items.append(("Start", ""))
-        title = f"{self.spec.title}, {self.count} pl."
-        return render.options(title, items, self.cursor)
+        return render.options(self.spec.title, self.count, items, self.cursor)
