@@ -113,7 +113,10 @@ def simulated_rig(config: Config, report: EventSink) -> Rig:
     checkout), a fake Pico on a pseudo-terminal carries the strip and the reader.
     """
     controls = SimulatedControls(config)
-    inputs: list[InputDevice] = [ControlPanel.from_config(config, pin_factory=controls.factory)]
+    panel_inputs = ControlPanel.from_config(
+        config, pin_factory=controls.factory, roll=controls.roll
+    )
+    inputs: list[InputDevice] = [panel_inputs]
     lcd = CharacterLcd.fake(config.lcd.cols, config.lcd.rows) if config.lcd else None
     oled = Oled.dummy() if config.oled else None
     buzzer = MemoryBuzzer() if config.buzzer else None

@@ -339,8 +339,9 @@ class Die(_Buttons):
     """The die button: a press rolls, and the face arrives ``roll_ms`` later.
 
     A press emits ButtonPressed("die") at once (the displays start the roll animation),
-    then DieRolled(face) when the roll settles, the face drawn with ``secrets``. A press
-    while a roll is pending changes nothing and emits DieIgnored.
+    then DieRolled(face) when the roll settles, the face drawn with ``secrets`` (or by
+    ``roll``: the simulator's loaded die). A press while a roll is pending changes nothing
+    and emits DieIgnored.
     """
 
     def __init__(
@@ -351,8 +352,10 @@ class Die(_Buttons):
         roll_ms: int = 600,
         scheduler: Scheduler | None = None,
         pin_factory: PinFactory = None,
+        roll: Callable[[], int] = roll_die,
     ) -> None:
         self.roll_s = roll_ms / 1000
+        self._roll = roll
         self._rolling = False
         self._rolls = 0
         super().__init__(
@@ -368,7 +371,7 @@ class Die(_Buttons):
         if self._rolling:
             self._emit(DieIgnored())
             return
-        face = roll_die()
+        face = self._roll()
         self._rolling = True
         self._rolls += 1
         roll = self._rolls
@@ -469,6 +472,7 @@ class ControlPanel:
         *,
         pin_factory: PinFactory = None,
         scheduler: Scheduler | None = None,
+        roll: Callable[[], int] = roll_die,
     ) -> ControlPanel:
         """Build the die, horse buttons, encoder (with its push) and undo that ``config`` has.
 
@@ -489,6 +493,7 @@ class ControlPanel:
                     roll_ms=die.roll_ms,
                     scheduler=shared,
                     pin_factory=pin_factory,
+                    roll=roll,
                 )
             )
         if (horses := config.horse_buttons) is not None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.devices.config import Config
+from companion.devices.gpio import roll_die
 
 #: The contact closes this long before it opens again on a simulated press.
 PRESS_S = 0.08
@@ -50,6 +51,21 @@ class SimulatedControls:
         else:
             self.hold_s = 0.0
         self._lock = threading.Lock()
+        self._loaded: list[int] = []
+
+    def load_die(self, face: int) -> None:
+        """Make the die's next roll land on ``face`` (for scripted games and tests)."""
+        if not 1 <= face <= 6:
+            raise ValueError(f"a die face is 1..6, not {face}")
+        with self._lock:
+            self._loaded.append(face)
+
+    def roll(self) -> int:
+        """The die's draw: the next loaded face, else the operating system's randomness."""
+        with self._lock:
+            if self._loaded:
+                return self._loaded.pop(0)
+        return roll_die()
 
     def _pin(self, number: int) -> Any:
         return self.factory.pin(number)

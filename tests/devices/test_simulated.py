@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import queue
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -32,7 +33,7 @@ def rig() -> Iterator[tuple[SimulatedControls, queue.Queue[Event]]]:
     )
     factory = MockFactory()
     controls = SimulatedControls(config, factory)
-    panel = ControlPanel.from_config(config, pin_factory=factory)
+    panel = ControlPanel.from_config(config, pin_factory=factory, roll=controls.roll)
     events: queue.Queue[Event] = queue.Queue()
     panel.start(events.put)
     yield controls, events
@@ -85,3 +86,22 @@ def test_an_unknown_button_is_refused(rig: tuple[SimulatedControls, queue.Queue[
     controls, _ = rig
     with pytest.raises(KeyError, match="horse9"):
         controls.press("horse9")
+
+
+def test_a_loaded_die_lands_on_the_faces_given_in_order(
+    rig: tuple[SimulatedControls, queue.Queue[Event]],
+) -> None:
+    controls, events = rig
+    controls.load_die(6)
+    controls.load_die(2)
+    faces = []
+    for _ in range(2):
+        controls.press("die")
+        assert next_event(events) == ButtonPressed("die")
+        rolled = next_event(events)
+        assert isinstance(rolled, DieRolled)
+        faces.append(rolled.value)
+        time.sleep(0.15)  # the contact opens before the next press
+    assert faces == [6, 2]
+    with pytest.raises(ValueError, match=r"1\.\.6"):
+        controls.load_die(7)
