@@ -1,8 +1,8 @@
 """A local control socket for the simulator: press buttons, lay cards, read the displays.
 
-One command per line, one JSON reply per line: ``press horse2``, ``hold undo``, ``turn -3``,
-``scan QS``, ``state``, ``stop``. Only the simulator opens it; it listens on a Unix socket
-that only this user can reach.
+One command per line, one JSON reply per line: ``press horse2``, ``hold undo``,
+``turn -3``, ``scan QS``, ``die 4`` (press the die, loaded to land on 4), ``state``,
+``stop``. Only the simulator opens it, on a Unix socket only this user can reach.
 """
 
 from __future__ import annotations
@@ -18,19 +18,40 @@ from typing import Any
 
 from companion.daemon.loop import Daemon
 from companion.daemon.rig import Simulation
+from companion.daemon.table import TableController
 
 log = logging.getLogger("companion.control")
 
 
+#: How long a control command waits for the loop to answer.
+ANSWER_S = 5.0
+
+
 def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
-    """What the fakes show right now: LCD rows, OLED content, LED colours, tones played."""
+    """What the fakes show now (LCD rows, OLED, LEDs, tones) and the game's public view.
+
+    Runs on the loop's thread (through ``Daemon.call``), so it never sees a half-made state.
+    """
     screen = daemon.table.screen()
+    view: dict[str, Any] = {}
+    if isinstance(daemon.table, TableController):
+        public = daemon.table.session.view()
+        view = {
+            "game": public.game,
+            "phase": public.phase,
+            "race": public.race,
+            "turn": public.turn,
+            "finished": public.finished,
+            "winners": list(public.winners),
+            "events": public.events,
+        }
     return {
         "lcd": sim.lcd.lines() if sim.lcd is not None else [],
         "oled": {"die": screen.oled.die, "lines": list(screen.oled.lines)},
         "leds": [list(c) for c in sim.leds()],
         "tones": [t.value for t in sim.buzzer.played] if sim.buzzer is not None else [],
         "handled": daemon.handled,
+        "view": view,
     }
 
 
@@ -56,13 +77,23 @@ class ControlServer:
             "hold": lambda a: self._act(lambda: sim.controls.hold(a[0] if a else "undo")),
             "turn": lambda a: self._act(lambda: sim.controls.turn(int(a[0]))),
             "scan": lambda a: self._act(lambda: sim.scan(a[0])),
-            "state": lambda a: {"ok": True, **snapshot(sim, daemon)},
+            "die": lambda a: self._act(lambda: self._roll(int(a[0]))),
+            "state": lambda a: {"ok": True, **self._state()},
             "stop": lambda a: self._act(lambda: daemon.stop("stop from the control socket")),
         }
 
     def start(self) -> None:
         """Begin serving (returns at once)."""
         self._thread.start()
+
+    def _roll(self, face: int) -> None:
+        self.sim.controls.load_die(face)
+        self.sim.controls.press("die")
+
+    def _state(self) -> dict[str, Any]:
+        result = self.daemon.call(lambda: snapshot(self.sim, self.daemon)).result(ANSWER_S)
+        assert isinstance(result, dict)
+        return result
 
     @staticmethod
     def _act(action: Callable[[], None]) -> dict[str, Any]:
@@ -79,7 +110,7 @@ class ControlServer:
             return {"ok": False, "error": f"unknown command {words[0]!r}"}
         try:
             return command(words[1:])
-        except (IndexError, KeyError, ValueError) as error:
+        except (IndexError, KeyError, ValueError, TimeoutError) as error:
             return {"ok": False, "error": f"{words[0]}: {error}"}
 
     def _serve(self) -> None:

@@ -7,6 +7,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -14,6 +15,15 @@ from companion.devices.base import Event, InputDevice
 from companion.render.screen import Cue, Screen
 
 log = logging.getLogger("companion.daemon")
+
+
+def _run_call(call: _Call) -> None:
+    if not call.future.set_running_or_notify_cancel():
+        return
+    try:
+        call.future.set_result(call.action())
+    except Exception as error:  # handed to whoever asked
+        call.future.set_exception(error)
 
 
 class Table(Protocol):
@@ -68,6 +78,14 @@ class _Stop:
     reason: str
 
 
+@dataclass(frozen=True)
+class _Call:
+    """Run ``action`` on the loop's thread (where the table may be read safely)."""
+
+    action: Callable[[], object]
+    future: Future[object]
+
+
 class Daemon:
     """Own the queue, the table and the outputs; run until asked to stop."""
 
@@ -87,7 +105,7 @@ class Daemon:
         self.inputs = list(inputs)
         self.notifier = notifier
         self.clock = clock
-        self._queue: queue.Queue[Event | _Stop] = queue.Queue()
+        self._queue: queue.Queue[Event | _Stop | _Call] = queue.Queue()
         self.handled = 0
         #: Called after each event's outputs are sent (the latency benchmark listens here).
         self.after_event: Callable[[], None] | None = None
@@ -96,6 +114,12 @@ class Daemon:
     def post(self, event: Event) -> None:
         """Queue a device event; safe from any thread (this is every device's sink)."""
         self._queue.put(event)
+
+    def call(self, action: Callable[[], object]) -> Future[object]:
+        """Run ``action`` on the loop's thread between two events; its result comes later."""
+        future: Future[object] = Future()
+        self._queue.put(_Call(action, future))
+        return future
 
     def stop(self, reason: str = "stop requested") -> None:
         """Ask the loop to finish; safe from any thread and from a signal handler."""
@@ -138,6 +162,9 @@ class Daemon:
                 if isinstance(item, _Stop):
                     reason = item.reason
                     break
+                if isinstance(item, _Call):
+                    _run_call(item)
+                    continue
                 cues: list[Cue] = list(self.table.tick(self.clock()))
                 if item is not None:
                     cues.extend(self.table.handle(item))
@@ -150,6 +177,13 @@ class Daemon:
         return 0
 
     def _shutdown(self, reason: str) -> None:
+        while True:  # a call still queued would otherwise wait for ever
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, _Call):
+                item.future.cancel()
         log.info("shutting down: %s", reason)
         self.notifier.stopping()
         self.running.clear()
