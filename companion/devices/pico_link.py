@@ -2,12 +2,15 @@
 
 One :class:`PicoLink` per Pico owns the serial port and one thread that does all its I/O; the
 devices in companion.devices.pico share it. pyserial is imported only when a port is opened.
+The thread sleeps until the Pico sends bytes, a request is queued or a reply falls due.
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import os
+import select
 import threading
 import time
 from collections import deque
@@ -22,6 +25,7 @@ log = logging.getLogger(__name__)
 
 #: Errors after which the same request is sent again: the line was damaged on the way.
 RETRYABLE = {"framing", "checksum", "too_long"}
+#: How long one read waits for bytes, for ports the link cannot wait on with poll().
 READ_TIMEOUT_S = 0.05
 #: A Pico that stops reading fills its USB buffer; a write then fails instead of hanging.
 WRITE_TIMEOUT_S = 1.0
@@ -34,7 +38,11 @@ Restore = list[tuple[str | None, list[Command]]]
 
 
 class SerialPort(Protocol):
-    """The part of pyserial's Serial the link uses."""
+    """The part of pyserial's Serial the link uses.
+
+    A port that also has ``fileno()`` (pyserial on POSIX) is waited on with poll(); for one
+    without, the link's thread reads in a loop and relies on the port's own read timeout.
+    """
 
     @property
     def in_waiting(self) -> int: ...
@@ -187,6 +195,9 @@ class PicoLink:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._port: SerialPort | None = None
+        self._port_fd: int | None = None
+        self._poller: select.poll | None = None
+        self._wake: tuple[int, int] | None = None
         self._garbage_logged = 0
         self._welcomed = False
 
@@ -301,6 +312,21 @@ class PicoLink:
     # -- the link's thread -----------------------------------------------------------------
 
     def _main(self) -> None:
+        wake = os.pipe()
+        for end in wake:
+            os.set_blocking(end, False)
+        with self._lock:
+            self._wake = wake
+        try:
+            self._connect_until_stopped(wake)
+        finally:
+            with self._lock:
+                if self._wake == wake:
+                    self._wake = None
+                for end in wake:
+                    os.close(end)
+
+    def _connect_until_stopped(self, wake: tuple[int, int]) -> None:
         delay = self._backoff[0]
         while not self._stop.is_set():
             try:
@@ -309,6 +335,8 @@ class PicoLink:
                 log.info("Pico on %s cannot be opened: %s", self.port, exc)
                 self._set_status(False, _why_not_opened(exc))
             else:
+                self._port_fd = _fileno(port)
+                self._poller = self._poller_for(self._port_fd, wake[0])
                 self._port = port
                 self._welcomed = False
                 lost: str | None = None
@@ -335,6 +363,8 @@ class PicoLink:
     def _disconnected(self, port: SerialPort) -> None:
         self._ready.clear()
         self._port = None
+        self._port_fd = None
+        self._poller = None
         try:
             port.close()
         except OSError:
@@ -359,17 +389,54 @@ class PicoLink:
                     if self._supported(request):
                         self._in_flight = fresh = request
                 in_flight = self._in_flight
+                more = in_flight is None and bool(self._outbox)
             if fresh is not None:
                 self._transmit(port, fresh)
             if in_flight is not None and time.monotonic() - in_flight.sent_at > self._reply_timeout:
                 self._retry(port, in_flight, "no reply")
+            timeout: float | None = None
+            if more:
+                timeout = 0.0
+            elif in_flight is not None:
+                timeout = max(0.0, in_flight.sent_at + self._reply_timeout - time.monotonic())
             try:
-                for line in splitter.feed(self._read(port)):
+                for line in splitter.feed(self._receive(port, timeout)):
                     self._on_line(port, line)
             except _Rehandshake:
                 log.info("Pico on %s restarted; shaking hands again", self.port)
                 self._ready.clear()
                 self._handshake(port, splitter)
+
+    @staticmethod
+    def _poller_for(fd: int | None, wake: int) -> select.poll | None:
+        """Return a poll object watching the port and the wake-up pipe, if poll() can."""
+        if fd is None or not hasattr(select, "poll"):
+            return None
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLPRI)
+        poller.register(wake, select.POLLIN)
+        return poller
+
+    def _receive(self, port: SerialPort, timeout: float | None) -> bytes:
+        """Return the bytes the Pico sent, after waiting at most ``timeout`` s (None: for ever)
+        for some; a kick (a new request, close) ends the wait early with nothing.
+
+        A port without a file descriptor is read with its own timeout instead.
+        """
+        poller = self._poller
+        if poller is None:
+            return self._read(port)
+        ready = {fd for fd, _ in poller.poll(None if timeout is None else timeout * 1000)}
+        if self._wake is not None and self._wake[0] in ready:
+            try:
+                while os.read(self._wake[0], 512):
+                    pass
+            except BlockingIOError:
+                pass
+        if self._port_fd in ready:
+            # An unplugged port polls as ready (a hang-up), and the read then fails.
+            return self._read(port)
+        return b""
 
     def _read(self, port: SerialPort) -> bytes:
         waiting = port.in_waiting
@@ -471,8 +538,8 @@ class PicoLink:
         seq = self._next_seq()
         port.write(b"\n" + self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
         deadline = time.monotonic() + self._handshake_timeout
-        while time.monotonic() < deadline and not self._stop.is_set():
-            for line in splitter.feed(self._read(port)):
+        while (left := deadline - time.monotonic()) > 0 and not self._stop.is_set():
+            for line in splitter.feed(self._receive(port, left)):
                 if line in (b"", b"\r"):
                     continue
                 try:
@@ -541,10 +608,31 @@ class PicoLink:
                 log.exception("Pico: a sink failed on %s", status)
 
     def _kick(self) -> None:
+        """Wake the link's thread: there is a request to send, or it should stop."""
+        with self._lock:
+            if self._wake is not None:
+                try:
+                    os.write(self._wake[1], b"!")
+                except BlockingIOError:
+                    pass  # the pipe is full of wake-ups the thread has not read yet
         port = self._port
+        if port is None or self._poller is not None:
+            return
         cancel = getattr(port, "cancel_read", None)
         if cancel is not None:
             try:
                 cancel()
             except OSError:
                 pass
+
+
+def _fileno(port: SerialPort) -> int | None:
+    """Return the port's file descriptor for poll(), or None if it has none."""
+    fileno = getattr(port, "fileno", None)
+    if fileno is None:
+        return None
+    try:
+        fd = fileno()
+    except (OSError, ValueError):
+        return None
+    return fd if isinstance(fd, int) and fd >= 0 else None

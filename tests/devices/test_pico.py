@@ -4,6 +4,7 @@ unplug and replug, a restart, damaged lines, a silent Pico and a firmware of ano
 from __future__ import annotations
 
 import errno
+import io
 import queue
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from companion.devices.pico import (
     PicoStrip,
     PicoUnavailable,
 )
+from companion.devices.pico_link import open_serial
 
 RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 200, 0)
 DARK = (0, 0, 0)
@@ -440,3 +442,98 @@ def test_every_status_the_link_reports_fits_the_lcd() -> None:
         assert len(lines) <= 4 and all(len(line) <= 20 for line in lines), message
         pattern = message.replace("2.0", "{info.protocol}").replace("1.x", "{self.table.major}.x")
         assert pattern in source, f"{message!r} is not what the link says"
+
+
+class CountingPort:
+    """A real serial port that counts how often the link reads it."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.reads = 0
+
+    @property
+    def in_waiting(self) -> int:
+        return int(self.inner.in_waiting)
+
+    def read(self, size: int = 1) -> bytes:
+        self.reads += 1
+        return bytes(self.inner.read(size))
+
+    def write(self, data: bytes, /) -> int | None:
+        written: int | None = self.inner.write(data)
+        return written
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def cancel_read(self) -> None:
+        self.inner.cancel_read()
+
+    def fileno(self) -> int:
+        return int(self.inner.fileno())
+
+
+class PortWithoutFileno(CountingPort):
+    """A port select() cannot wait on, like pyserial's loop:// or a socket:// URL."""
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("fileno")
+
+
+def counting_link(path: str, kind: type[CountingPort]) -> tuple[PicoLink, list[CountingPort]]:
+    ports: list[CountingPort] = []
+
+    def opener(port: str, baudrate: int) -> CountingPort:
+        ports.append(kind(open_serial(port, baudrate)))
+        return ports[-1]
+
+    link = PicoLink(
+        path, opener=opener, reply_timeout_s=0.3, handshake_timeout_s=0.6, backoff_s=(0.05, 0.3)
+    )
+    return link, ports
+
+
+def test_an_idle_link_sleeps_until_the_pico_speaks_or_work_comes(pico: FakePico) -> None:
+    link, ports = counting_link(pico.path, CountingPort)
+    sink = Sink()
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    link.wait_ready(5)
+    assert link.ping() < 1.0
+    time.sleep(0.1)
+    before = ports[-1].reads
+    time.sleep(0.5)
+    assert ports[-1].reads - before <= 3, "the idle link kept reading the port"
+    assert link.ping() < 0.25, "a request queued while idle waited"
+    pico.press("spare2")
+    assert sink.wait(lambda e: isinstance(e, ButtonPressed), 2.0) == ButtonPressed("spare2")
+    pico.unplug()
+    sink.wait(status(False, "unplugged"), timeout=1.0)
+    pico.plug()
+    sink.wait(status(True, "connected"))
+    started = time.monotonic()
+    buttons.close()
+    assert link._thread is None
+    assert time.monotonic() - started < 1.0, "closing an idle link waited"
+
+
+def test_a_port_without_a_file_descriptor_is_read_with_its_timeout(pico: FakePico) -> None:
+    link, ports = counting_link(pico.path, PortWithoutFileno)
+    sink = Sink()
+    strip = PicoStrip(link, 10)
+    buttons = PicoButtons(link)
+    buttons.start(sink)
+    link.wait_ready(5)
+    before = ports[-1].reads
+    time.sleep(0.3)
+    assert ports[-1].reads - before >= 3, "the link did not fall back to timed reads"
+    frame = frame_with(10, {4: BLUE})
+    strip.show(frame)
+    assert pico.wait_for(lambda: pico.frame[:10] == tuple(frame))
+    assert link.ping() < 1.0
+    pico.press("spare1")
+    assert sink.wait(lambda e: isinstance(e, ButtonPressed), 2.0) == ButtonPressed("spare1")
+    pico.unplug()
+    sink.wait(status(False, "unplugged"), timeout=1.0)
+    strip.close()
+    buttons.close()
