@@ -36,6 +36,9 @@ from companion.devices.pico_protocol import table_text
 #: The firmware's folder in a source checkout (it is not part of the installed package).
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
 
+#: The longest the fake sleeps when the firmware has nothing due (a safety net, not a need).
+IDLE_POLL_S = 0.25
+
 #: What a MicroPython Pico prints when its USB serial opens on a soft reset.
 BANNER = (
     b"MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040\r\n"
@@ -132,6 +135,8 @@ class FakePico:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
+        for end in (self._wake_r, self._wake_w):
+            os.set_blocking(end, False)
 
     # -- plugging ------------------------------------------------------------------------
 
@@ -170,7 +175,7 @@ class FakePico:
         if thread is None:
             return
         self._stop.set()
-        os.write(self._wake_w, b"x")
+        self._wake()
         thread.join(timeout=5)
         if self.link is not None and self.link.is_symlink():
             self.link.unlink()
@@ -185,10 +190,11 @@ class FakePico:
     def close(self) -> None:
         """Unplug and free everything."""
         self.unplug()
-        if self._wake_r >= 0:
-            os.close(self._wake_r)
-            os.close(self._wake_w)
-        self._wake_r = self._wake_w = -1
+        with self._lock:
+            if self._wake_r >= 0:
+                os.close(self._wake_r)
+                os.close(self._wake_w)
+            self._wake_r = self._wake_w = -1
 
     def __enter__(self) -> FakePico:
         return self.plug()
@@ -202,6 +208,7 @@ class FakePico:
         """Hold a tag with ``uid`` (hex) on the reader for ``hold_s`` seconds."""
         with self._lock:
             self._card = (uid.upper(), _now_ms() + int(hold_s * 1000))
+        self._wake()
 
     def press(self, name: str, hold_s: float = 0.1) -> None:
         """Press the button ``name`` for ``hold_s`` seconds. Raises KeyError for no such button."""
@@ -209,6 +216,7 @@ class FakePico:
             raise KeyError(f"the fake Pico has no button {name!r} (it has {self.buttons})")
         with self._lock:
             self._presses[name] = _now_ms() + int(hold_s * 1000)
+        self._wake()
 
     def emit(self, data: bytes) -> None:
         """Send raw bytes to the Pi as if the Pico had written them (noise, stray prints)."""
@@ -303,12 +311,26 @@ class FakePico:
         except (BlockingIOError, OSError):
             pass
 
+    def _wake(self) -> None:
+        """Make the loop look again at what the firmware needs next (a press, a card, stop)."""
+        with self._lock:
+            if self._wake_w < 0:
+                return
+            try:
+                os.write(self._wake_w, b"x")
+            except BlockingIOError:
+                pass  # wake-ups are already waiting to be read
+
     def _run(self) -> None:
         master = self._master
+        timeout = 0.0
         while not self._stop.is_set():
-            ready, _, _ = select.select([master, self._wake_r], [], [], 0.005)
+            ready, _, _ = select.select([master, self._wake_r], [], [], timeout)
             if self._wake_r in ready:
-                os.read(self._wake_r, 64)
+                try:
+                    os.read(self._wake_r, 512)
+                except BlockingIOError:
+                    pass
             data = b""
             if master in ready:
                 try:
@@ -317,6 +339,27 @@ class FakePico:
                     data = b""
             with self._lock:
                 self._step(data)
+                timeout = self._until_due()
+
+    def _until_due(self) -> float:
+        """Seconds until the firmware's poll has work: the next step of a move, the buttons
+        while one is held or settling, the reader while a card lies on it; else IDLE_POLL_S."""
+        firmware = self._firmware
+        if not self.answer:
+            return IDLE_POLL_S
+        now = time.monotonic() * 1000
+        due: list[float] = [now + IDLE_POLL_S * 1000]
+        track = firmware.track
+        if track.move is not None:
+            _path, _rgb, step_ms, started = track.move
+            due.append(started + (track.step + 1) * step_ms)
+        debouncer = firmware.debouncer
+        held = any(until > now for until in self._presses.values())
+        if held or debouncer.raw != debouncer.stable:
+            due.append(firmware.next_buttons)
+        if self._card is not None:
+            due.append(firmware.next_card)
+        return max(0.0, (min(due) - now) / 1000)
 
     def _step(self, data: bytes) -> None:
         firmware = self._firmware

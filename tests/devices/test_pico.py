@@ -537,3 +537,32 @@ def test_a_port_without_a_file_descriptor_is_read_with_its_timeout(pico: FakePic
     sink.wait(status(False, "unplugged"), timeout=1.0)
     strip.close()
     buttons.close()
+
+
+def test_an_idle_fake_pico_sleeps_but_still_reads_presses_and_cards(pico: FakePico) -> None:
+    steps: list[float] = []
+    step = pico._step
+
+    def counted(data: bytes) -> None:
+        steps.append(time.monotonic())
+        step(data)
+
+    pico._step = counted  # type: ignore[method-assign]
+    link = make_link(pico.path)
+    sink = Sink()
+    buttons = PicoButtons(link)
+    reader = PicoCardReader(link)
+    buttons.start(sink)
+    reader.start(sink)
+    link.wait_ready(5)
+    assert link.ping() < 1.0
+    time.sleep(0.1)
+    before = len(steps)
+    time.sleep(0.5)
+    assert len(steps) - before <= 5, "the idle fake Pico kept polling its firmware"
+    pico.press("spare4", hold_s=0.05)
+    assert sink.wait(lambda e: isinstance(e, ButtonPressed), 2.0) == ButtonPressed("spare4")
+    pico.scan("0A0B0C0D", hold_s=0.1)
+    assert sink.wait(lambda e: isinstance(e, CardScanned), 2.0).uid == "0A0B0C0D"  # type: ignore[union-attr]
+    reader.close()
+    buttons.close()
