@@ -14,6 +14,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
@@ -32,6 +33,7 @@ from companion.daemon.flows.cards import JOCKEY_PREFIX, playing_card
 from companion.daemon.rig import Simulation
 from companion.devices.base import OFF, RGB
 from companion.devices.cards_file import deck_cards
+from companion.devices.simulated import PRESS_S
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -40,6 +42,12 @@ log = logging.getLogger("companion.simulator")
 
 #: How often the app reads the fakes (seconds). A desktop tool may poll; the daemon does not.
 REFRESH_S = 0.05
+
+#: After a simulated press opens, the debouncer's time to see it open (seconds, with margin).
+SETTLE_S = 0.07
+
+#: Undo is held this much longer than the configured hold time (seconds).
+HOLD_MARGIN_S = 0.3
 
 #: How long quitting waits for the daemon's loop to shut down (seconds).
 STOP_TIMEOUT_S = 5.0
@@ -386,27 +394,35 @@ class SimulatorApp(App[int]):
         self.recent = RecentLog()
         self._quitting = False
         self._ready_said = False
+        self._free_at: dict[str, float] = {}
         self._tones_seen = -1
         self._warnings_seen = -1
+        self.lcd_panel = LcdPanel(sim.lcd.cols, sim.lcd.rows) if sim.lcd is not None else None
+        self.oled_panel = (
+            OledPanel(sim.oled.width, sim.oled.height) if sim.oled is not None else None
+        )
+        leds = sim.leds()
+        self.strip_panel = StripPanel(len(leds)) if leds else None
+        self.tones = Static(id="tones")
+        self.status = Static("Starting the companion…", id="status")
+        self.warnings = Static(id="warnings")
+        self.card_input = CardInput(
+            placeholder="card (QS, 10H, 7♥, jockey:12), Enter to scan", id="card"
+        )
         journal = companion.session.journal
         self.journal_path = str(journal.path) if journal is not None else "(in memory)"
 
     # Building and running.
 
     def compose(self) -> ComposeResult:
-        sim = self.sim
         with Horizontal(id="displays"):
-            if sim.lcd is not None:
-                yield LcdPanel(sim.lcd.cols, sim.lcd.rows)
-            if sim.oled is not None:
-                yield OledPanel(sim.oled.width, sim.oled.height)
-        leds = sim.leds()
-        if leds:
-            yield StripPanel(len(leds))
-        yield Static(id="tones")
-        yield Static("Starting the companion…", id="status")
-        yield Static(id="warnings")
-        yield CardInput(placeholder="card (QS, 10H, 7♥, jockey:12), Enter to scan", id="card")
+            yield from (panel for panel in (self.lcd_panel, self.oled_panel) if panel is not None)
+        if self.strip_panel is not None:
+            yield self.strip_panel
+        yield self.tones
+        yield self.status
+        yield self.warnings
+        yield self.card_input
         yield Static(f"{LEGEND}\n[dim]journal: {self.journal_path}[/]", id="legend")
 
     def on_mount(self) -> None:
@@ -442,27 +458,25 @@ class SimulatorApp(App[int]):
 
     def _fit(self, width: int, height: int) -> None:
         compact = width < FULL_OLED_MIN[0] or height < FULL_OLED_MIN[1]
-        for panel in self.query(OledPanel):
-            panel.set_compact(compact)
+        if self.oled_panel is not None:
+            self.oled_panel.set_compact(compact)
 
     # Reading the fakes.
 
     def read_fakes(self) -> None:
         """Copy what the fake devices show into the widgets; notice when the loop has ended."""
         sim = self.sim
-        if sim.lcd is not None:
-            self.query_one(LcdPanel).show(sim.lcd.lines())
-        if sim.oled is not None:
-            self.query_one(OledPanel).show(pixels(sim.oled.image))
-        for strip in self.query(StripPanel):
-            strip.show(sim.leds())
+        if sim.lcd is not None and self.lcd_panel is not None:
+            self.lcd_panel.show(sim.lcd.lines())
+        if sim.oled is not None and self.oled_panel is not None:
+            self.oled_panel.show(pixels(sim.oled.image))
+        if self.strip_panel is not None:
+            self.strip_panel.show(sim.leds())
         if sim.buzzer is not None:
             self._read_buzzer(sim)
         if self.recent.count != self._warnings_seen:
             self._warnings_seen = self.recent.count
-            self.query_one("#warnings", Static).update(
-                Text("\n".join(list(self.recent.messages)[-2:]))
-            )
+            self.warnings.update(Text("\n".join(list(self.recent.messages)[-2:])))
         if self.loop_thread.ended and not self._quitting:
             self._quitting = True
             self.exit(1 if self.loop_thread.error is not None else 0)
@@ -487,11 +501,11 @@ class SimulatorApp(App[int]):
             text.append(f"  ({len(played)} tones)", style="dim")
         if sounding is not None:
             text.append(f"  ♪ {sounding:.0f} Hz", style="bold")
-        self.query_one("#tones", Static).update(text)
+        self.tones.update(text)
 
     def say(self, message: str) -> None:
         """Show what the simulator just did (or why it did not)."""
-        self.query_one("#status", Static).update(Text(message))
+        self.status.update(Text(message))
 
     # The controls.
 
@@ -508,19 +522,39 @@ class SimulatorApp(App[int]):
             said = str(error.args[0]) if error.args else "no such control"
         self.say(said or done)
 
+    def _press(self, button: str, down_s: float = PRESS_S) -> None:
+        """Press ``button`` for ``down_s``; while it is still down, the press waits its turn.
+
+        A contact pressed again before it opened would be one long press to the debouncer,
+        so a quick second key would be lost: it is made once the button is free again.
+        """
+        controls = self.sim.controls
+        if button not in controls.buttons:
+            raise KeyError(f"This configuration has no {button} button.")
+        now = time.monotonic()
+        start = max(now, self._free_at.get(button, 0.0))
+        self._free_at[button] = start + down_s + SETTLE_S
+
+        def press() -> None:
+            if not self._quitting:
+                controls.press(button, down_s)
+
+        if start <= now:
+            press()
+        else:
+            self.set_timer(start - now, press)
+
     def action_horse(self, number: int) -> None:
         """Press horse button ``number``."""
-        self._operate(
-            f"Pressed horse button {number}.", lambda: self.sim.controls.press(f"horse{number}")
-        )
+        self._operate(f"Pressed horse button {number}.", lambda: self._press(f"horse{number}"))
 
     def action_die(self) -> None:
         """Press the die button."""
-        self._operate("Pressed the die button.", lambda: self.sim.controls.press("die"))
+        self._operate("Pressed the die button.", lambda: self._press("die"))
 
     def action_push(self) -> None:
         """Push the encoder's knob."""
-        self._operate("Pushed the knob.", lambda: self.sim.controls.press("push"))
+        self._operate("Pushed the knob.", lambda: self._press("push"))
 
     def action_turn(self, steps: int) -> None:
         """Turn the encoder ``steps`` detents (negative: anticlockwise)."""
@@ -529,12 +563,12 @@ class SimulatorApp(App[int]):
 
     def action_undo(self) -> None:
         """Hold the undo button down long enough to confirm."""
-        held = self.sim.controls.hold_s + 0.3
-        self._operate(f"Holding undo ({held:.1f} s)…", lambda: self.sim.controls.hold("undo"))
+        held = self.sim.controls.hold_s + HOLD_MARGIN_S
+        self._operate(f"Holding undo ({held:.1f} s)…", lambda: self._press("undo", held))
 
     def action_card(self) -> None:
         """Move the keys to the card field (in the field, the key is typed)."""
-        card = self.query_one(CardInput)
+        card = self.card_input
         if card.has_focus:
             raise SkipAction
         if not self._quitting:
@@ -548,7 +582,7 @@ class SimulatorApp(App[int]):
         if name is None:
             self.say(f'"{typed}" is not a card: try QS, 10H, 7♥ or jockey:12.')
             return
-        field = self.query_one(CardInput)
+        field = self.card_input
         field.value = ""
         self.screen.set_focus(None)
         self._operate(f"Laid {name} on the reader.", lambda: self.sim.scan(name))
