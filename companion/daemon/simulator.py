@@ -13,6 +13,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -329,11 +330,12 @@ class CardInput(Input):
 # -- the app ---------------------------------------------------------------------------------
 
 
-class SimulatorApp(App[int]):
+class SimulatorApp(App[None]):
     """The simulated table: LCD, OLED, LED strip and buzzer on screen, keys for the controls.
 
     The app starts the daemon's loop when it mounts and stops it when it quits; it exits by
-    itself (code 0, or 1 after a failure) if the loop ends some other way.
+    itself if the loop ends some other way. Its ``return_code`` is 1 when the loop failed
+    or did not stop.
     """
 
     TITLE = "companion simulator"
@@ -479,7 +481,7 @@ class SimulatorApp(App[int]):
             self.warnings.update(Text("\n".join(list(self.recent.messages)[-2:])))
         if self.loop_thread.ended and not self._quitting:
             self._quitting = True
-            self.exit(1 if self.loop_thread.error is not None else 0)
+            self.exit(return_code=1 if self.loop_thread.error is not None else 0)
         elif not self._ready_said and self.companion.daemon.running.is_set():
             self._ready_said = True
             self.say("Ready: the companion is running.")
@@ -590,25 +592,29 @@ class SimulatorApp(App[int]):
     async def action_quit(self) -> None:
         """Stop the daemon (journal closed, displays say bye), then leave."""
         if self._quitting and not self.loop_thread.alive:
-            self.exit(0)
+            self.exit()
             return
         self._quitting = True
         self.say("Stopping the companion…")
         stopped = await asyncio.to_thread(self.loop_thread.stop)
         if not stopped:
             log.error("the companion's loop did not stop within %.0f s", STOP_TIMEOUT_S)
-        self.exit(0 if stopped and self.loop_thread.error is None else 1)
+        self.exit(return_code=0 if stopped and self.loop_thread.error is None else 1)
 
 
 def run_simulator(companion: Companion) -> int:
     """Run the simulator in this terminal until the user quits; return the exit status."""
     app = SimulatorApp(companion, handle_signals=True)
     try:
-        result = app.run()
+        app.run()
     finally:
         stopped = app.loop_thread.stop()
+    error = app.loop_thread.error
+    if error is not None:
+        print(f"companion simulate: the companion stopped on an error: {error!r}", file=sys.stderr)
     if not stopped:
-        return 1
-    if app.loop_thread.error is not None:
-        return 1
-    return result if result is not None else 0
+        print(
+            f"companion simulate: the companion did not stop within {STOP_TIMEOUT_S:.0f} s",
+            file=sys.stderr,
+        )
+    return 0 if stopped and error is None and not app.return_code else 1

@@ -78,7 +78,7 @@ def companion_on(state_dir: Path) -> tuple[Companion, Recorder]:
     return companion, recorder
 
 
-def play(app: SimulatorApp, scenario: Callable[[Pilot[int]], Awaitable[None]]) -> None:
+def play(app: SimulatorApp, scenario: Callable[[Pilot[None]], Awaitable[None]]) -> None:
     """Run ``scenario`` against the app in Textual's headless driver; stop the loop after."""
 
     async def main() -> None:
@@ -93,7 +93,7 @@ def play(app: SimulatorApp, scenario: Callable[[Pilot[int]], Awaitable[None]]) -
 
 
 async def until(
-    pilot: Pilot[int], check: Callable[[], object], what: str, timeout: float = 5.0
+    pilot: Pilot[None], check: Callable[[], object], what: str, timeout: float = 5.0
 ) -> None:
     """Let the app run until ``check()`` is true; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
@@ -176,7 +176,7 @@ def test_the_keys_set_up_jumpy_jack_and_roll_the_die(tmp_path: Path) -> None:
     sim = companion.rig.simulation
     assert sim is not None
 
-    async def scenario(pilot: Pilot[int]) -> None:
+    async def scenario(pilot: Pilot[None]) -> None:
         await until(pilot, lcd_says(app, "Choose a game:"), "the menu")
         await pilot.press("1")
         await until(pilot, lcd_says(app, "Players:"), "the players step")
@@ -208,7 +208,7 @@ def test_the_knob_turns_and_undo_is_held(tmp_path: Path) -> None:
     companion, _ = companion_on(tmp_path)
     app = SimulatorApp(companion)
 
-    async def scenario(pilot: Pilot[int]) -> None:
+    async def scenario(pilot: Pilot[None]) -> None:
         await until(pilot, lcd_says(app, ">1 Jumpy Jack"), "the cursor on Jumpy Jack")
         await pilot.press("right")
         await until(pilot, lcd_says(app, ">2 Course hippique"), "the cursor to move down")
@@ -230,7 +230,7 @@ def test_a_typed_card_is_laid_on_the_reader(tmp_path: Path) -> None:
     def scanned() -> list[str | None]:
         return [e.card for e in recorder.events if isinstance(e, CardScanned)]
 
-    async def scenario(pilot: Pilot[int]) -> None:
+    async def scenario(pilot: Pilot[None]) -> None:
         field = app.query_one(CardInput)
         await pilot.press("c", "1", "0", "h")  # typed, not horse button 1
         assert field.has_focus and field.value == "10h"
@@ -261,7 +261,7 @@ def test_a_two_character_card_reaches_the_table(tmp_path: Path) -> None:
     def scanned() -> list[str | None]:
         return [e.card for e in recorder.events if isinstance(e, CardScanned)]
 
-    async def scenario(pilot: Pilot[int]) -> None:
+    async def scenario(pilot: Pilot[None]) -> None:
         field = app.query_one(CardInput)
         await pilot.press("c", "q", "s")  # q and s are typed, not quit and not a button
         assert field.has_focus and field.value == "qs"
@@ -277,7 +277,7 @@ def test_quitting_stops_the_daemon_and_the_game_is_resumed_next_time(tmp_path: P
     sim = companion.rig.simulation
     assert sim is not None and sim.lcd is not None
 
-    async def start_a_game(pilot: Pilot[int]) -> None:
+    async def start_a_game(pilot: Pilot[None]) -> None:
         await pilot.press("1")
         await until(pilot, lcd_says(app, "Players:"), "the players step")
         await pilot.press("enter")
@@ -288,7 +288,7 @@ def test_quitting_stops_the_daemon_and_the_game_is_resumed_next_time(tmp_path: P
         await until(pilot, lambda: not app.is_running, "the app to quit")
 
     play(app, start_a_game)
-    assert app.return_value == 0
+    assert app.return_code == 0
     assert not app.loop_thread.alive and not companion.daemon.running.is_set()
     assert companion.session.journal is None  # closed
     assert not (tmp_path / (JOURNAL_NAME + "-wal")).exists()
@@ -297,7 +297,7 @@ def test_quitting_stops_the_daemon_and_the_game_is_resumed_next_time(tmp_path: P
     again, _ = companion_on(tmp_path)
     reopened = SimulatorApp(again)
 
-    async def look(pilot: Pilot[int]) -> None:
+    async def look(pilot: Pilot[None]) -> None:
         await until(pilot, lcd_says(reopened, "Race 1"), "the game to come back")
 
     play(reopened, look)
@@ -307,13 +307,34 @@ def test_the_app_closes_when_the_daemon_stops_on_its_own(tmp_path: Path) -> None
     companion, _ = companion_on(tmp_path)
     app = SimulatorApp(companion)
 
-    async def scenario(pilot: Pilot[int]) -> None:
+    async def scenario(pilot: Pilot[None]) -> None:
         companion.daemon.stop("stop from the control socket")
         await until(pilot, lambda: not app.is_running, "the app to close")
 
     play(app, scenario)
-    assert app.return_value == 0
+    assert app.return_code == 0
     assert companion.session.journal is None
+
+
+def test_a_failing_loop_closes_the_app_with_an_error(tmp_path: Path) -> None:
+    companion, _ = companion_on(tmp_path)
+
+    def broken() -> int:
+        raise RuntimeError("the loop broke")
+
+    companion.daemon.run = broken  # type: ignore[method-assign]
+    app = SimulatorApp(companion)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: not app.is_running, "the app to close")
+
+    try:
+        asyncio.run(main())
+    finally:
+        companion.session.close()
+    assert app.return_code == 1
+    assert isinstance(app.loop_thread.error, RuntimeError)
 
 
 # -- `companion simulate` in a real terminal ---------------------------------------------------
