@@ -17,8 +17,8 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
@@ -26,18 +26,19 @@ from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from companion.daemon.app import Companion
-from companion.daemon.flows.cards import JOCKEY_PREFIX, playing_card
 from companion.daemon.rig import Simulation
-from companion.devices.base import OFF, RGB
-from companion.devices.cards_file import deck_cards
+from companion.daemon.simulator_view import (
+    CardInput,
+    LcdPanel,
+    OledPanel,
+    StripPanel,
+    card_name,
+    pixels,
+)
 from companion.devices.simulated import PRESS_S
-
-if TYPE_CHECKING:
-    from PIL.Image import Image
 
 log = logging.getLogger("companion.simulator")
 
@@ -56,102 +57,11 @@ STOP_TIMEOUT_S = 5.0
 #: Below this terminal size the OLED is drawn at half resolution.
 FULL_OLED_MIN = (96, 32)
 
-#: The names the reader reports for the Jockey cards ("jockey:1".."jockey:54").
-JOCKEY_NAMES = frozenset(card.name for card in deck_cards("jockey"))
-
-#: Braille dot bits by (row, column) inside one 2x4 character cell.
-_BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
-
 LEGEND = (
     "[b]1[/]-[b]5[/] horse buttons   [b]space[/]/[b]d[/] die   [b]enter[/] push   "
     "[b]←[/]/[b]→[/] or [b]-[/]/[b]+[/] turn   [b]u[/] hold undo   "
     "[b]c[/] or [b]/[/] type a card   [b]q[/] quit"
 )
-
-
-# -- drawing the fakes as text ---------------------------------------------------------------
-
-
-def pixels(image: Image) -> list[list[bool]]:
-    """Return a 1-bit image as rows of lit (True) and dark pixels."""
-    frame = image.convert("1")
-    width, height = frame.size
-    data = frame.tobytes()
-    stride = (width + 7) // 8
-    return [
-        [bool(data[y * stride + x // 8] & (0x80 >> (x % 8))) for x in range(width)]
-        for y in range(height)
-    ]
-
-
-def shrink(grid: Sequence[Sequence[bool]], factor: int) -> list[list[bool]]:
-    """Return ``grid`` ``factor`` times smaller: a pixel is lit if any pixel it covers is."""
-    height = len(grid)
-    width = len(grid[0]) if height else 0
-    return [
-        [
-            any(
-                grid[y][x]
-                for y in range(top, min(top + factor, height))
-                for x in range(left, min(left + factor, width))
-            )
-            for left in range(0, width, factor)
-        ]
-        for top in range(0, height, factor)
-    ]
-
-
-def braille(grid: Sequence[Sequence[bool]]) -> list[str]:
-    """Return pixel rows as lines of braille characters, 2x4 pixels per character."""
-    height = len(grid)
-    width = len(grid[0]) if height else 0
-    lines = []
-    for top in range(0, height, 4):
-        chars = []
-        for left in range(0, width, 2):
-            bits = 0
-            for dy, row in enumerate(_BRAILLE_DOTS):
-                for dx, bit in enumerate(row):
-                    y, x = top + dy, left + dx
-                    if y < height and x < width and grid[y][x]:
-                        bits |= bit
-            chars.append(chr(0x2800 + bits))
-        lines.append("".join(chars))
-    return lines
-
-
-def seen_colour(colour: RGB) -> RGB:
-    """Return a lit LED's colour at full strength, so a dimmed strip still reads on a screen."""
-    top = max(colour)
-    if top == 0:
-        return OFF
-    r, g, b = (round(c * 255 / top) for c in colour)
-    return (r, g, b)
-
-
-def card_name(typed: str) -> str | None:
-    """Return the name the reader reports for a typed card, or None if no deck has it.
-
-    Playing cards as the table parses them ("qs", "10h", "7♥", "queen of spades") become
-    their code ("QS"); a Jockey card is "jockey:12", "jockey 12" or "j12". A Jockey engine
-    id ("jockey:red+7#2") is passed on as it is, for the table to judge.
-    """
-    text = typed.strip()
-    if not text:
-        return None
-    code = playing_card(text)
-    if code is not None:
-        return code
-    lower = text.lower()
-    for prefix in (JOCKEY_PREFIX, "jockey", "j"):
-        if lower.startswith(prefix):
-            rest = text[len(prefix) :].strip()
-            if rest.isdigit():
-                name = f"{JOCKEY_PREFIX}{int(rest)}"
-                return name if name in JOCKEY_NAMES else None
-            if prefix == JOCKEY_PREFIX and rest:
-                return JOCKEY_PREFIX + rest
-    return None
 
 
 # -- the daemon's loop in a thread -----------------------------------------------------------
@@ -222,109 +132,6 @@ class RecentLog(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(f"{record.levelname.lower()}: {record.getMessage()}")
         self.count += 1
-
-
-# -- the widgets ------------------------------------------------------------------------------
-
-
-class LcdPanel(Widget):
-    """The character LCD: its rows as the fake controller shows them."""
-
-    def __init__(self, cols: int, rows: int) -> None:
-        super().__init__()
-        self.rows: list[str] = [" " * cols] * rows
-        self.border_title = f"LCD {cols}x{rows}"
-
-    def show(self, rows: list[str]) -> None:
-        """Draw these rows if they differ from the ones on show."""
-        if rows != self.rows:
-            self.rows = rows
-            self.refresh()
-
-    def render(self) -> Text:
-        return Text("\n".join(self.rows), no_wrap=True)
-
-
-class OledPanel(Widget):
-    """The OLED: the last frame sent to it, in braille (full or half resolution)."""
-
-    def __init__(self, width: int, height: int) -> None:
-        super().__init__()
-        self.border_title = f"OLED {width}x{height}"
-        self.grid: list[list[bool]] = [[False] * width for _ in range(height)]
-        self.compact = False
-        self.lines: list[str] = braille(self.grid)
-
-    def show(self, grid: list[list[bool]]) -> None:
-        """Draw this frame if it differs from the one on show."""
-        if grid != self.grid:
-            self.grid = grid
-            self._redraw()
-
-    def set_compact(self, compact: bool) -> None:
-        """Draw at half resolution (small terminals) or full resolution."""
-        if compact != self.compact:
-            self.compact = compact
-            self._redraw(layout=True)
-
-    def _redraw(self, layout: bool = False) -> None:
-        self.lines = braille(shrink(self.grid, 2) if self.compact else self.grid)
-        self.refresh(layout=layout)
-
-    def render(self) -> Text:
-        return Text("\n".join(self.lines), no_wrap=True)
-
-
-class StripPanel(Widget):
-    """The LED strip: one cell per LED in its colour, with its index every ten LEDs."""
-
-    def __init__(self, count: int) -> None:
-        super().__init__()
-        self.border_title = f"LED strip ({count})"
-        self.leds: list[RGB] = [OFF] * count
-
-    def show(self, leds: list[RGB]) -> None:
-        """Draw these colours if they differ from the ones on show."""
-        if leds != self.leds:
-            self.leds = leds
-            self.refresh()
-
-    def lit(self) -> dict[int, RGB]:
-        """The LEDs drawn lit, by index, in the colour shown."""
-        return {i: seen_colour(c) for i, c in enumerate(self.leds) if c != OFF}
-
-    def render(self) -> Text:
-        width = max(10, self.content_size.width or len(self.leds))
-        text = Text(no_wrap=True)
-        for start in range(0, len(self.leds), width):
-            chunk = self.leds[start : start + width]
-            if start:
-                text.append("\n")
-            for colour in chunk:
-                if colour == OFF:
-                    text.append("·", style="#4a4a4a")
-                else:
-                    r, g, b = seen_colour(colour)
-                    text.append("●", style=f"bold rgb({r},{g},{b})")
-            ruler = [" "] * len(chunk)
-            for index in range(start, start + len(chunk)):
-                if index % 10 == 0:
-                    for offset, digit in enumerate(str(index)):
-                        if index - start + offset < len(ruler):
-                            ruler[index - start + offset] = digit
-            text.append("\n" + "".join(ruler), style="#808080")
-        return text
-
-
-class CardInput(Input):
-    """Where a card is typed; Enter lays it on the reader, Escape goes back to the buttons."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "back to the buttons")]
-
-    def action_leave(self) -> None:
-        """Give the keys back to the buttons."""
-        self.value = ""
-        self.screen.set_focus(None)
 
 
 # -- the app ---------------------------------------------------------------------------------

@@ -24,11 +24,11 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from companion.daemon.app import JOURNAL_NAME, Companion, build
-from companion.daemon.simulator import (
+from companion.daemon.simulator import SimulatorApp
+from companion.daemon.simulator_view import (
     CardInput,
     LcdPanel,
     OledPanel,
-    SimulatorApp,
     StripPanel,
     braille,
     card_name,
