@@ -1,6 +1,6 @@
 """A local control socket for the simulator: press buttons, lay cards, read the displays.
 
-One command per line, one JSON reply per line: ``press horse2``, ``hold undo``,
+One command per line, one JSON reply per line: ``press horse2 [SECONDS]``, ``hold undo``,
 ``turn -3``, ``scan QS``, ``die 4`` (press the die, loaded to land on 4), ``state``,
 ``stop``. Only the simulator opens it, on a Unix socket only this user can reach.
 """
@@ -19,6 +19,7 @@ from typing import Any
 from companion.daemon.loop import Daemon
 from companion.daemon.rig import Simulation
 from companion.daemon.table import TableController
+from companion.devices.simulated import PRESS_S
 
 log = logging.getLogger("companion.control")
 
@@ -37,10 +38,12 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
     if isinstance(daemon.table, TableController):
         public = daemon.table.session.view()
         view = {
+            "board": public.board,
             "game": public.game,
             "phase": public.phase,
             "race": public.race,
             "turn": public.turn,
+            "waiting_for": list(public.waiting_for),
             "finished": public.finished,
             "winners": list(public.winners),
             "events": public.events,
@@ -53,6 +56,11 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
         "handled": daemon.handled,
         "view": view,
     }
+
+
+def _press_args(words: list[str]) -> tuple[str, float]:
+    """``press NAME [SECONDS]``: which button, and how long the contact stays closed."""
+    return words[0], float(words[1]) if len(words) > 1 else PRESS_S
 
 
 class ControlServer:
@@ -73,7 +81,7 @@ class ControlServer:
         self._server.listen(4)
         self._thread = threading.Thread(target=self._serve, name="control", daemon=True)
         self._commands: dict[str, Callable[[list[str]], dict[str, Any]]] = {
-            "press": lambda a: self._act(lambda: sim.controls.press(a[0])),
+            "press": lambda a: self._act(lambda: sim.controls.press(*_press_args(a))),
             "hold": lambda a: self._act(lambda: sim.controls.hold(a[0] if a else "undo")),
             "turn": lambda a: self._act(lambda: sim.controls.turn(int(a[0]))),
             "scan": lambda a: self._act(lambda: sim.scan(a[0])),

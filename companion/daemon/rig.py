@@ -18,6 +18,7 @@ from companion.devices.base import (
     TextDisplay,
 )
 from companion.devices.buzzer import GpioBuzzer, MemoryBuzzer
+from companion.devices.cards_file import DECKS
 from companion.devices.config import Config
 from companion.devices.fake_pico import FakePico
 from companion.devices.gpio import ControlPanel
@@ -35,6 +36,8 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
+from companion.games.cards import Card
+from companion.games.errors import GameError
 
 log = logging.getLogger("companion.rig")
 
@@ -88,22 +91,39 @@ class Rig:
                 log.exception("closing a device failed")
 
 
-SIMULATED_TAG = "5E"
+#: Simulated tags: this prefix and the card's number in the simulator's catalogue (4 bytes).
+SIMULATED_TAG = "5E5E"
+#: The tag of a card nobody enrolled (what the simulator reads for a name it does not know).
+UNKNOWN_TAG = "DEADBEEF"
+#: Every card the simulator can lay on its reader: the playing cards, then the Jockey cards.
+CATALOGUE: tuple[str, ...] = tuple(c.name for deck in DECKS.values() for c in deck)
+
+
+def canonical_card(text: str) -> str | None:
+    """The reader's name for a card typed as a person would ("7♥", "qs", "jockey:12")."""
+    words = text.strip()
+    try:
+        return Card.parse(words).code
+    except GameError:
+        pass
+    name = words.lower()
+    return name if name in CATALOGUE else None
 
 
 def simulated_uid(card: str) -> str:
-    """The tag UID the simulator's reader reports for a card name (reversible)."""
-    return SIMULATED_TAG + card.encode().hex().upper()
+    """The tag UID the simulator's reader reports for a card (an unknown tag for a bad name)."""
+    name = canonical_card(card)
+    if name is None:
+        return UNKNOWN_TAG
+    return f"{SIMULATED_TAG}{CATALOGUE.index(name):04X}"
 
 
 def simulated_lookup(uid: str) -> str | None:
     """Name the card behind a simulated tag; None for any other tag."""
-    if not uid.startswith(SIMULATED_TAG):
+    if len(uid) != 8 or not uid.startswith(SIMULATED_TAG):
         return None
-    try:
-        return bytes.fromhex(uid[len(SIMULATED_TAG) :]).decode()
-    except ValueError:
-        return None
+    number = int(uid[len(SIMULATED_TAG) :], 16)
+    return CATALOGUE[number] if number < len(CATALOGUE) else None
 
 
 def simulated_rig(config: Config, report: EventSink) -> Rig:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,9 @@ from companion.devices.gpio import roll_die
 
 #: The contact closes this long before it opens again on a simulated press.
 PRESS_S = 0.08
+#: A button pressed again waits this long after its last release, as a finger would,
+#: so that the debouncer sees the contact open before it closes again.
+REST_S = 0.05
 
 
 class SimulatedControls:
@@ -52,6 +56,7 @@ class SimulatedControls:
             self.hold_s = 0.0
         self._lock = threading.Lock()
         self._loaded: list[int] = []
+        self._free_at: dict[int, float] = {}
 
     def load_die(self, face: int) -> None:
         """Make the die's next roll land on ``face`` (for scripted games and tests)."""
@@ -71,12 +76,21 @@ class SimulatedControls:
         return self.factory.pin(number)
 
     def press(self, button: str, seconds: float = PRESS_S) -> None:
-        """Close the button's contact now and open it ``seconds`` later (not blocking)."""
+        """Close the button's contact and open it ``seconds`` later.
+
+        Returns at once, unless the same button is still down from its last press: then it
+        first waits for that release (and a short rest), so no press is ever lost.
+        """
         if button not in self.buttons:
             raise KeyError(f"no button {button!r} on this panel")
-        pin = self._pin(self.buttons[button])
+        number = self.buttons[button]
+        pin = self._pin(number)
+        wait = self._free_at.get(number, 0.0) - time.monotonic()
+        if wait > 0:  # still down from the last press, or just released
+            time.sleep(wait)
         with self._lock:
             pin.drive_low()
+            self._free_at[number] = time.monotonic() + seconds + REST_S
         self._later(seconds, lambda: self._release(pin))
 
     def hold(self, button: str = "undo") -> None:

@@ -249,11 +249,6 @@ def test_a_typed_card_is_laid_on_the_reader(tmp_path: Path) -> None:
     play(app, scenario)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the simulated tag of a two-character card (5E + 4 hex digits) is shorter than "
-    "the 8 hex digits the Pico protocol takes (companion/daemon/rig.py simulated_uid)",
-)
 def test_a_two_character_card_reaches_the_table(tmp_path: Path) -> None:
     companion, recorder = companion_on(tmp_path)
     app = SimulatorApp(companion)

@@ -105,3 +105,13 @@ def test_a_loaded_die_lands_on_the_faces_given_in_order(
     assert faces == [6, 2]
     with pytest.raises(ValueError, match=r"1\.\.6"):
         controls.load_die(7)
+
+
+def test_pressing_again_before_the_release_is_never_lost(
+    rig: tuple[SimulatedControls, queue.Queue[Event]],
+) -> None:
+    controls, events = rig
+    for _ in range(3):
+        controls.press("horse2", seconds=0.1)
+    presses = [next_event(events) for _ in range(3)]
+    assert presses == [ButtonPressed("horse2")] * 3

@@ -25,19 +25,23 @@ pin_factory = "mock"
 
 [die]
 pin = 17
-roll_ms = 60
+roll_ms = 30
+debounce_ms = 5
 
 [horse_buttons]
 pins = [5, 6, 13, 19, 26]
+debounce_ms = 5
 
 [encoder]
 a = 22
 b = 23
 push = 27
+debounce_ms = 5
 
 [undo]
 pin = 24
 hold_s = 0.3
+debounce_ms = 5
 
 [buzzer]
 pin = 18
@@ -59,8 +63,12 @@ repeat_window_s = 0.2
 """
 
 
-#: A simulated press lasts 80 ms and the debouncer needs 30 ms more to see the release.
-RELEASED_S = 0.15
+#: A simulated press closes the contact this long (the debouncer needs 5 ms to see it).
+PRESS_S = 0.02
+#: Time for the contact to open again and the debouncer to see the release.
+RELEASED_S = 0.03
+#: How often the displays are read while waiting for something.
+POLL_S = 0.01
 
 
 class Child:
@@ -140,7 +148,7 @@ class Child:
             if time.monotonic() > deadline:
                 shown = "\n".join(state["lcd"])
                 raise AssertionError(f"timed out waiting for {what}; the LCD shows:\n{shown}")
-            time.sleep(0.05)
+            time.sleep(POLL_S)
             state = self.send("state")
         return state
 
@@ -151,9 +159,21 @@ class Child:
     def press(self, button: str) -> None:
         """Press a button, wait until the table has seen it and the contact is open again."""
         handled = self.send("state")["handled"]
-        self.send(f"press {button}")
+        self.send(f"press {button} {PRESS_S}")
         self.wait_until(lambda s: s["handled"] > handled, f"the press of {button}")
         time.sleep(RELEASED_S)
+
+    def turn(self, steps: int) -> None:
+        """Turn the encoder and wait until the table has seen every detent."""
+        handled = self.send("state")["handled"]
+        self.send(f"turn {steps}")
+        self.wait_until(lambda s: s["handled"] >= handled + abs(steps), f"a turn of {steps}")
+
+    def act(self, command: str, what: str, timeout: float = 8.0) -> dict[str, Any]:
+        """Send a command that makes an input (a roll, a scan); wait until it is journaled."""
+        events = self.send("state")["view"].get("events", 0)
+        self.send(command)
+        return self.wait_until(lambda s: s["view"].get("events", 0) > events, what, timeout)
 
     def kill(self) -> None:
         """Pull the plug: SIGKILL, no chance to clean up."""
