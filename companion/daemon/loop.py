@@ -110,6 +110,8 @@ class Daemon:
         #: Called after each event's outputs are sent (the latency benchmark listens here).
         self.after_event: Callable[[], None] | None = None
         self.running = threading.Event()
+        self._closing = threading.Lock()
+        self._closed = False
 
     def post(self, event: Event) -> None:
         """Queue a device event; safe from any thread (this is every device's sink)."""
@@ -118,7 +120,11 @@ class Daemon:
     def call(self, action: Callable[[], object]) -> Future[object]:
         """Run ``action`` on the loop's thread between two events; its result comes later."""
         future: Future[object] = Future()
-        self._queue.put(_Call(action, future))
+        with self._closing:
+            if self._closed:
+                future.cancel()  # the loop has ended: nobody would ever run it
+            else:
+                self._queue.put(_Call(action, future))
         return future
 
     def stop(self, reason: str = "stop requested") -> None:
@@ -177,13 +183,15 @@ class Daemon:
         return 0
 
     def _shutdown(self, reason: str) -> None:
-        while True:  # a call still queued would otherwise wait for ever
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if isinstance(item, _Call):
-                item.future.cancel()
+        with self._closing:  # a call still queued would otherwise wait for ever
+            self._closed = True
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if isinstance(item, _Call):
+                    item.future.cancel()
         log.info("shutting down: %s", reason)
         self.notifier.stopping()
         self.running.clear()

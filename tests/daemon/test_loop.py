@@ -164,3 +164,29 @@ def test_notifications_reach_a_real_notify_socket(
     assert server.recv(256) == b"READY=1\nSTATUS=up"
     assert server.recv(256) == b"STOPPING=1"
     server.close()
+
+
+def test_a_call_runs_on_the_loop_thread_between_events() -> None:
+    table = CountingTable()
+    daemon = Daemon(table, Panel(), [], Notifier(send=Messages()))
+    thread = start(daemon)
+    daemon.post(ButtonPressed("horse1"))
+    seen = daemon.call(lambda: (threading.current_thread() is thread, len(table.seen)))
+    assert seen.result(5) == (True, 1)
+    failing = daemon.call(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        failing.result(5)
+    daemon.stop()
+    thread.join(5)
+    assert daemon.handled == 1, "a call is not an event of the table"
+
+
+def test_a_call_queued_behind_a_stop_is_cancelled_not_left_waiting() -> None:
+    daemon = Daemon(CountingTable(), Panel(), [], Notifier(send=Messages()))
+    thread = start(daemon)
+    daemon.stop()
+    queued = daemon.call(lambda: 42)  # behind the stop in the queue
+    thread.join(5)
+    after = daemon.call(lambda: 43)  # the loop has ended
+    assert queued.cancelled()
+    assert after.cancelled()
