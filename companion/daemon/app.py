@@ -15,6 +15,7 @@ from companion.daemon.loop import Daemon, Notify
 from companion.daemon.notify import Notifier
 from companion.daemon.rig import Rig, hardware_rig, simulated_rig
 from companion.daemon.table import TableController
+from companion.devices.base import Event
 from companion.devices.config import Config
 from companion.devices.readers.base import Lookup
 from companion.session.journal import GameNotRebuilt
@@ -92,13 +93,11 @@ def build(
         # One game that no longer replays must not keep the table from playing a new one.
         log.error("%s; starting on the menu (export or abandon that game)", error)
         session = Session.open(path, resume=False)
-    queue_sink: list[Callable[..., None]] = []
+    early: list[Event] = []  # what devices report before the loop exists waits for it
+    queue_sink: list[Callable[[Event], None]] = [early.append]
 
-    def report(event: object) -> None:  # device status before the loop exists is only logged
-        if queue_sink:
-            queue_sink[0](event)
-        else:
-            log.warning("device status: %s", event)
+    def report(event: Event) -> None:
+        queue_sink[-1](event)
 
     try:
         if simulate:
@@ -114,4 +113,6 @@ def build(
     table = TableController(session, player_names=config.companion.players)
     daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
     queue_sink.append(daemon.post)
+    for event in early:
+        daemon.post(event)
     return Companion(daemon, rig, session)

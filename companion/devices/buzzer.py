@@ -8,6 +8,7 @@ pretend clock instead of sleeping.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -102,13 +103,18 @@ class GpioBuzzer(TunePlayer):
     ) -> None:
         if not 0.0 < volume <= 1.0:
             raise ValueError(f"volume is above 0 and at most 1, not {volume!r}")
-        from gpiozero import PWMOutputDevice  # imported here: only a real buzzer needs it
+        from gpiozero import GPIOZeroError, PWMOutputDevice  # only a real buzzer needs them
 
         super().__init__(scheduler=scheduler)
         self.duty = volume / 2
-        self.device: Any = PWMOutputDevice(
-            pin, initial_value=0, frequency=1000, pin_factory=pin_factory
-        )
+        try:
+            self.device: Any = PWMOutputDevice(
+                pin, initial_value=0, frequency=1000, pin_factory=pin_factory
+            )
+        except GPIOZeroError as error:  # a pin that cannot do PWM is a device that is not there
+            raise OSError(
+                errno.ENODEV, f"buzzer on GPIO{pin}: {type(error).__name__} {error}"
+            ) from error
 
     def _sound(self, hz: float | None) -> None:
         if hz is None:

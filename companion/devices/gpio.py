@@ -51,9 +51,9 @@ def make_pin_factory(name: str) -> PinFactory:
     GPIO, and ValueError for an unknown name.
     """
     if name == "mock":
-        from gpiozero.pins.mock import MockFactory
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-        return MockFactory()
+        return MockFactory(pin_class=MockPWMPin)  # PWM too: the buzzer needs it
     if name not in _FACTORY_HINTS:
         raise ValueError(f"unknown pin factory {name!r}: use lgpio, rpigpio or mock")
     try:

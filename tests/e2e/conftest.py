@@ -74,7 +74,13 @@ POLL_S = 0.01
 class Child:
     """One run of `companion simulate --headless` with a control socket and a notify socket."""
 
-    def __init__(self, workdir: Path, state_dir: Path, config: Path) -> None:
+    def __init__(
+        self, workdir: Path, state_dir: Path, config: Path, command: tuple[str, ...] = ()
+    ) -> None:
+        #: The companion command line (default: the headless simulator with its control socket).
+        self.command = command or (
+            "simulate", "--headless", "--control", str(workdir / "control.sock"),
+        )  # fmt: skip
         self.workdir = workdir
         self.state_dir = state_dir
         self.config = config
@@ -99,9 +105,8 @@ class Child:
         began = time.monotonic()
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "companion", "simulate", "--headless",
-                "--control", str(self.control), "--state-dir", str(self.state_dir),
-                "--config", str(self.config),
+                sys.executable, "-m", "companion", *self.command,
+                "--state-dir", str(self.state_dir), "--config", str(self.config),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -121,6 +126,8 @@ class Child:
         finally:
             notify.close()
         ready = time.monotonic() - began
+        if not self.control.exists():
+            return ready
         connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         connection.connect(str(self.control))
         self._stream = connection.makefile("rw", encoding="utf-8", newline="\n")
@@ -205,15 +212,17 @@ class Child:
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Callable[[], Child]]:
+def daemon(tmp_path: Path) -> Iterator[Callable[..., Child]]:
     """Make children sharing one journal (a short socket folder: Unix paths are limited)."""
     workdir = Path(tempfile.mkdtemp(prefix="cmp-"))
     config = tmp_path / "companion.toml"
     config.write_text(FAST_CONFIG)
     children: list[Child] = []
 
-    def make() -> Child:
-        child = Child(workdir, tmp_path / "state", config)
+    def make(*command: str, config_text: str | None = None) -> Child:
+        if config_text is not None:
+            config.write_text(config_text)
+        child = Child(workdir, tmp_path / "state", config, command)
         children.append(child)
         return child
 

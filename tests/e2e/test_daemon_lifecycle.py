@@ -76,3 +76,37 @@ def test_undo_after_a_restart_takes_back_the_input_before_it(daemon: Callable[[]
     time.sleep(0.2)
     assert second.lcd()[0] == sealed[0]
     second.terminate()
+
+
+#: The default build's devices on a machine that has none of them (mock GPIO only).
+NOTHING_ATTACHED = """
+[gpio]
+pin_factory = "mock"
+[die]
+[horse_buttons]
+[encoder]
+[undo]
+[buzzer]
+[oled]
+[lcd]
+[pico]
+port = "/dev/serial/by-id/usb-nothing-here-if00"
+[strip]
+[reader]
+"""
+
+
+def test_run_comes_up_without_its_displays_and_pico_and_stops_cleanly(
+    daemon: Callable[..., Any],
+) -> None:
+    child = daemon("run", config_text=NOTHING_ATTACHED)
+    ready = child.start()
+    assert ready < 15
+    time.sleep(1.5)  # the missing devices are retried meanwhile
+    assert child.process.poll() is None, child.output()
+    status, took = child.terminate()
+    out = child.output()
+    assert status == 0, out
+    assert took < 5
+    assert "Traceback" not in out, out
+    assert "LCD not responding" in out or "LCD failed" in out
