@@ -7,7 +7,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypedDict, TypeVar, Unpack
 
 from companion.devices.base import CardScanned, DeviceStatus, EventSink
 
@@ -53,6 +53,22 @@ class RepeatFilter:
         if len(self._seen) > 64:
             self._seen = {u: t for u, t in self._seen.items() if now - t <= self.window_s}
         return last is None or now - last > self.window_s
+
+
+class ReaderOptions(TypedDict, total=False):
+    """The keyword arguments every reader takes (see :class:`CardReader`)."""
+
+    lookup: Lookup | None
+    repeat_window_s: float
+    clock: Callable[[], float]
+    name: str | None
+
+
+class ConnectedOptions(ReaderOptions, total=False):
+    """The keyword arguments every reader on a device takes (see :class:`ConnectedReader`)."""
+
+    backoff_s: float
+    max_backoff_s: float
 
 
 class CardReader:
@@ -167,12 +183,9 @@ class ConnectedReader(CardReader, Generic[L]):
         *,
         backoff_s: float = 0.5,
         max_backoff_s: float = 10.0,
-        lookup: Lookup | None = None,
-        repeat_window_s: float = 1.5,
-        clock: Callable[[], float] = time.monotonic,
-        name: str | None = None,
+        **options: Unpack[ReaderOptions],
     ) -> None:
-        super().__init__(lookup=lookup, repeat_window_s=repeat_window_s, clock=clock, name=name)
+        super().__init__(**options)
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.connected = threading.Event()

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import select
-import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
-from companion.devices.readers.base import ConnectedReader, Lookup
+from companion.devices.readers.base import ConnectedOptions, ConnectedReader
 
 #: evdev's event type for keys, and the value of a key going down.
 EV_KEY = 1
@@ -138,21 +137,9 @@ class EvdevReader(ConnectedReader[KeySource]):
         device: str,
         *,
         open_device: Callable[[str], KeySource] | None = None,
-        backoff_s: float = 0.5,
-        max_backoff_s: float = 10.0,
-        lookup: Lookup | None = None,
-        repeat_window_s: float = 1.5,
-        clock: Callable[[], float] = time.monotonic,
-        name: str | None = None,
+        **options: Unpack[ConnectedOptions],
     ) -> None:
-        super().__init__(
-            backoff_s=backoff_s,
-            max_backoff_s=max_backoff_s,
-            lookup=lookup,
-            repeat_window_s=repeat_window_s,
-            clock=clock,
-            name=name,
-        )
+        super().__init__(**options)
         self.device = device
         self.decoder = KeyboardDecoder()
         self._open_device = open_device or open_evdev

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
-from companion.devices.readers.base import ConnectedReader, Lookup
+from companion.devices.readers.base import ConnectedOptions, ConnectedReader
 
 
 class TagPoller(Protocol):
@@ -56,21 +55,9 @@ class Mfrc522Reader(ConnectedReader[TagPoller]):
         *,
         open_device: Callable[[], TagPoller] | None = None,
         poll_s: float = 0.1,
-        backoff_s: float = 0.5,
-        max_backoff_s: float = 10.0,
-        lookup: Lookup | None = None,
-        repeat_window_s: float = 1.5,
-        clock: Callable[[], float] = time.monotonic,
-        name: str | None = None,
+        **options: Unpack[ConnectedOptions],
     ) -> None:
-        super().__init__(
-            backoff_s=backoff_s,
-            max_backoff_s=max_backoff_s,
-            lookup=lookup,
-            repeat_window_s=repeat_window_s,
-            clock=clock,
-            name=name,
-        )
+        super().__init__(**options)
         self.poll_s = poll_s
         self._open_device = open_device or open_mfrc522
 

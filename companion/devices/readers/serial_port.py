@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Protocol, Unpack, cast
 
-from companion.devices.readers.base import ConnectedReader, Lookup
+from companion.devices.readers.base import ConnectedOptions, ConnectedReader
 
 STX, ETX = 0x02, 0x03
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
@@ -140,6 +139,12 @@ def open_serial(url: str, baudrate: int) -> SerialPort:
     return cast(SerialPort, serial.serial_for_url(url, baudrate=baudrate, timeout=0.1))
 
 
+class SerialOptions(ConnectedOptions, total=False):
+    """The keyword arguments of a serial reader of a known kind (see SerialCardReader)."""
+
+    open_port: PortOpener | None
+
+
 class SerialCardReader(ConnectedReader[SerialPort]):
     """A reader on a serial port, decoded by a frame decoder; reopened when it vanishes."""
 
@@ -150,21 +155,9 @@ class SerialCardReader(ConnectedReader[SerialPort]):
         baudrate: int,
         decoder: FrameDecoder,
         open_port: PortOpener | None = None,
-        backoff_s: float = 0.5,
-        max_backoff_s: float = 10.0,
-        lookup: Lookup | None = None,
-        repeat_window_s: float = 1.5,
-        clock: Callable[[], float] = time.monotonic,
-        name: str | None = None,
+        **options: Unpack[ConnectedOptions],
     ) -> None:
-        super().__init__(
-            backoff_s=backoff_s,
-            max_backoff_s=max_backoff_s,
-            lookup=lookup,
-            repeat_window_s=repeat_window_s,
-            clock=clock,
-            name=name,
-        )
+        super().__init__(**options)
         self.port = port
         self.baudrate = baudrate
         self.decoder = decoder
@@ -192,7 +185,9 @@ class Rdm6300Reader(SerialCardReader):
 
     kind = "rdm6300"
 
-    def __init__(self, port: str, *, baudrate: int = 9600, **options: Any) -> None:
+    def __init__(
+        self, port: str, *, baudrate: int = 9600, **options: Unpack[SerialOptions]
+    ) -> None:
         super().__init__(port, baudrate=baudrate, decoder=Rdm6300Decoder(), **options)
 
 
@@ -201,5 +196,7 @@ class LineReader(SerialCardReader):
 
     kind = "lines"
 
-    def __init__(self, port: str, *, baudrate: int = 115200, **options: Any) -> None:
+    def __init__(
+        self, port: str, *, baudrate: int = 115200, **options: Unpack[SerialOptions]
+    ) -> None:
         super().__init__(port, baudrate=baudrate, decoder=LineDecoder(), **options)
