@@ -12,7 +12,7 @@ import functools
 import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from companion.devices.base import (
     ButtonHeld,
@@ -459,6 +459,13 @@ class Encoder(_GpioDevice):
                 self._emit(EncoderTurned(steps))
 
 
+class _Wiring(TypedDict):
+    """What every debounced button of one panel shares: the timers and the pins' backend."""
+
+    scheduler: Scheduler
+    pin_factory: PinFactory
+
+
 class ControlPanel:
     """Every GPIO input a configuration names, behind one InputDevice face."""
 
@@ -482,28 +489,21 @@ class ControlPanel:
         the pin factory cannot be loaded, and gpiozero's errors when a pin cannot be claimed
         (every pin claimed so far is released first).
         """
-        shared = scheduler if scheduler is not None else ThreadScheduler()
+        wired = _Wiring(
+            scheduler=scheduler if scheduler is not None else ThreadScheduler(),
+            pin_factory=pin_factory,
+        )
         made: list[InputDevice] = []
         builders: list[Callable[[], InputDevice]] = []
         if (die := config.die) is not None:
             builders.append(
                 lambda: Die(
-                    die.pin,
-                    debounce_ms=die.debounce_ms,
-                    roll_ms=die.roll_ms,
-                    scheduler=shared,
-                    pin_factory=pin_factory,
-                    roll=roll,
+                    die.pin, debounce_ms=die.debounce_ms, roll_ms=die.roll_ms, roll=roll, **wired
                 )
             )
         if (horses := config.horse_buttons) is not None:
             builders.append(
-                lambda: HorseButtons(
-                    horses.pins,
-                    debounce_ms=horses.debounce_ms,
-                    scheduler=shared,
-                    pin_factory=pin_factory,
-                )
+                lambda: HorseButtons(horses.pins, debounce_ms=horses.debounce_ms, **wired)
             )
         if (encoder := config.encoder) is not None:
             builders.append(
@@ -515,22 +515,12 @@ class ControlPanel:
                 )
             )
             builders.append(
-                lambda: PushButton(
-                    encoder.push,
-                    "push",
-                    debounce_ms=encoder.debounce_ms,
-                    scheduler=shared,
-                    pin_factory=pin_factory,
-                )
+                lambda: PushButton(encoder.push, "push", debounce_ms=encoder.debounce_ms, **wired)
             )
         if (undo := config.undo) is not None:
             builders.append(
                 lambda: UndoButton(
-                    undo.pin,
-                    hold_s=undo.hold_s,
-                    debounce_ms=undo.debounce_ms,
-                    scheduler=shared,
-                    pin_factory=pin_factory,
+                    undo.pin, hold_s=undo.hold_s, debounce_ms=undo.debounce_ms, **wired
                 )
             )
         if builders and pin_factory is None:
