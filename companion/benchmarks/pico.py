@@ -15,8 +15,8 @@ from companion.benchmarks import Figure, rate
 from companion.devices.base import OFF, RGB
 from companion.devices.fake_pico import FakePico
 from companion.devices.pico import PicoLink, PicoStrip
-from companion.devices.pico_link import Command
 from companion.devices.pico_protocol import Codec, runs_of
+from companion.devices.pico_types import Command
 
 NAME = "pico"
 LEDS = 100

@@ -13,17 +13,17 @@ import sys
 from collections.abc import Callable, Sequence
 
 from companion.devices.base import OFF, RGB, ButtonPressed, CardScanned, EventSink
-from companion.devices.pico_link import (
+from companion.devices.pico_link import PicoLink
+from companion.devices.pico_protocol import Message, runs_of
+from companion.devices.pico_types import (
     Command,
     LinkStats,
     PicoError,
     PicoInfo,
-    PicoLink,
     PicoRefused,
     PicoUnavailable,
     Restore,
 )
-from companion.devices.pico_protocol import Message, runs_of
 
 __all__ = [
     "LinkStats",

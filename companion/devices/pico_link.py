@@ -1,8 +1,9 @@
 """The link to a Pico on USB serial: handshake, acknowledgements, resends and reconnection.
 
 One :class:`PicoLink` per Pico owns the serial port and one thread that does all its I/O; the
-devices in companion.devices.pico share it. pyserial is imported only when a port is opened.
-The thread sleeps until the Pico sends bytes, a request is queued or a reply falls due.
+devices in companion.devices.pico share it. The port, requests, the Pico's info and the errors
+are in companion.devices.pico_types. The thread sleeps until the Pico sends bytes, a request
+is queued or a reply falls due.
 """
 
 from __future__ import annotations
@@ -14,58 +15,28 @@ import select
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Callable, Sequence
 
 from companion.devices.base import DeviceStatus, EventSink
 from companion.devices.pico_protocol import Codec, LineSplitter, Message, ProtocolError, Value
+from companion.devices.pico_types import (
+    Command,
+    LinkStats,
+    PicoInfo,
+    PicoRefused,
+    PicoUnavailable,
+    Request,
+    Restore,
+    SerialPort,
+    open_serial,
+    port_fileno,
+)
 
 log = logging.getLogger(__name__)
 
 #: Errors after which the same request is sent again: the line was damaged on the way.
 RETRYABLE = {"framing", "checksum", "too_long"}
-#: How long one read waits for bytes, for ports the link cannot wait on with poll().
-READ_TIMEOUT_S = 0.05
-#: A Pico that stops reading fills its USB buffer; a write then fails instead of hanging.
-WRITE_TIMEOUT_S = 1.0
 FIRMWARE_HELP = "flash the firmware/ folder of this companion (see firmware/README.md)"
-
-#: One message to send: its name and its fields.
-Command = tuple[str, Mapping[str, Value]]
-#: What a device sends after every handshake: (group, commands) pairs, see PicoLink.send.
-Restore = list[tuple[str | None, list[Command]]]
-
-
-class SerialPort(Protocol):
-    """The part of pyserial's Serial the link uses.
-
-    A port that also has ``fileno()`` (pyserial on POSIX) is waited on with poll(); for one
-    without, the link's thread reads in a loop and relies on the port's own read timeout.
-    """
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def write(self, data: bytes, /) -> int | None: ...
-
-    def close(self) -> None: ...
-
-
-def open_serial(port: str, baudrate: int) -> SerialPort:
-    """Open a serial port (a device path or a pyserial URL such as ``loop://``)."""
-    import serial
-
-    handle: SerialPort = serial.serial_for_url(
-        port,
-        baudrate=baudrate,
-        timeout=READ_TIMEOUT_S,
-        write_timeout=WRITE_TIMEOUT_S,
-        exclusive=True,
-    )
-    return handle
 
 
 def _why_not_opened(exc: Exception) -> str:
@@ -78,63 +49,6 @@ def _why_not_opened(exc: Exception) -> str:
     if number == errno.EBUSY or "lock" in str(exc):
         return "Pico's port is in use by another program"
     return "Pico's port cannot be opened, retrying"
-
-
-class PicoError(Exception):
-    """The Pico cannot do what was asked."""
-
-
-class PicoRefused(PicoError):
-    """The Pico runs firmware with another protocol major version; the message says what to do."""
-
-
-class PicoUnavailable(PicoError):
-    """The Pico is unplugged, silent, or did not carry out a request in time."""
-
-
-@dataclass(frozen=True)
-class PicoInfo:
-    """What the Pico said in its handshake."""
-
-    firmware: str
-    protocol: str
-    leds: int
-    reader: bool
-
-
-@dataclass
-class LinkStats:
-    """Counters for diagnostics and benchmarks."""
-
-    lines_sent: int = 0
-    bytes_sent: int = 0
-    lines_received: int = 0
-    bad_lines: int = 0
-    retries: int = 0
-    connects: int = 0
-
-
-@dataclass(eq=False)
-class Request:
-    """One message on its way to the Pico; ``wait`` for its reply."""
-
-    name: str
-    fields: Mapping[str, Value]
-    group: str | None = None
-    seq: int = 0
-    attempts: int = 0
-    sent_at: float = 0.0
-    reply: Message | None = None
-    error: str | None = None
-    done: threading.Event = field(default_factory=threading.Event)
-
-    def wait(self, timeout: float) -> Message:
-        """Return the reply. Raises PicoUnavailable if it failed or did not come in time."""
-        if not self.done.wait(timeout):
-            raise PicoUnavailable(f"{self.name}: no reply within {timeout} s")
-        if self.reply is None:
-            raise PicoUnavailable(f"{self.name}: {self.error}")
-        return self.reply
 
 
 class _LinkLost(Exception):
@@ -263,7 +177,7 @@ class PicoLink:
             if group is not None:
                 for stale in [r for r in self._outbox if r.group == group]:
                     self._outbox.remove(stale)
-                    self._finish(stale, None, "replaced by a newer request")
+                    stale.finish(None, "replaced by a newer request")
             self._outbox.extend(requests)
         self._kick()
         return requests
@@ -335,7 +249,7 @@ class PicoLink:
                 log.info("Pico on %s cannot be opened: %s", self.port, exc)
                 self._set_status(False, _why_not_opened(exc))
             else:
-                self._port_fd = _fileno(port)
+                self._port_fd = port_fileno(port)
                 self._poller = self._poller_for(self._port_fd, wake[0])
                 self._port = port
                 self._welcomed = False
@@ -376,7 +290,7 @@ class PicoLink:
                 failed.append(self._in_flight)
                 self._in_flight = None
         for request in failed:
-            self._finish(request, None, "the Pico went away")
+            request.finish(None, "the Pico went away")
 
     def _serve(self, port: SerialPort) -> None:
         splitter = LineSplitter(self.table.max_line)
@@ -450,7 +364,7 @@ class PicoLink:
         since = self.table.messages[request.name].since
         if self.info is None or since <= int(self.info.protocol.split(".")[1]):
             return True
-        self._finish(request, None, f"the Pico's firmware is older than protocol 1.{since}")
+        request.finish(None, f"the Pico's firmware is older than protocol 1.{since}")
         return False
 
     def _transmit(self, port: SerialPort, request: Request) -> None:
@@ -470,16 +384,11 @@ class PicoLink:
             if give_up:
                 self._in_flight = None
         if give_up:
-            self._finish(request, None, why)
+            request.finish(None, why)
             raise _LinkLost("Pico stopped answering, retrying")
         self.stats.retries += 1
         log.info("Pico: %s to %s %d, sending it again", why, request.name, request.seq)
         self._transmit(port, request)
-
-    def _finish(self, request: Request, reply: Message | None, error: str | None) -> None:
-        request.reply = reply
-        request.error = error
-        request.done.set()
 
     def _on_line(self, port: SerialPort, line: bytes | None) -> None:
         if line in (b"", b"\r"):
@@ -525,7 +434,7 @@ class PicoLink:
         with self._lock:
             if self._in_flight is request:
                 self._in_flight = None
-        self._finish(request, reply, error)
+        request.finish(reply, error)
 
     def _garbage(self, line: bytes, code: str, detail: str) -> None:
         self.stats.bad_lines += 1
@@ -556,12 +465,7 @@ class PicoLink:
         raise _LinkLost("Pico not answering: is its firmware flashed?")
 
     def _welcome(self, message: Message) -> None:
-        info = PicoInfo(
-            firmware=message.text("firmware"),
-            protocol=message.text("protocol"),
-            leds=message.number("leds"),
-            reader=message.number("reader") == 1,
-        )
+        info = PicoInfo.from_welcome(message)
         major = int(info.protocol.split(".")[0])
         if major != self.table.major:
             self.refusal = (
@@ -624,15 +528,3 @@ class PicoLink:
                 cancel()
             except OSError:
                 pass
-
-
-def _fileno(port: SerialPort) -> int | None:
-    """Return the port's file descriptor for poll(), or None if it has none."""
-    fileno = getattr(port, "fileno", None)
-    if fileno is None:
-        return None
-    try:
-        fd = fileno()
-    except (OSError, ValueError):
-        return None
-    return fd if isinstance(fd, int) and fd >= 0 else None
