@@ -7,7 +7,8 @@ back. A bad line raises ``LogError``, which names the line and the field.
 
 Secret fields (a prediction's horses, a bet's horse and stake, the cards of a hand) are left
 out of every entry's ``repr`` so that an entry written to a diagnostic log shows only that
-the player has committed.
+the player has committed; a ``LogError`` about a secret field says what kind of value it
+found, never the value (the message of a journal that no longer replays is logged).
 """
 
 from __future__ import annotations
@@ -292,10 +293,25 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _given(spec: FieldSpec, value: object) -> str:
+    """Quote a wrong value for an error message; of a sealed field, say only what JSON it is."""
+    if not spec.secret or value in ("", None) or isinstance(value, bool):
+        return _shown(value)
+    if isinstance(value, str):
+        kind = "a string"
+    elif isinstance(value, list):
+        kind = "a list"
+    elif isinstance(value, dict):
+        kind = "an object"
+    else:
+        kind = "a number"
+    return f"{kind} (sealed: not shown)"
+
+
 def _convert(spec: FieldSpec, value: object, line: int | None) -> object:
     def wrong(name: str = spec.name) -> LogError:
         return LogError(
-            f"expected {_KIND_WORDS[spec.kind]}, got {_shown(value)}", line=line, field=name
+            f"expected {_KIND_WORDS[spec.kind]}, got {_given(spec, value)}", line=line, field=name
         )
 
     if spec.kind == "string":
@@ -310,7 +326,7 @@ def _convert(spec: FieldSpec, value: object, line: int | None) -> object:
         for index, item in enumerate(value):
             if not isinstance(item, str) or not item:
                 raise LogError(
-                    f"expected a non-empty string, got {_shown(item)}",
+                    f"expected a non-empty string, got {_given(spec, item)}",
                     line=line,
                     field=f"{spec.name}[{index}]",
                 )
