@@ -57,6 +57,14 @@ def short(name: str, width: int = 12) -> str:
     return name if len(name) <= width else name[: width - 1] + "."
 
 
+class EntryRefused(Refusal):
+    """The game refused ``entry``, one of the entries it was rebuilt from (a Refusal too)."""
+
+    def __init__(self, entry: Entry, refusal: Refusal) -> None:
+        super().__init__(refusal.code, refusal.sentence)
+        self.entry = entry
+
+
 class Table:
     """One game as a pure function of its accepted inputs.
 
@@ -82,7 +90,8 @@ class Table:
     def from_entries(cls, entries: Sequence[Entry]) -> Table:
         """Rebuild a game from its accepted entries (the first one a new_game).
 
-        Raises Refusal when an entry is refused: the entries are not a game's journal.
+        Raises Refusal when the entries are not a game's journal: EntryRefused (which
+        names the entry) when the game refuses one of them.
         """
         first = entries[0] if entries else None
         if not isinstance(first, NewGame):
@@ -99,7 +108,10 @@ class Table:
             else:
                 in_force.append(entry)
         for entry in in_force:
-            table._apply(entry)
+            try:
+                table._apply(entry)
+            except Refusal as error:
+                raise EntryRefused(entry, error) from None
         table.entries = list(entries)
         return table
 
@@ -341,19 +353,24 @@ class Session:
 
 def rebuild(game_id: int, lines: Iterable[str]) -> Table:
     """Rebuild one game from its journal lines; raises JournalError if they do not replay."""
+    way_out = f"export it with `companion export {game_id}` or abandon it"
     entries: list[Entry] = []
     for seq, line in enumerate(lines):
         try:
             entries.append(parse_line(line, seq))
         except LogError as error:
             raise GameNotRebuilt(
-                game_id, f"game {game_id}: journal entry {seq} is unreadable: {error}"
+                game_id,
+                f"game {game_id}: journal entry {seq} is unreadable ({error}); {way_out}",
             ) from None
     try:
         return Table.from_entries(entries)
     except Refusal as error:
+        # The message is logged: a sealed input is named by its player, its reason by its code.
+        reason = f"{error.code}: {error.sentence}"
+        if isinstance(error, EntryRefused):
+            shown = error.code if error.entry.SECRET else reason
+            reason = f"{describe(error.entry)} refused: {shown}"
         raise GameNotRebuilt(
-            game_id,
-            f"game {game_id} cannot be rebuilt ({error.code}: {error.sentence}); "
-            f"export it with `companion export {game_id}` or abandon it",
+            game_id, f"game {game_id} cannot be rebuilt ({reason}); {way_out}"
         ) from None
