@@ -51,11 +51,15 @@ class View:
 
 @dataclass(frozen=True)
 class PrivateView:
-    """What one player alone may see: their own sealed secrets, their hand, their refusals."""
+    """What one player alone may see: their own sealed secrets, their hand, their refusals.
+
+    Only the player is in its ``repr``, so that a private view in a log message gives
+    nothing away.
+    """
 
     player: str
-    details: dict[str, Any] = field(default_factory=dict, hash=False)
-    last_refusal: RefusalView | None = None
+    details: dict[str, Any] = field(default_factory=dict, hash=False, repr=False)
+    last_refusal: RefusalView | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """Return the private view as JSON-ready data."""
@@ -67,15 +71,16 @@ class PrivateView:
 class Outcome:
     """What became of one submitted input: accepted, or refused with a code and a sentence.
 
-    ``code`` and ``sentence`` are the real reason, meant for the player who made the input;
-    ``view`` is the public view after it (where a refused secret input shows no reason).
+    ``code`` and ``sentence`` are the real reason, meant for the player who made the input
+    (the sentence may quote a sealed input, so it stays out of the ``repr``); ``view`` is the
+    public view after it (where a refused secret input shows no reason).
     """
 
     accepted: bool
     entry: Entry
     view: View
     code: str | None = None
-    sentence: str | None = None
+    sentence: str | None = field(default=None, repr=False)
     game_id: int | None = None
 
 
