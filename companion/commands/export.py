@@ -9,11 +9,20 @@ from pathlib import Path
 from companion.session.journal import Journal, JournalError, default_path
 
 NAME = "export"
-HELP = "write the journal of a game as a table log (JSON Lines) for `companion replay`"
+HELP = (
+    "write the journal of a game as a table log (JSON Lines) for `companion replay`: "
+    "a full dump, sealed inputs included"
+)
+#: Said under the options: the operator's own dump is no place for players to look.
+SECRETS = (
+    "The log holds every input in full: predictions, bets and hands that are still sealed "
+    "at the table are in it. Keep it from the players until the game is over."
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the game, the journal and the output file."""
+    parser.epilog = SECRETS
     parser.add_argument("game", metavar="GAME", help="the game's id (see `companion games`)")
     parser.add_argument("--db", type=Path, help="the journal file (default: the companion's own)")
     parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")

@@ -13,11 +13,21 @@ from companion.session.log import LogError, describe, parse_line
 from companion.session.session import Session
 
 NAME = "replay"
-HELP = "apply a table log (JSON Lines) and print, line by line, what was accepted or refused"
+HELP = (
+    "apply a table log (JSON Lines) and print, line by line, what was accepted or refused, "
+    "then the whole state, sealed inputs included"
+)
+#: Said under the options: the state printed at the end is not the table's public view.
+SECRETS = (
+    "Each line is described with its sealed fields left out, but the state at the end shows "
+    "every player's private view (predictions, bets, hands) and, with --json, the engine's "
+    "own state: it is for the operator, not for the players while a game is on."
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the log file and the --json switch."""
+    parser.epilog = SECRETS
     parser.add_argument("log", metavar="LOG.jsonl", help="the table log to apply ('-' for stdin)")
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
