@@ -69,6 +69,10 @@ class Recorder:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.table, name)
 
+    def scanned(self) -> list[str | None]:
+        """The card of every scan handed to the table so far (None: a tag nobody enrolled)."""
+        return [e.card for e in self.events if isinstance(e, CardScanned)]
+
 
 def companion_on(state_dir: Path) -> tuple[Companion, Recorder]:
     """A simulated companion on ``state_dir`` whose table records the events it gets."""
@@ -227,15 +231,12 @@ def test_a_typed_card_is_laid_on_the_reader(tmp_path: Path) -> None:
     companion, recorder = companion_on(tmp_path)
     app = SimulatorApp(companion)
 
-    def scanned() -> list[str | None]:
-        return [e.card for e in recorder.events if isinstance(e, CardScanned)]
-
     async def scenario(pilot: Pilot[None]) -> None:
         field = app.query_one(CardInput)
         await pilot.press("c", "1", "0", "h")  # typed, not horse button 1
         assert field.has_focus and field.value == "10h"
         await pilot.press("enter")
-        await until(pilot, lambda: scanned() == ["10H"], "the table to get 10H")
+        await until(pilot, lambda: recorder.scanned() == ["10H"], "the table to get 10H")
         assert not field.has_focus and field.value == ""
         assert "10H" in status(app)
         await pilot.press("slash", "z", "z", "enter")
@@ -244,7 +245,9 @@ def test_a_typed_card_is_laid_on_the_reader(tmp_path: Path) -> None:
         assert not field.has_focus
         await until(pilot, lcd_says(app, "Players:"), "the horse button to work again")
         await pilot.press("c", "j", "1", "2", "enter")
-        await until(pilot, lambda: scanned() == ["10H", "jockey:12"], "the table to get jockey:12")
+        await until(
+            pilot, lambda: recorder.scanned() == ["10H", "jockey:12"], "the table to get jockey:12"
+        )
 
     play(app, scenario)
 
@@ -253,15 +256,12 @@ def test_a_two_character_card_reaches_the_table(tmp_path: Path) -> None:
     companion, recorder = companion_on(tmp_path)
     app = SimulatorApp(companion)
 
-    def scanned() -> list[str | None]:
-        return [e.card for e in recorder.events if isinstance(e, CardScanned)]
-
     async def scenario(pilot: Pilot[None]) -> None:
         field = app.query_one(CardInput)
         await pilot.press("c", "q", "s")  # q and s are typed, not quit and not a button
         assert field.has_focus and field.value == "qs"
         await pilot.press("enter")
-        await until(pilot, lambda: scanned() == ["QS"], "the table to get QS", timeout=2.0)
+        await until(pilot, lambda: recorder.scanned() == ["QS"], "the table to get QS", timeout=2.0)
 
     play(app, scenario)
 
