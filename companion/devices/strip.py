@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from companion.devices.base import OFF, RGB
 from companion.devices.scheduling import Scheduler, Step, Steps
@@ -119,6 +119,13 @@ class TrackLayout:
         return frame
 
 
+class Animation(TypedDict, total=False):
+    """How a strip animates a move (see :class:`FrameStrip`): keyword arguments of every strip."""
+
+    scheduler: Scheduler | None
+    step_s: float
+
+
 class FrameStrip:
     """What every strip backend shares; subclasses only write physical colours.
 
@@ -219,15 +226,8 @@ class FrameStrip:
 class MemoryStrip(FrameStrip):
     """A strip that keeps what it shows: ``leds`` now, ``frames`` every write (dimmed)."""
 
-    def __init__(
-        self,
-        count: int,
-        brightness: float = 1.0,
-        *,
-        scheduler: Scheduler | None = None,
-        step_s: float = 0.1,
-    ) -> None:
-        super().__init__(count, brightness, scheduler=scheduler, step_s=step_s)
+    def __init__(self, count: int, brightness: float = 1.0, **animation: Unpack[Animation]) -> None:
+        super().__init__(count, brightness, **animation)
         self.leds: list[RGB] = [OFF] * count
         self.frames: list[list[RGB]] = []
         self.closed = False
@@ -292,12 +292,11 @@ class SpiStrip(FrameStrip):
         brightness: float = 0.25,
         *,
         bits_per_bit: int = 3,
-        scheduler: Scheduler | None = None,
-        step_s: float = 0.1,
+        **animation: Unpack[Animation],
     ) -> None:
         if bits_per_bit not in WS2812_PATTERNS:
             raise ValueError(f"bits_per_bit is 3 or 4, not {bits_per_bit}")
-        super().__init__(count, brightness, scheduler=scheduler, step_s=step_s)
+        super().__init__(count, brightness, **animation)
         self.spi = spi
         self.bits_per_bit = bits_per_bit
 
@@ -310,8 +309,7 @@ class SpiStrip(FrameStrip):
         brightness: float = 0.25,
         *,
         bits_per_bit: int = 3,
-        scheduler: Scheduler | None = None,
-        step_s: float = 0.1,
+        **animation: Unpack[Animation],
     ) -> SpiStrip:
         """Open /dev/spidev<bus>.<device> for a WS2812 chain of ``count`` LEDs."""
         # Imported here: only the SPI strip needs it (no type stubs exist).
@@ -321,9 +319,7 @@ class SpiStrip(FrameStrip):
         spi.open(bus, device)
         spi.mode = 0
         spi.max_speed_hz = spi_speed_hz(bits_per_bit)
-        return cls(
-            count, spi, brightness, bits_per_bit=bits_per_bit, scheduler=scheduler, step_s=step_s
-        )
+        return cls(count, spi, brightness, bits_per_bit=bits_per_bit, **animation)
 
     def _write(self, leds: list[RGB]) -> None:
         self.spi.writebytes2(encode_ws2812(leds, self.bits_per_bit))
