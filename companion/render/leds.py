@@ -5,33 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from companion.games.jumpy_board import COLOURS
+
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 
-#: Colour words a board or deck may give a horse (the Jumpy Jack board file's list).
-COLOUR_WORDS: Mapping[str, RGB] = {
-    "red": (255, 0, 0),
-    "blue": (0, 64, 255),
-    "green": (0, 200, 0),
-    "yellow": (255, 200, 0),
-    "white": (255, 255, 255),
-    "black": (0, 0, 0),
-    "orange": (255, 110, 0),
-    "purple": (140, 0, 200),
-    "pink": (255, 80, 160),
-    "brown": (150, 75, 10),
-    "grey": (128, 128, 128),
-    "gray": (128, 128, 128),
-    "cyan": (0, 220, 220),
-    "magenta": (230, 0, 230),
-}
-
 #: Course hippique horses (the aces): one colour per suit.
 SUIT_COLOURS: Mapping[str, RGB] = {
-    "S": (0, 64, 255),
-    "H": (255, 0, 0),
-    "D": (255, 110, 0),
-    "C": (0, 200, 0),
+    "S": COLOURS["blue"],
+    "H": COLOURS["red"],
+    "D": COLOURS["orange"],
+    "C": COLOURS["green"],
 }
 
 #: Markers on the track (dim, so a horse on top of one still stands out).
@@ -49,11 +33,15 @@ _HEX = re.compile(r"#[0-9A-Fa-f]{6}\Z")
 
 
 def colour(word: str) -> RGB:
-    """Return the RGB of a colour word or ``#rrggbb`` (grey for anything else)."""
+    """Return the RGB of a colour word or ``#rrggbb`` (grey for anything else).
+
+    The colour words are the board file's (``companion.games.jumpy_board.COLOURS``); the
+    Jockey horses use the same ones.
+    """
     if _HEX.match(word):
         value = int(word[1:], 16)
         return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
-    return COLOUR_WORDS.get(word.lower(), (128, 128, 128))
+    return COLOURS.get(word.lower(), (128, 128, 128))
 
 
 def dim(rgb: RGB, factor: float = 0.15) -> RGB:
