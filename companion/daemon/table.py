@@ -6,6 +6,15 @@ the flow of the moment (the menu or one game's flow, see ``companion/daemon/flow
 puts over the flow's picture what lasts only a moment: a refusal's reason, an announcement,
 a device that stopped answering. A stray press can never crash it: an unexpected error from
 a flow is logged and shown like a refusal.
+
+UI decisions:
+
+- A message of the moment takes the bottom rows of the LCD (as many as its sentence needs,
+  word-wrapped, never cut) and leaves the rows above it as they were.
+- A device that stops answering is named on the bottom row for five seconds, then for three
+  seconds every half minute until it is back: the game goes on without it, and the row it
+  covers (a prompt, the scores) stays readable in between. When the LCD itself is lost, the
+  OLED says so on the same rhythm.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from companion.daemon.flows.menu import MenuFlow
 from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Oled, Screen
-from companion.render.text import COLS, ROWS, cut, rows
+from companion.render.text import COLS, ROWS, named, rows
 from companion.session.journal import JournalError
 from companion.session.session import Session
 
@@ -28,6 +37,29 @@ log = logging.getLogger("companion.table")
 
 #: What the table sees when a flow fails in an unexpected way.
 OOPS = "Something went wrong: that input was ignored."
+
+#: A lost device is named for this long when it is lost...
+LOST_FIRST_S = 5.0
+#: ...then again every this many seconds...
+LOST_EVERY_S = 30.0
+#: ...for this long.
+LOST_AGAIN_S = 3.0
+
+
+def lost_shown(elapsed: float) -> bool:
+    """Tell whether a device lost ``elapsed`` seconds ago is named on the displays now."""
+    if elapsed < LOST_FIRST_S:
+        return True
+    return (elapsed - LOST_FIRST_S) % LOST_EVERY_S >= LOST_EVERY_S - LOST_AGAIN_S
+
+
+def lost_change(elapsed: float) -> float:
+    """Seconds from ``elapsed`` until ``lost_shown`` changes."""
+    if elapsed < LOST_FIRST_S:
+        return LOST_FIRST_S - elapsed
+    into = (elapsed - LOST_FIRST_S) % LOST_EVERY_S
+    hidden = LOST_EVERY_S - LOST_AGAIN_S
+    return (hidden - into) if into < hidden else (LOST_EVERY_S - into)
 
 
 def game_flow(ctx: Context) -> Flow:
@@ -78,7 +110,8 @@ class TableController:
         )
         self._flash: Flash | None = None
         self._flash_until = 0.0
-        self._down: dict[str, str] = {}
+        #: Devices that stopped answering: their message, and when they were lost.
+        self._down: dict[str, tuple[str, float]] = {}
         self._screen_failed = False
         self.flow: Flow = self._first_flow()
 
@@ -138,8 +171,12 @@ class TableController:
         return ()
 
     def next_deadline(self) -> float | None:
-        """When the message on show expires, if there is one."""
-        return self._flash_until if self._flash is not None else None
+        """When the message on show expires, or a lost device is named or hidden again."""
+        deadlines = [self._flash_until] if self._flash is not None else []
+        now = self.clock()
+        for _, since in self._down.values():
+            deadlines.append(now + lost_change(now - since))
+        return min(deadlines, default=None)
 
     def screen(self) -> Screen:
         """The flow's picture with the message of the moment and lost devices over it."""
@@ -153,7 +190,8 @@ class TableController:
             base = Screen(rows(["Display error:", "hold undo to go back"]), Oled(lines=("Error",)))
         lcd = list(rows(base.lcd))
         oled = base.oled
-        if self._flash is not None and self.clock() >= self._flash_until:
+        now = self.clock()
+        if self._flash is not None and now >= self._flash_until:
             self._flash = None
         if self._flash is not None:
             shown = list(self._flash.lcd[:ROWS])
@@ -161,12 +199,12 @@ class TableController:
                 lcd = lcd[: ROWS - len(shown)] + shown
             if self._flash.oled:
                 oled = Oled(lines=self._flash.oled)
-        if self._down:
-            messages = list(self._down.values())
-            if self._flash is None or not self._flash.lcd:
-                lcd[-1] = messages[0]
-            if any("lcd" in device.lower() for device in self._down):
-                oled = Oled(lines=tuple(messages[:4]))
+        down = [(device, message) for device, (message, _) in self._down.items()]
+        told = [message for message, since in self._down.values() if lost_shown(now - since)]
+        if told and (self._flash is None or not self._flash.lcd):
+            lcd[-1] = told[0]
+        if told and any("lcd" in device.lower() for device, _ in down):
+            oled = Oled(lines=tuple(message for _, message in down[:4]))
         return Screen(rows(lcd), oled, base.leds)
 
     def close(self) -> None:
@@ -183,12 +221,12 @@ class TableController:
     def _status(self, event: DeviceStatus) -> Sequence[Cue]:
         message = event.message
         if not message or len(message) > COLS:
-            message = cut(f"{event.device} {'is back' if event.ok else 'lost'}", COLS)
+            message = named(event.device, " is back" if event.ok else " lost")
         if event.ok:
             if self._down.pop(event.device, None) is not None:
                 self._show(Flash.sentence(message, 2.0))
-        else:
-            self._down[event.device] = message
+        elif event.device not in self._down:
+            self._down[event.device] = (message, self.clock())
         return ()
 
     def _recover(self) -> None:

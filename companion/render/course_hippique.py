@@ -15,16 +15,23 @@ from companion.render.layout import LaneLeds
 from companion.render.leds import LANE_MARK, RGB, SUIT_COLOURS, dim, frame
 from companion.render.screen import Oled, Screen
 from companion.render.text import (
+    COLS,
+    MARK,
     SEALED,
     card_text,
+    first_fit,
+    grid,
+    name_list,
     name_score_row,
+    named,
+    numbered,
     page_of,
     rows,
     short,
     signed,
     spread,
+    spread_name,
     suit,
-    wrap,
 )
 
 HORSES = ("S", "H", "D", "C")
@@ -91,18 +98,33 @@ def positions_row(race: Race) -> str:
     return " ".join(parts) + f" of {race.finish}"
 
 
+def title_row(race: Race) -> str:
+    """The race and its croupier (the bank): ``Race 2/5  bank Anna``."""
+    left = f"Race {race.number}/{race.races}"
+    return spread(left, "bank " + short(race.croupier, COLS - len(left) - len(" bank ")))
+
+
+def bets_row(race: Race) -> str:
+    """The bets of the race once revealed: each player's horse and stake, or, when they do
+    not fit one row, the stakes on each horse."""
+    if not race.bets:
+        return "No bets"
+    per_horse = " ".join(
+        f"{suit(h)}{sum(b.stake for b in race.bets if b.horse == h)}" for h in HORSES
+    )
+    return name_score_row(
+        [(b.player, f"{suit(b.horse)}{b.stake}") for b in race.bets],
+        fallback=first_fit([f"Bets {per_horse}", per_horse]),
+    )
+
+
 def lcd(race: Race, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
     """Return the four LCD rows."""
-    title = spread(f"Race {race.number}/{race.races}", f"bank {short(race.croupier, 9)}")
+    title = title_row(race)
     if race.phase == "dealing":
-        course = " ".join(card_text(c) for c in race.course)
-        return rows(
-            [
-                title,
-                f"Scan course card {len(race.course) + 1}/{race.course_length}",
-                *wrap(course, rows=2),
-            ]
-        )
+        cards = [card_text(c) for c in race.course]
+        laid = name_list(cards, lines=2, sep=" ", fixed=cards) or ()
+        return rows([title, f"Scan course card {len(race.course) + 1}/{race.course_length}", *laid])
     if race.phase == "redeal":
         full = max(HORSES, key=lambda h: sum(1 for c in race.course if c.endswith(h)))
         count = sum(1 for c in race.course if c.endswith(full))
@@ -115,14 +137,13 @@ def lcd(race: Race, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
             ]
         )
     if race.phase == "betting":
-        return _betting_rows(race, entry, title)
+        return _betting_rows(race, entry)
     if race.phase == "racing":
         if race.pending_row is not None:
             todo = f"Turn row {race.pending_row}'s card"
         else:
             todo = f"Turned {card_text(race.last_card)}" if race.last_card else "Turn a card"
-        bets = name_score_row([(b.player, f"{suit(b.horse)}{b.stake}") for b in race.bets])
-        return rows([title, positions_row(race), todo, bets or "No bets"])
+        return rows([title, positions_row(race), todo, bets_row(race)])
     if race.phase == "race_over":
         return page_of(result_pages(race, "Push: next race"), page)
     if race.phase == "game_over":
@@ -130,18 +151,18 @@ def lcd(race: Race, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
     return rows([title, race.phase])
 
 
-def _betting_rows(race: Race, entry: Entry | None, title: str) -> tuple[str, ...]:
+def _betting_rows(race: Race, entry: Entry | None) -> tuple[str, ...]:
     odds = odds_row(race) if not race.setback else "Odds: all 1 to 1"
     if entry is not None and entry.what == "max_bet":
         return rows(
-            [odds, f"{short(race.croupier, 10)}: max bet", f"< {entry.amount} >", "Turn, push: ok"]
+            [odds, named(race.croupier, ": max bet"), f"< {entry.amount} >", "Turn, push: ok"]
         )
     if entry is not None:
         horse = "*" if entry.horse_chosen else "-"
         return rows(
             [
                 odds,
-                spread(f"{short(entry.player, 12)}: bet", f"max {entry.limit}"),
+                spread_name(entry.player, ": bet", f"max {entry.limit}"),
                 spread(f"Horse {horse}", f"stake < {entry.amount} >"),
                 "Push, no horse: pass",
             ]
@@ -149,7 +170,7 @@ def _betting_rows(race: Race, entry: Entry | None, title: str) -> tuple[str, ...
     return rows(
         [
             odds,
-            f"{short(race.croupier, 10)}: turn cards",
+            named(race.croupier, ": turn cards"),
             bets_sealed(race),
             f"Max bet {race.max_bet}",
         ]
@@ -163,42 +184,52 @@ def bets_sealed(race: Race) -> str:
 
 
 def result_pages(race: Race, prompt: str) -> list[tuple[str, ...]]:
-    """The winner and every bet revealed, then the balances."""
+    """The winner and what each bet brought, every bet revealed, then the chips."""
+    return numbered(_result_pages(race, prompt))
+
+
+def _result_pages(race: Race, prompt: str) -> list[list[str]]:
     winner = suit(race.winner) if race.winner else "?"
-    first = rows(
-        [
-            f"{winner} wins race {race.number}!",
-            spread(f"Bank {short(race.croupier, 10)}", signed(race.croupier_change)),
-            name_score_row([(p.player, signed(p.change)) for p in race.payouts]) or "No bets",
-            prompt,
-        ]
-    )
+    changes = [(p.player, signed(p.change)) for p in race.payouts]
+    bank = signed(race.croupier_change)
+    first = [
+        f"{winner} wins race {race.number}!",
+        spread("Bank " + short(race.croupier, COLS - len(" Bank ") - len(bank)), bank),
+        name_score_row(changes, fallback="Turn: each bet") if changes else "No bets",
+        prompt,
+    ]
     pages = [first]
     for start in range(0, len(race.payouts), 2):
         lines = []
-        for p in race.payouts[start : start + 2]:
-            lines.append(f"{short(p.player, 10)}: {suit(p.horse)} {p.stake}")
+        for index, p in enumerate(race.payouts[start : start + 2]):
+            width = COLS - MARK if index == 0 else COLS
+            lines.append(named(p.player, f": {suit(p.horse)} {p.stake}", width))
             lines.append(f"  {'won' if p.change > 0 else 'lost'} {abs(p.change)}")
-        pages.append(rows(lines))
-    pages.append(balance_page(race, prompt))
+        pages.append(lines)
+    pages.extend(balance_pages(race))
     return pages
 
 
-def balance_page(race: Race, prompt: str) -> tuple[str, ...]:
-    """Every player's chips."""
+def balance_pages(race: Race) -> list[list[str]]:
+    """Every player's chips: one a row for three players, else two a row, pages of six."""
     pairs = [(p, race.balances.get(p, 0)) for p in race.players]
-    text = name_score_row(pairs, 40)
-    return rows(["Chips:", *wrap(text, rows=2), prompt])
+    laid = grid(pairs) if len(pairs) > 3 else None
+    if laid is None:
+        laid = [spread(short(p, COLS - len(str(c)) - 1), str(c)) for p, c in pairs]
+    return [["Chips", *laid[start : start + 3]] for start in range(0, len(laid), 3)]
 
 
 def final_pages(race: Race) -> list[tuple[str, ...]]:
     """The final ranking, three players a page, then the last race's result."""
-    lines = [f"{place}. {short(name, 12)} {chips}" for place, name, chips in race.ranking]
+    lines = [
+        f"{place}. " + named(name, f" {chips}", COLS - len(f"{place}. "))
+        for place, name, chips in race.ranking
+    ]
     pages = [
-        rows(["Game over!" if start == 0 else "Ranking:", *lines[start : start + 3]])
+        ["Game over!" if start == 0 else "Ranking", *lines[start : start + 3]]
         for start in range(0, max(1, len(lines)), 3)
     ]
-    return pages + result_pages(race, "Push: menu")
+    return numbered(pages + _result_pages(race, "Push: menu"))
 
 
 def oled(race: Race, entry: Entry | None) -> Oled:

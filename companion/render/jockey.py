@@ -15,16 +15,21 @@ from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
 from companion.render.screen import Move, Oled, Screen
 from companion.render.text import (
+    COLS,
+    MARK,
     SEALED,
     PublicView,
+    first_fit,
     name_score_row,
+    named,
+    numbered,
     page_of,
     rows,
     short,
     signed,
     spread,
+    spread_name,
     stars,
-    wrap,
 )
 
 HORSES = ("brown", "yellow", "blue", "red")
@@ -51,28 +56,83 @@ def horse_rgb(horse: str) -> RGB:
     return colour(horse)
 
 
+#: Two letters a horse in crowded rows (the positions row, a revealed bet).
+ABBREVIATIONS: Mapping[str, str] = {"brown": "Br", "yellow": "Ye", "blue": "Bl", "red": "Re"}
+
+#: Why a card moved nothing, in a dozen letters (the engine's sentence says it in full).
+BLOCKED: Mapping[str, str] = {
+    "horse_finished": "finished",
+    "not_alone_in_lead": "lead shared",
+    "close_to_leader": "near leader",
+    "at_limit": "at limit",
+}
+
+#: What a kind of bet asks for at the horse buttons.
+HORSE_PROMPTS: Mapping[str, str] = {
+    "win": "Press its horse",
+    "place": "Press its horse",
+    "double": "Press two horses",
+    "order": "Press 1st, then 2nd",
+}
+
+
+def abbreviation(horse: str) -> str:
+    """The two letters of a horse (its name if it has none)."""
+    return ABBREVIATIONS.get(horse, horse)
+
+
 def positions_row(board: Mapping[str, Any]) -> str:
     """Every horse's square: ``Br34 Ye12 Bl50 Re2``."""
     progress: Mapping[str, int] = board.get("progress", {})
-    return " ".join(f"{h[:2].title()}{progress.get(h, 0)}" for h in HORSES)
+    return " ".join(f"{abbreviation(h)}{progress.get(h, 0)}" for h in HORSES)
 
 
 def bet_text(bet: Mapping[str, Any]) -> str:
-    """A revealed bet in one row: ``win brown 300``, ``order red200 blu100``."""
+    """A revealed bet in one row: ``win brown 300``, ``order red 200, blue 100``."""
     kind = str(bet.get("kind", ""))
     horses = [str(h) for h in bet.get("horses", [])]
     stakes = [int(s) for s in bet.get("stakes", [])]
+    short_names = [abbreviation(h) for h in horses]
     if kind == "order" and len(horses) == 2 and len(stakes) == 2:
-        return f"order {horses[0][:3]}{stakes[0]} {horses[1][:3]}{stakes[1]}"
+        return first_fit(
+            [
+                f"order {horses[0]} {stakes[0]}, {horses[1]} {stakes[1]}",
+                f"order {short_names[0]} {stakes[0]}, {short_names[1]} {stakes[1]}",
+                f"order {short_names[0]}{stakes[0]} {short_names[1]}{stakes[1]}",
+            ]
+        )
     if kind == "double" and len(horses) == 2 and stakes:
-        return f"double {horses[0][:3]}+{horses[1][:3]} {stakes[0]}"
-    return f"{kind} {' '.join(horses)} {stakes[0] if stakes else ''}".strip()
+        return first_fit(
+            [
+                f"double {horses[0]}+{horses[1]} {stakes[0]}",
+                f"double {short_names[0]}+{short_names[1]} {stakes[0]}",
+            ]
+        )
+    stake = stakes[0] if stakes else ""
+    return first_fit(
+        [f"{kind} {' '.join(horses)} {stake}", f"{kind} {' '.join(short_names)} {stake}"]
+    )
 
 
 def markers_text(columns: Sequence[Sequence[Any]]) -> str:
     """Where the three marker pieces go: ``10k:5 1k:2 100:5`` (a debt: ``-1k:1 -100:4``)."""
     names = {"10000": "10k", "1000": "1k", "100": "100", "-1000": "-1k", "-100": "-100"}
     return " ".join(f"{names.get(str(col), col)}:{n}" for col, n in columns)
+
+
+def effect_rows(effect: Mapping[str, Any]) -> list[str]:
+    """What the last card did, in two rows: the card, then the move or why nothing moved."""
+    label = str(effect.get("label", ""))
+    horse = str(effect.get("horse") or "")
+    blocked = effect.get("blocked")
+    if blocked is None:
+        end = "finish" if effect.get("finished") else str(effect.get("end"))
+        return [label, f"{horse} {effect.get('start')} to {end}"]
+    if blocked == "position_shared":
+        why = f"{label.split()[0]} shared"
+    else:
+        why = BLOCKED.get(str(blocked), "")
+    return [label, first_fit([f"No move: {why}", "No move"])]
 
 
 def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
@@ -84,12 +144,12 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     if view.phase in ("betting", "racing"):
         turn = view.turn or ""
         effect = board.get("last_effect")
-        lines = [spread(f"{short(turn, 11)}'s card", race), positions_row(board)]
+        lines = [spread_name(turn, "'s card", race, least=len(turn)), positions_row(board)]
         if effect:
-            lines += list(wrap(str(effect.get("sentence", "")), rows=2))
+            lines += effect_rows(effect)
         else:
             bets = len(view.sealed)
-            lines += ["Scan the card played", f"{bets} bets: {SEALED}"]
+            lines += ["Scan the card played", spread(f"{bets} bets: {SEALED}", race)]
         return rows(lines)
     if view.phase == "race_over":
         return page_of(result_pages(view, "Push: next race"), page)
@@ -99,13 +159,18 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
 
 
 def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
-    head = spread(f"{short(entry.player, 11)}: bet", f"max {entry.limit}")
+    head = spread_name(entry.player, ": bet", f"max {entry.limit}")
     title = f"Race {view.race}/3: bets"
     if entry.step == "kind":
         return rows([title, head, f"Kind: < {entry.kind} >", "Turn, push: ok"])
     if entry.step == "horses":
         return rows(
-            [title, head, f"{entry.kind}: {stars(entry.horses, entry.needed)}", "Horse buttons"]
+            [
+                title,
+                head,
+                f"{entry.kind}: {stars(entry.horses, entry.needed)}",
+                HORSE_PROMPTS.get(entry.kind, "Press a horse"),
+            ]
         )
     which = (
         ""
@@ -117,34 +182,35 @@ def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
 
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
     """A settled race: the first two horses and each player's result, then one page each."""
-    board: Mapping[str, Any] = view.board
-    results = board.get("results", [])
+    results = view.board.get("results", [])
     if not results:
         return [rows(["Race over", prompt])]
-    result = results[-1]
+    return numbered(_result_pages(view, prompt))
+
+
+def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
+    board: Mapping[str, Any] = view.board
+    result = board["results"][-1]
     payouts = result.get("payouts", [])
-    first = rows(
-        [
-            f"Race {result['number']}: {result['first']} 1st",
-            f"{result['second']} 2nd",
-            name_score_row([(p["player"], signed(int(p["change"]))) for p in payouts]),
-            prompt,
-        ]
-    )
+    changes = [(str(p["player"]), signed(int(p["change"]))) for p in payouts]
+    first = [
+        f"Race {result['number']} over",
+        spread(f"1st {result['first']}", f"2nd {result['second']}"),
+        name_score_row(changes, fallback="Turn: each player"),
+        prompt,
+    ]
     pages = [first]
     markers: Mapping[str, Sequence[Sequence[Any]]] = board.get("markers", {})
     for p in payouts:
         player = str(p["player"])
         shared = " shared" if p.get("shared") else ""
         pages.append(
-            rows(
-                [
-                    spread(f"{short(player, 12)}{shared}", signed(int(p["change"]))),
-                    bet_text(p["bet"]),
-                    f"Balance {p['balance']}",
-                    markers_text(markers.get(player, [])),
-                ]
-            )
+            [
+                named(player, "", COLS - MARK),
+                bet_text(p["bet"]),
+                f"{signed(int(p['change']))}{shared} →{p['balance']}",
+                markers_text(markers.get(player, [])),
+            ]
         )
     return pages
 
@@ -152,12 +218,17 @@ def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
 def final_pages(view: PublicView) -> list[tuple[str, ...]]:
     """The ranking by balance, three players a page, then the last race."""
     ranking = view.board.get("ranking", [])
-    lines = [f"{r['place']}. {short(r['player'], 11)} {r['balance']}" for r in ranking]
+    lines = [
+        f"{r['place']}. "
+        + named(str(r["player"]), f" {r['balance']}", COLS - len(f"{r['place']}. "))
+        for r in ranking
+    ]
     pages = [
-        rows(["Game over!" if start == 0 else "Ranking:", *lines[start : start + 3]])
+        ["Game over!" if start == 0 else "Ranking", *lines[start : start + 3]]
         for start in range(0, max(1, len(lines)), 3)
     ]
-    return pages + result_pages(view, "Push: menu")
+    results = view.board.get("results", [])
+    return numbered(pages + (_result_pages(view, "Push: menu") if results else []))
 
 
 def oled(view: PublicView, entry: Entry | None) -> Oled:

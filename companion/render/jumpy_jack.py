@@ -29,13 +29,18 @@ from companion.render.leds import (
 )
 from companion.render.screen import Move, Oled, Screen
 from companion.render.text import (
+    COLS,
+    MARK,
     PublicView,
-    joined,
+    first_fit,
+    name_list,
     name_score_row,
+    named,
+    numbered,
     page_of,
     rows,
     short,
-    spread,
+    spread_name,
     stars,
 )
 
@@ -79,15 +84,57 @@ def horse_colour(board: Mapping[str, Any], name: str) -> RGB:
 
 
 def podium_row(board: Mapping[str, Any]) -> str:
-    """Places 1 to 3 in one row: ``1:red 2:blu 3:---``."""
-    podium = list(board.get("podium", [None, None, None]))[:3]
-    return " ".join(f"{i}:{short(h, 3) if h else '---'}" for i, h in enumerate(podium, 1))
+    """Places 1 to 3 in one row: ``1:red 2:blue 3:---``."""
+    return places_row(list(board.get("podium", [None, None, None]))[:3])
+
+
+def places_row(podium: Sequence[str | None]) -> str:
+    """Places 1 to 3 in one row, horse names shortened only as much as the row needs."""
+    names = [h for h in podium if h]
+    for cap in range(max((len(h) for h in names), default=3), 2, -1):
+        text = " ".join(f"{i}:{short(h, cap) if h else '---'}" for i, h in enumerate(podium[:3], 1))
+        if len(text) <= COLS:
+            return text
+    return " ".join(f"{i}:{short(h, 3) if h else '---'}" for i, h in enumerate(podium[:3], 1))
+
+
+def teams(board: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...], int]]:
+    """The teams of the teams variant: ``("Team 1", members, score)``; empty without teams."""
+    return [
+        (f"Team {number}", tuple(str(p) for p in team["players"]), int(team["score"]))
+        for number, team in enumerate(board.get("teams", []), 1)
+    ]
+
+
+def standings(view: PublicView) -> list[tuple[str, int]]:
+    """Who competes with what total: every team in the teams variant, else every player."""
+    found = teams(view.board)
+    if found:
+        return [(name, score) for name, _, score in found]
+    scores = view.board.get("scores", {})
+    return [(p, int(scores.get(p, 0))) for p in view.players]
 
 
 def scores_row(view: PublicView) -> str:
-    """Every player's total in one row."""
-    scores = view.board.get("scores", {})
-    return name_score_row([(p, int(scores.get(p, 0))) for p in view.players])
+    """Every total in one row; when they cannot all fit, who leads."""
+    pairs = standings(view)
+    best = max((score for _, score in pairs), default=0)
+    leaders = [name for name, score in pairs if score == best]
+    lead = name_list(leaders, COLS - len(f"Lead {best}: "), lines=1)
+    if len(leaders) == len(pairs):
+        fallback = f"All level on {best}"
+    elif lead is not None:
+        fallback = f"Lead {best}: {lead[0]}"
+    else:
+        fallback = f"Lead {best}: {len(leaders)} players"
+    return name_score_row(pairs, fallback=fallback)
+
+
+def turn_row(player: str, race: int | None = None) -> str:
+    """Whose turn it is, with the race when the whole name leaves room for it."""
+    if race is None:
+        return named(player, "'s turn")
+    return spread_name(player, "'s turn", f"Race {race}", least=len(player))
 
 
 def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
@@ -99,23 +146,10 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
         return _predict_rows(view, entry)
     if view.phase == "roll":
         return rows(
-            [
-                spread(f"{short(turn, 12)}'s turn", race),
-                "Press the die",
-                podium_row(board),
-                scores_row(view),
-            ]
+            [turn_row(turn, view.race), "Press the die", podium_row(board), scores_row(view)]
         )
     if view.phase == "move":
-        legal = [str(h) for h in board.get("legal_horses", [])]
-        return rows(
-            [
-                spread(f"{short(turn, 12)}'s turn", f"die {board.get('die')}"),
-                "Move one of:" if legal else "No horse can move",
-                joined(legal),
-                podium_row(board),
-            ]
-        )
+        return rows(_move_rows(view))
     if view.phase == "race_over":
         return page_of(race_pages(view, "Push: next race"), page)
     if view.phase == "match_over":
@@ -123,90 +157,116 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     return rows([race, view.phase])
 
 
+def _move_rows(view: PublicView) -> list[str]:
+    """Whose die shows what, the horses it may move (two rows at most), the podium, scores."""
+    board = view.board
+    legal = [str(h) for h in board.get("legal_horses", [])]
+    first = named(view.turn or "", f": die {board.get('die')}")
+    if not legal:
+        return [first, "No horse can move", podium_row(board), scores_row(view)]
+    if len(legal) == len(board.get("horses", [])):
+        return [first, "Move any horse", podium_row(board), scores_row(view)]
+    listed = name_list(legal, lines=2, sep=" ") or (f"{len(legal)} horses",)
+    return [first, "Move one of:", *listed, podium_row(board)][:4]
+
+
 def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
     race = f"Race {view.race}"
     if entry is not None and entry.what == "prediction":
         later = [p for p in view.waiting_for if p != entry.player]
+        then = name_list(later, COLS - len("Then: "), lines=1) if later else None
         return rows(
             [
                 f"{race}: predictions",
-                f"{short(entry.player, 12)}: predict",
+                named(entry.player, ": predict"),
                 f"1st 2nd 3rd: {stars(entry.entered, 3)}",
-                "Then: " + joined([short(p, 8) for p in later], 14)
-                if later
-                else "Others look away",
+                f"Then: {then[0]}" if then else "Others look away",
             ]
         )
     if entry is not None:
         if entry.choosing:
-            target = entry.target or "no guess"
+            target = short(entry.target, COLS - 4) if entry.target else "no guess"
             return rows(
                 [
                     f"{race}: guesses",
-                    f"{short(entry.player, 12)}: guess whose?",
-                    f"> {short(target, 18)}",
+                    named(entry.player, ": guess whose?"),
+                    f"< {target} >",
                     "Turn, push: ok",
                 ]
             )
         return rows(
             [
                 f"{race}: guesses",
-                f"{short(entry.player, 12)}: guess",
+                named(entry.player, ": guess"),
                 f"1st 2nd 3rd: {stars(entry.entered, 3)}",
                 "Others look away",
             ]
         )
     turn = view.turn or ""
-    return rows(
-        [
-            f"{race}: all sealed",
-            f"{short(turn, 12)}: press the die",
-            podium_row(view.board),
-            scores_row(view),
-        ]
-    )
+    return rows([f"{race}: all sealed", turn_row(turn), "Press the die", scores_row(view)])
 
 
 def race_pages(
     view: PublicView, prompt: str, result: Mapping[str, Any] | None = None
 ) -> list[tuple[str, ...]]:
-    """Pages revealing a finished race: the podium and points, then each player's prediction."""
+    """Pages revealing a finished race: the podium and points, the teams, then each player."""
     results = view.board.get("results", [])
     if result is None:
         if not results:
             return [rows(["Race over", prompt])]
         result = results[-1]
+    return numbered(_race_pages(view, prompt, result))
+
+
+def _race_pages(view: PublicView, prompt: str, result: Mapping[str, Any]) -> list[list[str]]:
     points: Mapping[str, int] = result.get("points", {})
     bonus: Mapping[str, int] = result.get("bonus", {})
-    gained = [(p, f"+{points.get(p, 0) + bonus.get(p, 0)}") for p in view.players]
-    podium = result.get("podium", {})
-    top = _top3(podium)
-    first = rows(
-        [
-            f"Race {result.get('number', view.race)} over",
-            " ".join(f"{i}:{short(h, 3) if h else '---'}" for i, h in enumerate(top, 1)),
-            name_score_row(gained),
-            prompt,
-        ]
-    )
-    pages = [first]
+    gain = {p: points.get(p, 0) + bonus.get(p, 0) for p in view.players}
+    gained = [(p, f"+{gain[p]}") for p in view.players]
+    found = teams(view.board)
+    if found:  # the teams variant: what each team gained
+        gained = [(name, f"+{sum(gain.get(p, 0) for p in members)}") for name, members, _ in found]
+    first = [
+        f"Race {result.get('number', view.race)} over",
+        places_row(_top3(result.get("podium", {}))),
+        name_score_row(gained, fallback="Turn: each player"),
+        prompt,
+    ]
+    pages = [first, *_team_pages(view)]
     scores = view.board.get("scores", {})
     predictions: Mapping[str, Sequence[str]] = result.get("predictions", {})
     guesses: Mapping[str, Mapping[str, Any]] = result.get("guesses", {})
     for player in view.players:
-        said = predictions.get(player, [])
+        said = [str(h) for h in predictions.get(player, [])]
         total = points.get(player, 0) + bonus.get(player, 0)
-        lines = [
-            spread(f"{short(player, 10)} +{total}", f"total {scores.get(player, 0)}"),
-            joined([str(h) for h in said], 20),
-        ]
+        listed = name_list(said, lines=1, sep=" ") if said else None
         guess = guesses.get(player)
+        last = prompt
         if guess:
-            lines.append(f"Guess {short(str(guess['target']), 8)}: +{bonus.get(player, 0)}")
-        else:
-            lines.append("")
-        lines.append(prompt)
-        pages.append(rows(lines))
+            bonus_text = f": +{bonus.get(player, 0)}"
+            last = "Guess " + named(str(guess["target"]), bonus_text, COLS - len("Guess "))
+        pages.append(
+            [
+                named(player, "", COLS - MARK),
+                f"+{total}, total {scores.get(player, 0)}",
+                listed[0] if listed else "No prediction",
+                last,
+            ]
+        )
+    return pages
+
+
+def _team_pages(view: PublicView) -> list[list[str]]:
+    """Two teams a page: the team and its total, then its players."""
+    found = teams(view.board)
+    pages: list[list[str]] = []
+    for start in range(0, len(found), 2):
+        lines: list[str] = []
+        for name, members, score in found[start : start + 2]:
+            lines.append(f"{name}: {score}")
+            listed = name_list(members, lines=1)
+            lines.append(listed[0] if listed else f"{len(members)} players")
+        pages.append(lines)
     return pages
 
 
@@ -222,11 +282,27 @@ def _top3(podium: Mapping[str, Any]) -> list[str | None]:
 
 
 def match_pages(view: PublicView) -> list[tuple[str, ...]]:
-    """Pages for the end of the match: the winners and totals, then the last race revealed."""
-    winners = list(view.winners)
-    who = ("Winner: " if len(winners) == 1 else "Winners: ") + joined(winners, 11)
-    first = rows(["Match over!", who, scores_row(view), "Push: menu"])
-    return [first, *race_pages(view, "Push: menu")]
+    """Pages for the end of the match: the winners, the ranking, then the last race revealed."""
+    pairs = standings(view)
+    best = max((score for _, score in pairs), default=0)
+    top = [name for name, score in pairs if score == best]
+    if len(top) == 1:
+        who = "Winner: " + short(top[0], COLS - len("Winner: "))
+    else:
+        full = ", ".join(top)
+        listed = name_list(top, COLS - len("Winners: "), lines=1)
+        shortened = f"Winners: {listed[0]}" if listed else f"{len(top)} winners tie"
+        who = first_fit([f"Winners: {full}", f"Tie: {full}", shortened])
+    first = ["Match over!", who, scores_row(view) if len(pairs) > 1 else "", "Push: menu"]
+    ranked = sorted(pairs, key=lambda pair: -pair[1])
+    lines: list[str] = []
+    for name, score in ranked:
+        place = 1 + sum(1 for _, other in pairs if other > score)
+        lines.append(f"{place}. " + named(name, f" {score}", COLS - len(f"{place}. ")))
+    ranking = [["Ranking", *lines[start : start + 3]] for start in range(0, len(lines), 3)]
+    results = view.board.get("results", [])
+    last = _race_pages(view, "Push: menu", results[-1]) if results else []
+    return numbered([first, *ranking, *last])
 
 
 def oled(view: PublicView, entry: Entry | None) -> Oled:
@@ -243,9 +319,11 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
     if view.phase == "race_over":
         return Oled(lines=(f"Race {view.race}", "over"))
     if view.phase == "match_over":
-        winners = list(view.winners)
-        if len(winners) == 1:
-            return Oled(lines=(short(winners[0], 10), "wins!"))
+        pairs = standings(view)
+        best = max((score for _, score in pairs), default=0)
+        top = [name for name, score in pairs if score == best]
+        if len(top) == 1:
+            return Oled(lines=(short(top[0], 10), "wins!"))
         return Oled(lines=("A tie!",))
     return Oled()
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from companion.render.screen import Oled, Screen
-from companion.render.text import COLS, joined, rows, spread, wrap
+from companion.render.text import COLS, name_list, rows, short, spread
 
 #: How many list items fit under the title row.
 VISIBLE = 3
+#: The OLED's small font: characters a line.
+OLED_SMALL = 21
+
+_SEAT = re.compile(r"Player (\d+)\Z")
 
 
 def window(items: Sequence[str], cursor: int, visible: int = VISIBLE) -> list[str]:
@@ -17,7 +22,7 @@ def window(items: Sequence[str], cursor: int, visible: int = VISIBLE) -> list[st
     shown = []
     for index in range(first, min(len(items), first + visible)):
         mark = ">" if index == cursor else " "
-        shown.append(f"{mark}{items[index]}"[:COLS])
+        shown.append(f"{mark}{items[index]}")
     return shown
 
 
@@ -30,23 +35,85 @@ def games(titles: Sequence[str], cursor: int) -> Screen:
     )
 
 
+def seats(names: Sequence[str]) -> list[str]:
+    """The names to list, three or more numbered seats in a row told as one item.
+
+    ``Anna, Ben, Player 3, Player 4, Player 5`` becomes ``Anna, Ben, Players 3 to 5``.
+    """
+    out: list[str] = []
+    run: list[int] = []
+
+    def flush() -> None:
+        if len(run) >= 3:
+            out.append(f"Players {run[0]} to {run[-1]}")
+        else:
+            out.extend(f"Player {n}" for n in run)
+        run.clear()
+
+    for name in names:
+        seat = _SEAT.match(name)
+        if seat is not None and (not run or int(seat.group(1)) == run[-1] + 1):
+            run.append(int(seat.group(1)))
+            continue
+        flush()
+        if seat is not None:
+            run.append(int(seat.group(1)))
+        else:
+            out.append(name)
+    flush()
+    return out
+
+
+def listed_names(names: Sequence[str], lines: int = 2) -> tuple[str, ...]:
+    """The players' names on up to ``lines`` rows, shortened only as much as they must."""
+    items = seats(names)
+    fixed = [item for item in items if item.startswith("Players ")]
+    for shown in range(len(items), 0, -1):
+        more = [f"+{len(items) - shown} more"] if shown < len(items) else []
+        laid = name_list([*items[:shown], *more], lines=lines, fixed=[*fixed, *more])
+        if laid is not None:
+            return laid
+    return (f"{len(names)} players",)
+
+
 def players(title: str, count: int, low: int, high: int, names: Sequence[str]) -> Screen:
     """The number of players (turn the encoder) and the names they will get."""
     left = "<" if count > low else " "
     right = ">" if count < high else " "
-    listed = wrap(joined(list(names), COLS * 2, ", "), rows=2)
     return Screen(
-        rows([title, f"Players: {left} {count} {right}", *listed]),
+        rows([title, f"Players: {left} {count} {right}", *listed_names(names)]),
         Oled(lines=("Players", str(count))),
     )
 
 
-def options(title: str, count: int, items: Sequence[tuple[str, str]], cursor: int) -> Screen:
-    """The options list: each ``(label, value)`` on its row, then "Start"."""
+def options(
+    title: str,
+    count: int,
+    items: Sequence[tuple[str, str]],
+    cursor: int,
+    teams: Sequence[Sequence[str]] = (),
+) -> Screen:
+    """The options list: each ``(label, value)`` on its row, then "Start".
+
+    ``teams``, when the teams option is on, are listed on the OLED while the cursor is on it.
+    """
     shown = [spread(label, value, COLS - 1) if value else label for label, value in items]
     players = f"{count} player{'' if count == 1 else 's'}"
-    start = items[cursor][0] == "Start"
-    return Screen(
-        rows([title, *window(shown, cursor)]),
-        Oled(lines=(players, "Push: go") if start else (players, "Options")),
-    )
+    label = items[cursor][0] if 0 <= cursor < len(items) else ""
+    if label == "Teams" and teams:
+        oled = Oled(lines=team_lines(teams))
+    elif label == "Start":
+        oled = Oled(lines=(players, "Push: go"))
+    else:
+        oled = Oled(lines=(players, "Options"))
+    return Screen(rows([title, *window(shown, cursor)]), oled)
+
+
+def team_lines(teams: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """One small OLED line a team: ``1: Anna, Ben``."""
+    lines = []
+    for number, members in enumerate(teams, 1):
+        prefix = f"{number}: "
+        laid = name_list(members, OLED_SMALL - len(prefix), lines=1)
+        lines.append(prefix + (laid[0] if laid else f"{len(members)} players"))
+    return tuple(short(line, OLED_SMALL) for line in lines)

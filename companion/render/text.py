@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 #: The character LCD the renderers draw for.
@@ -52,25 +53,61 @@ class PublicView(Protocol):
 
 
 def cut(text: str, width: int = COLS) -> str:
-    """Return ``text`` cut to ``width`` characters (never padded)."""
+    """Return ``text`` cut to ``width`` characters (never padded): the last resort of ``rows``.
+
+    The renderers build rows that fit; only names are shortened, by ``short``.
+    """
     return text if len(text) <= width else text[:width]
 
 
+_NUMBERED = re.compile(r"(.*\S) (\d+)\Z")
+
+
 def short(name: str, width: int) -> str:
-    """Shorten a name to ``width`` characters, a final "." marking the cut."""
+    """Shorten a name to ``width`` characters, a "." marking the cut.
+
+    A numbered name keeps its number ("Player 12" -> "Play.12", "P.12"), so seats and teams
+    stay told apart however short.
+    """
     if len(name) <= width:
         return name
+    numbered = _NUMBERED.match(name)
+    if numbered is not None:
+        stem, number = numbered.groups()
+        room = width - len(number) - 1
+        if room >= 1:
+            return f"{stem[:room].rstrip()}.{number}"
     if width <= 1:
         return name[:width]
-    return name[: width - 1] + "."
+    return name[: width - 1].rstrip() + "."
+
+
+def named(name: str, rest: str = "", width: int = COLS) -> str:
+    """Return ``name`` followed by ``rest`` in ``width`` columns, shortening only the name."""
+    return short(name, max(1, width - len(rest))) + rest
 
 
 def spread(left: str, right: str, width: int = COLS) -> str:
-    """Put ``left`` at the start and ``right`` at the end of one row (left is cut if needed)."""
+    """Put ``left`` at the start and ``right`` at the end of one row.
+
+    When both do not fit, the row is ``left`` alone: a word is never cut to make room.
+    """
     room = width - len(right) - 1
-    if room < 1:
-        return cut(right, width)
-    return f"{cut(left, room):<{room}} {right}"
+    if len(left) > room:
+        return left
+    return f"{left:<{room}} {right}"
+
+
+def spread_name(name: str, rest: str, right: str, width: int = COLS, least: int = 6) -> str:
+    """Put ``name`` + ``rest`` at the start and ``right`` at the end, shortening the name.
+
+    The name keeps at least ``least`` characters (or its whole length): when ``right`` leaves
+    less room than that, ``right`` is left out and the name gets the whole row.
+    """
+    room = width - len(right) - 1 - len(rest)
+    if room >= min(len(name), least):
+        return spread(short(name, room) + rest, right, width)
+    return named(name, rest, width)
 
 
 def centre(text: str, width: int = COLS) -> str:
@@ -80,8 +117,14 @@ def centre(text: str, width: int = COLS) -> str:
 
 def wrap(sentence: str, width: int = COLS, rows: int = ROWS) -> tuple[str, ...]:
     """Word-wrap ``sentence`` into at most ``rows`` rows of ``width`` characters."""
-    lines = textwrap.wrap(sentence, width=width, break_long_words=True) or [""]
+    lines = textwrap.wrap(sentence, width=width, break_on_hyphens=False) or [""]
     return tuple(lines[:rows])
+
+
+def fits(sentence: str, rows: int, width: int = COLS) -> bool:
+    """Tell whether ``sentence`` word-wraps whole into ``rows`` rows (no word broken)."""
+    lines = textwrap.wrap(sentence, width=width, break_long_words=False, break_on_hyphens=False)
+    return len(lines) <= rows and all(len(line) <= width for line in lines)
 
 
 def rows(lines: Iterable[str], count: int = ROWS, width: int = COLS) -> tuple[str, ...]:
@@ -90,24 +133,131 @@ def rows(lines: Iterable[str], count: int = ROWS, width: int = COLS) -> tuple[st
     return tuple(out + [""] * (count - len(out)))
 
 
-def joined(items: Sequence[str], width: int = COLS, sep: str = " ") -> str:
-    """Join ``items``; when they do not fit, cut the longest ones to a common length."""
-    if not items:
-        return ""
-    room = width - len(sep) * (len(items) - 1)
-    cap = max(len(i) for i in items)
-    while cap > 1 and sum(min(len(i), cap) for i in items) > room:
-        cap -= 1
-    return cut(sep.join(i[:cap] for i in items), width)
+def _shortened(names: Sequence[str], cap: int, fixed: Collection[str] = ()) -> list[str] | None:
+    """Each name shortened to ``cap``, or None when two different names would look alike."""
+    shown = [n if n in fixed else short(n, cap) for n in names]
+    if len(set(shown)) < len(set(names)):
+        return None
+    return shown
 
 
-def name_score_row(pairs: Sequence[tuple[str, int | str]], width: int = COLS) -> str:
-    """Say every player's figure in one row ("Anna 4 Ben 10"), shortening names to fit."""
-    for name_width in (12, 8, 6, 5, 4, 3, 2, 1):
-        text = " ".join(f"{short(n, name_width)} {v}" for n, v in pairs)
+#: The narrowest a name is shortened to in a list: two letters and the ".".
+NAME_LEAST = 3
+
+
+def name_list(
+    names: Sequence[str],
+    width: int = COLS,
+    lines: int = 1,
+    sep: str = ", ",
+    fixed: Collection[str] = (),
+) -> tuple[str, ...] | None:
+    """Lay ``names`` out on at most ``lines`` rows, shortening the longest names first.
+
+    Items in ``fixed`` are never shortened. Return None when the names cannot fit even with
+    every name shortened to ``NAME_LEAST``.
+    """
+    if not names:
+        return ("",)
+    longest = max(len(n) for n in names)
+    for cap in range(longest, min(longest, NAME_LEAST) - 1, -1):
+        shown = _shortened(names, cap, fixed)
+        if shown is None:
+            continue
+        laid = _lay(shown, width, sep)
+        if len(laid) <= lines:
+            return tuple(laid)
+    return None
+
+
+def _lay(items: Sequence[str], width: int, sep: str) -> list[str]:
+    """Fill rows with ``items``; a row breaks where ``sep`` has its spaces."""
+    trail = sep.rstrip()
+    gap = sep[len(trail) :] or " "
+    out: list[str] = []
+    line = ""
+    for index, item in enumerate(items):
+        piece = item + (trail if index < len(items) - 1 else "")
+        candidate = f"{line}{gap}{piece}" if line else piece
+        if line and len(candidate) > width:
+            out.append(line)
+            candidate = piece
+        line = candidate
+    out.append(line)
+    return out
+
+
+def name_score_row(
+    pairs: Sequence[tuple[str, int | str]], width: int = COLS, fallback: str = ""
+) -> str:
+    """Say every player's figure in one row ("Anna 4 Ben 10"), shortening names to fit.
+
+    The names are shortened together, never below two letters and a "."; when the row cannot
+    hold them all, ``fallback`` is returned instead.
+    """
+    if not pairs:
+        return fallback
+    names = [n for n, _ in pairs]
+    longest = max(len(n) for n in names)
+    for cap in range(longest, min(longest, NAME_LEAST) - 1, -1):
+        shown = _shortened(names, cap)
+        if shown is None:
+            continue
+        text = " ".join(f"{s} {v}" for s, (_, v) in zip(shown, pairs, strict=True))
         if len(text) <= width:
             return text
-    return cut(" ".join(f"{n[:1]}{v}" for n, v in pairs), width)
+    return fallback
+
+
+def grid(
+    pairs: Sequence[tuple[str, int | str]], columns: int = 2, width: int = COLS
+) -> list[str] | None:
+    """Lay ``(name, figure)`` pairs out in columns, each figure at the right of its cell.
+
+    Names are shortened to their cell; None when a name would keep fewer than
+    ``NAME_LEAST`` characters.
+    """
+    gap = 2
+    cell = (width - gap * (columns - 1)) // columns
+    out: list[str] = []
+    for start in range(0, len(pairs), columns):
+        cells = []
+        for name, figure in pairs[start : start + columns]:
+            value = str(figure)
+            room = cell - len(value) - 1
+            if room < min(len(name), NAME_LEAST):
+                return None
+            cells.append(spread(short(name, room), value, cell))
+        out.append((" " * gap).join(cells).rstrip())
+    return out
+
+
+def first_fit(candidates: Iterable[str], width: int = COLS) -> str:
+    """Return the first candidate that fits ``width`` (the last one if none does)."""
+    last = ""
+    for text in candidates:
+        if len(text) <= width:
+            return text
+        last = text
+    return last
+
+
+def numbered(pages: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Return the pages, each marked "2/5" at the end of its first row when there are several.
+
+    The builders keep first rows short so the mark fits; a row without room stays unmarked.
+    """
+    out: list[tuple[str, ...]] = []
+    for number, page in enumerate(pages, 1):
+        lines = list(page) or [""]
+        if len(pages) > 1:
+            lines[0] = spread(lines[0], f"{number}/{len(pages)}")
+        out.append(rows(lines))
+    return out
+
+
+#: Room a page keeps at the end of its first row for the page mark (" 10/12").
+MARK = 6
 
 
 def stars(entered: int, total: int) -> str:

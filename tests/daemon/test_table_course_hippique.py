@@ -69,6 +69,11 @@ class Table:
         return self.ctl.session.view()
 
 
+def marked(text: str, mark: str, width: int = 20) -> str:
+    """``text`` at the start of a row and ``mark`` (a page number, a figure) at its end."""
+    return f"{text:<{width - len(mark) - 1}} {mark}"
+
+
 def tones(cues: Sequence[Cue]) -> list[Tone]:
     return [c.tone for c in cues if c.tone is not None]
 
@@ -142,20 +147,32 @@ def test_a_whole_game_three_races_with_a_rotating_croupier() -> None:
         change = result["changes"][first]
         assert change == (3 * odds["H"] if winner == "H" else -3)
         table.wait()
+        pages = 3  # the race, the one bet revealed, the chips
         if race == 3:
-            assert table.screen.lcd[0] == "Game over!"
+            assert table.screen.lcd[0] == marked("Game over!", "1/4")
             table.turn(1)  # after the ranking: the last race
-        assert table.screen.lcd[0] == f"{'♠♥♦♣'[SUITS.index(winner)]} wins race {race}!"
-        assert f"{first[:10]} {'+' if change > 0 else ''}{change}" in table.screen.lcd[2]
+        page = 2 if race == 3 else 1
+        total = pages + (race == 3)
+        symbol = "♠♥♦♣"[SUITS.index(winner)]
+        assert table.screen.lcd[0] == marked(f"{symbol} wins race {race}!", f"{page}/{total}")
+        assert table.screen.lcd[3] == ("Push: menu" if race == 3 else "Push: next race")
+        assert f"{first} {'+' if change > 0 else ''}{change}" in table.screen.lcd[2]
         table.turn(1)  # the bets revealed
-        assert table.screen.lcd[0] == f"{first}: ♥ 3"
+        assert table.screen.lcd[0] == marked(f"{first}: ♥ 3", f"{page + 1}/{total}")
+        assert table.screen.lcd[1] == f"  {'won' if change > 0 else 'lost'} {abs(change)}"
+        table.turn(1)  # the chips
+        balances = table.view.board["balances"]
+        assert table.screen.lcd[0] == marked("Chips", f"{page + 2}/{total}")
+        assert table.screen.lcd[1:] == tuple(
+            marked(name, str(balances[name]), 20) for name in NAMES
+        )
         if race < 3:
             table.press("push")
             table.wait()
     assert table.view.phase == "game_over"
-    table.turn(-2)
+    table.turn(-3)
     ranking = table.view.board["ranking"]
-    assert table.screen.lcd[0] == "Game over!"
+    assert table.screen.lcd[0] == marked("Game over!", "1/4")
     assert table.screen.lcd[1] == f"1. {ranking[0]['player']} {ranking[0]['chips']}"
     assert sum(r["chips"] for r in ranking) == 300
     table.press("push")

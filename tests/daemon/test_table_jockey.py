@@ -142,20 +142,26 @@ def test_a_whole_game_of_three_races() -> None:
         result = table.view.board["results"][-1]
         assert f"{result['first']} 1st" in table.said
         table.wait()
+        total = 3 + (race == 3)  # the race, Anna, Ben (and the ranking first)
         if race == 3:
-            assert table.screen.lcd[0] == "Game over!"
+            assert table.screen.lcd[0] == "Game over!       1/4"
             ranking = table.view.board["ranking"]
             assert table.screen.lcd[1] == f"1. {ranking[0]['player']} {ranking[0]['balance']}"
             table.turn(1)
-        assert table.screen.lcd[0] == f"Race {race}: {result['first']} 1st"
+        page = 1 + (race == 3)
+        assert table.screen.lcd[0] == f"Race {race} over      {page}/{total}"
+        first, second = f"1st {result['first']}", f"2nd {result['second']}"
+        assert table.screen.lcd[1] == f"{first:<{19 - len(second)}} {second}"
         table.turn(1)
         anna = result["payouts"][0]
+        assert table.screen.lcd[0] == f"Anna             {page + 1}/{total}"
         assert table.screen.lcd[1] == "win red 300"
-        assert table.screen.lcd[2] == f"Balance {anna['balance']}"
+        change = f"{anna['change']:+d}" + (" shared" if anna["shared"] else "")
+        assert table.screen.lcd[2] == f"{change} →{anna['balance']}"
         markers = table.view.board["markers"]["Anna"]
         assert table.screen.lcd[3].endswith(f":{markers[-1][1]}")
         table.turn(1)
-        assert table.screen.lcd[1] == "order blu200 red100"
+        assert table.screen.lcd[1] == "order Bl 200, Re 100"
         table.press("push")
         table.wait()
     assert "Choose a game" in table.lcd
@@ -172,7 +178,10 @@ def test_a_card_that_moves_nothing_says_why() -> None:
     assert table.view.turn == "Ben"
     cues = table.scan(number_of("red+7#1"))
     assert [c.move.path for c in cues if c.move] == [(1, 2, 3, 4)]
-    assert "red +7: red 0 to 7." in table.said
+    assert table.screen.lcd[2:] == ("red +7", "red 0 to 7")
+    table.scan(number_of("brown-lead#2"))
+    table.wait()
+    assert table.screen.lcd[2:] == ("brown lead x3", "No move: lead shared")
 
 
 def test_a_card_played_twice_and_strange_cards_are_refused() -> None:

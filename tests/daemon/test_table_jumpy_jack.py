@@ -19,6 +19,7 @@ from companion.devices.base import (
     Event,
     Tone,
 )
+from companion.games.jumpy_board import COLOURS, Horse
 from companion.render.leds import BARRAGE, colour, dim
 from companion.render.screen import Cue, Move, Screen
 from companion.session.log import Move as MoveEntry
@@ -149,7 +150,7 @@ def test_a_whole_match_from_the_menu_to_the_winners_and_back() -> None:
         predict(table, *rng.sample(HORSES, 3))
         assert "Ben: predict" in table.lcd
         predict(table, *rng.sample(HORSES, 3))
-        assert "press the die" in table.lcd
+        assert "Anna's turn\nPress the die" in table.lcd
         all_cues += play_race(table, rng)
         if table.view.phase == "race_over":
             assert f"Race {races} over" in table.lcd
@@ -163,9 +164,15 @@ def test_a_whole_match_from_the_menu_to_the_winners_and_back() -> None:
     assert Tone.FINISH in tones(all_cues)
     # The reveal: turning the encoder shows each player's prediction of the last race.
     result = table.view.board["results"][-1]
-    table.turn(2)  # page 0 is the match, page 1 the race, page 2 Anna's prediction
-    assert table.screen.lcd[0].startswith("Anna +")
-    assert table.screen.lcd[1] == " ".join(result["predictions"]["Anna"])
+    # page 1 is the match, 2 the ranking, 3 the race, 4 Anna's prediction
+    assert table.screen.lcd[0] == "Match over!      1/5"
+    table.turn(3)
+    assert table.screen.lcd[0] == "Anna             4/5"
+    assert (
+        table.screen.lcd[1]
+        == f"+{result['points']['Anna']}, total {table.view.board['scores']['Anna']}"
+    )
+    assert table.screen.lcd[2] == " ".join(result["predictions"]["Anna"])
     table.press("push")
     assert "Choose a game" in table.lcd
 
@@ -179,7 +186,7 @@ def test_a_move_lights_the_horse_animates_its_path_and_beeps() -> None:
     assert rolling == [Cue(rolling=True)]
     table.send(DieRolled(4))
     assert table.screen.oled.die == 4
-    assert "die 4" in table.screen.lcd[0] and "Anna's turn" in table.screen.lcd[0]
+    assert table.screen.lcd[:2] == ("Anna: die 4", "Move any horse")
     cues = table.press("horse2")
     assert tones(cues) == [Tone.ACCEPTED]
     (move,) = moves(cues)
@@ -207,12 +214,11 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed() -> None:
     assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
     table.roll(4)
     # Every horse behind the barrage on 3 would pass it: only red and blue can move 4.
-    assert table.screen.lcd[1] == "Move one of:"
-    assert table.screen.lcd[2] == "red blue"
+    assert table.screen.lcd[:3] == ("Ben: die 4", "Move one of:", "red blue")
     assert table.screen.leds[2] == dim(colour("green"))
     table.hold_undo()
     table.roll(1)  # a 1 passes no barrage: every horse can move
-    assert table.screen.lcd[2] == "red blu gre yel whi"
+    assert table.screen.lcd[:2] == ("Ben: die 1", "Move any horse")
     assert table.screen.leds[2] == colour("green")
 
 
@@ -239,7 +245,7 @@ def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds() -> None
     assert table.ctl.next_deadline() is not None
     table.wait(5)
     assert "Barrage" not in table.lcd
-    assert "die 4" in table.lcd
+    assert "Anna: die 4\nMove one of:" in table.lcd
     assert table.ctl.next_deadline() is None
 
 
@@ -312,16 +318,16 @@ def test_guesses_follow_the_predictions_and_are_revealed_after_the_race() -> Non
     predict(table, "white", "yellow", "green")
     predict(table, "green", "red", "blue")
     assert table.screen.lcd[1] == "Anna: guess whose?"
-    assert table.screen.lcd[2] == "> Ben"
+    assert table.screen.lcd[2] == "< Ben >"
     table.turn(1)
-    assert table.screen.lcd[2] == "> Chloé"
+    assert table.screen.lcd[2] == "< Chloé >"
     table.press("push")
     assert table.screen.lcd[2] == "1st 2nd 3rd: _ _ _"
     predict(table, "green", "red", "white")
     assert "Anna: sealed ***" in table.lcd
     assert table.screen.lcd[1] == "Ben: guess whose?"
     table.turn(2)
-    assert table.screen.lcd[2] == "> no guess"
+    assert table.screen.lcd[2] == "< no guess >"
     table.press("push")
     assert table.screen.lcd[1] == "Chloé: guess whose?"
     play_race(table, random.Random(5))
@@ -330,7 +336,7 @@ def test_guesses_follow_the_predictions_and_are_revealed_after_the_race() -> Non
     assert set(result["guesses"]) == {"Anna"}
     table.wait(5)
     table.turn(1)
-    assert table.screen.lcd[2] == f"Guess Chloé: +{result['bonus']['Anna']}"
+    assert table.screen.lcd[3] == f"Guess Chloé: +{result['bonus']['Anna']}"
 
 
 def test_holding_undo_takes_back_a_press_then_a_move() -> None:
@@ -466,3 +472,76 @@ def test_a_stray_error_is_shown_and_never_raised(monkeypatch: Any) -> None:
     cues = table.press("horse1", "horse2", "horse3")
     assert tones(cues)[-1] == Tone.REFUSED
     assert "Something went wrong: that input was ignored." in table.said
+
+
+def test_the_strip_lights_a_colour_word_as_the_board_file_defines_it() -> None:
+    for word, rgb in COLOURS.items():
+        assert colour(word) == Horse("x", word).rgb == rgb
+        assert colour(word.upper()) == rgb
+    assert colour("#102030") == (16, 32, 48)
+    assert colour("tartan") == (128, 128, 128)
+
+
+TEAMS = [["Anna", "Ben"], ["Chloé", "Dan"]]
+
+
+def test_teams_show_their_scores_and_a_team_wins_the_match() -> None:
+    session = Session.in_memory()
+    session.new_game(
+        "jumpy_jack",
+        ["Anna", "Ben", "Chloé", "Dan"],
+        {"board": SHORT_BOARD, "target": 2, "teams": TEAMS},
+    )
+    table = Table(session)
+    for horses in (("red", "blue", "green"),) * 4:
+        predict(table, *horses)
+    table.wait(5)
+    assert table.screen.lcd[3] == "Team 1 0 Team 2 0"
+    play_race(table, random.Random(3))
+    teams = table.view.board["teams"]
+    if table.view.phase == "race_over":
+        table.wait(5)
+        points = table.view.board["results"][-1]["points"]
+        gains = [sum(points[p] for p in team) for team in TEAMS]
+        assert table.screen.lcd[2] == f"Team 1 +{gains[0]} Team 2 +{gains[1]}"
+        table.turn(1)  # after the race: the teams
+        assert table.screen.lcd[0].startswith(f"Team 1: {teams[0]['score']}")
+        assert table.screen.lcd[1:] == (
+            "Anna, Ben",
+            f"Team 2: {teams[1]['score']}",
+            "Chloé, Dan",
+        )
+    while table.view.phase != "match_over":
+        table.press("push")
+        for horses in (("white", "yellow", "red"),) * 4:
+            predict(table, *horses)
+        play_race(table, random.Random(4))
+    table.wait(5)
+    teams = table.view.board["teams"]
+    best = max(t["score"] for t in teams)
+    winners = [f"Team {n}" for n, t in enumerate(teams, 1) if t["score"] == best]
+    said = f"Winner: {winners[0]}" if len(winners) == 1 else "Tie: Team 1, Team 2"
+    assert table.screen.lcd[1] == said
+    if len(winners) == 1:
+        assert table.screen.oled.lines == (winners[0], "wins!")
+    table.turn(1)
+    assert table.screen.lcd[0].startswith("Ranking")
+    assert table.screen.lcd[1] == f"1. {winners[0]} {best}"
+
+
+def test_a_guess_is_never_of_a_teammate() -> None:
+    session = Session.in_memory()
+    session.new_game(
+        "jumpy_jack",
+        ["Anna", "Ben", "Chloé", "Dan"],
+        {"board": SHORT_BOARD, "guess": True, "teams": TEAMS},
+    )
+    table = Table(session)
+    for horses in (("red", "blue", "green"),) * 4:
+        predict(table, *horses)
+    offered = []
+    for _ in range(3):
+        offered.append(table.screen.lcd[2])
+        table.turn(1)
+    assert table.screen.lcd[1] == "Anna: guess whose?"
+    assert offered == ["< Chloé >", "< Dan >", "< no guess >"]

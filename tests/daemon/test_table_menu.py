@@ -87,11 +87,11 @@ def test_names_come_from_the_configured_list_then_player_numbers() -> None:
     table.press("horse3")
     assert table.lcd[1] == "Players:   2 >"
     table.turn(1)
-    assert table.lcd[2] == "Anna, Ben, Player 1"
+    assert table.lcd[2] == "Anna, Ben, Player 3"
     table.press("push")
     table.turn(9)
     table.press("push")
-    assert table.ctl.session.view().players == ("Anna", "Ben", "Player 1")
+    assert table.ctl.session.view().players == ("Anna", "Ben", "Player 3")
 
 
 def test_options_cycle_with_push_or_a_horse_button_and_reach_the_new_game() -> None:
@@ -216,3 +216,91 @@ def test_a_game_that_no_longer_replays_is_named_and_the_menu_comes_up(tmp_path: 
     table.wait(11)
     assert table.lcd[0] == "Choose a game:"
     table.ctl.close()
+
+
+def options_rows(table: Table) -> list[str]:
+    """Every option row of the options step (the list scrolls three at a time)."""
+    table.turn(-9)
+    seen: list[str] = []
+    for _ in range(6):
+        for row in table.lcd[1:]:
+            if row and row.strip(" >") not in [s.strip(" >") for s in seen]:
+                seen.append(row)
+        table.turn(1)
+    return [row.strip(" >") for row in seen]
+
+
+@pytest.mark.parametrize(
+    ("players", "teams"),
+    [
+        (2, []),
+        (3, []),
+        (4, ["off", "2 teams of 2"]),
+        (5, []),
+        (6, ["off", "2 teams of 3", "3 teams of 2"]),
+        (8, ["off", "2 teams of 4", "4 teams of 2"]),
+    ],
+)
+def test_teams_are_offered_only_when_the_players_split_evenly(
+    players: int, teams: list[str]
+) -> None:
+    table = Table(Session.in_memory())
+    table.press("horse1")
+    table.turn(-9)
+    table.turn(players - 1)
+    table.press("push")
+    rows = options_rows(table)
+    offered = [r for r in rows if r.startswith("Teams")]
+    assert bool(offered) == bool(teams)
+    if not teams:
+        return
+    table.turn(-9)
+    table.turn(2)  # Target, Guess variant, Teams
+    shown = []
+    for _ in teams:
+        shown.append(table.lcd[2].strip(" >").removeprefix("Teams").strip())
+        table.press("push")
+    assert shown == teams
+
+
+def test_teams_split_the_seats_in_order_and_are_listed_on_the_oled() -> None:
+    table = Table(Session.in_memory(), names=("Anna", "Ben", "Chloé", "Dan"))
+    table.press("horse1", "push")
+    table.turn(-9)
+    table.turn(2)
+    assert table.lcd[2] == ">Teams           off"
+    assert table.ctl.screen().oled.lines == ("4 players", "Options")
+    table.press("horse2")  # a horse button changes the option under the cursor too
+    assert table.lcd[2] == ">Teams  2 teams of 2"
+    assert table.ctl.screen().oled.lines == ("1: Anna, Ben", "2: Chloé, Dan")
+    table.turn(1)
+    table.press("push")
+    game = table.ctl.session.table
+    assert game is not None
+    assert game.start.options == {
+        "target": 16,
+        "guess": False,
+        "teams": [["Anna", "Ben"], ["Chloé", "Dan"]],
+    }
+    # a mistaken start: holding undo brings the menu back with the teams as they were
+    table.send(ButtonHeld("undo"))
+    assert "Game cancelled." in table.lcd
+    table.wait(5)
+    assert ">Start" in table.lcd
+    table.turn(-1)
+    assert table.lcd[2] == ">Teams  2 teams of 2"
+
+
+def test_a_changed_number_of_players_turns_the_teams_off() -> None:
+    table = Table(Session.in_memory())
+    table.press("horse1")
+    table.turn(5)  # 6 players
+    table.press("push")
+    table.turn(-1)
+    table.press("push", "push")
+    assert ">Teams  3 teams of 2" in table.lcd
+    table.send(ButtonHeld("undo"))
+    table.turn(-2)  # 4 players: three teams no longer split them
+    table.press("push")
+    table.turn(-1)
+    assert ">Teams           off" in table.lcd

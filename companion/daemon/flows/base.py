@@ -29,18 +29,20 @@ class Flash:
     """A message shown for a while over the steady picture.
 
     ``lcd`` rows replace the bottom rows of the LCD (all four when there are four); ``oled``
-    lines replace the OLED while the message lasts. ``seconds`` is how long it stays.
+    lines replace the OLED while the message lasts. ``seconds`` is how long it stays;
+    ``text`` is the sentence the rows were wrapped from.
     """
 
     lcd: tuple[str, ...] = ()
     oled: tuple[str, ...] = ()
     seconds: float = NOTICE_S
+    text: str = ""
 
     @classmethod
     def sentence(cls, text: str, seconds: float = REFUSAL_S, oled: Sequence[str] = ()) -> Flash:
         """Return a flash of ``text`` word-wrapped into the bottom rows of the LCD."""
         lines = wrap(text, rows=4)
-        return cls(lines, tuple(oled), seconds)
+        return cls(lines, tuple(oled), seconds, text)
 
 
 @dataclass

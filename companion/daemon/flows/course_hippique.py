@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.daemon.flows.base import Context, Flash, Reply, notice, refused
+from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
 from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
@@ -227,7 +227,10 @@ class CourseHippiqueFlow(GameFlow):
         if winner:
             cues.insert(0, Cue(tone=Tone.FINISH))
             name = SUIT_NAMES[winner]
-            return Reply(cues, Flash((f"{suit(winner)} {name} win!",), (f"{suit(winner)} wins",)))
+            return Reply(
+                cues,
+                Flash.sentence(f"{suit(winner)} {name} win!", NOTICE_S, (f"{suit(winner)} wins",)),
+            )
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         return Reply(cues)
 

@@ -19,6 +19,7 @@ from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, In
 from companion.games.jockey_state import JockeyOptions
 from companion.render import jockey as render
 from companion.render.screen import Cue, Screen
+from companion.render.text import ROWS, fits
 from companion.session.log import Bet, NextRace, PlayCard
 from companion.session.view import View
 
@@ -125,7 +126,11 @@ class JockeyFlow(GameFlow):
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         if effect.get("finished"):
             cues[0] = Cue(tone=Tone.FINISH)
-        return Reply(cues, Flash.sentence(sentence, 4.0) if effect.get("blocked") else None)
+        if not effect.get("blocked"):
+            return Reply(cues)
+        if not fits(sentence, ROWS - 1):
+            sentence = f"{effect.get('label')} moved nothing."
+        return Reply(cues, Flash.sentence(sentence, 4.0))
 
     def _turn(self, view: View, steps: int) -> Reply:
         if view.phase in ("race_over", "game_over"):

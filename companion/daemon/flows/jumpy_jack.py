@@ -20,7 +20,7 @@ from companion.devices.base import (
 )
 from companion.render import jumpy_jack as render
 from companion.render.screen import Cue, Screen
-from companion.render.text import ordinal
+from companion.render.text import ROWS, fits, ordinal
 from companion.session.bind_jumpy_jack import match_options
 from companion.session.log import Forfeit, Guess, Move, NextRace, Predict, Roll
 from companion.session.view import View
@@ -36,6 +36,7 @@ class JumpyJackFlow(GameFlow):
         options = match_options(self.table.start.options)
         board = options.board
         self.guess_variant = options.guess
+        self.teams = options.teams
         self.horses = board.horse_names
         self.track = render.Track(
             board.squares,
@@ -80,8 +81,12 @@ class JumpyJackFlow(GameFlow):
         return next((p for p in view.players if p not in self.guess_done), None)
 
     def _choices(self, view: View, guesser: str) -> list[str | None]:
-        """The opponents a guesser may choose, then "no guess"."""
-        return [*(p for p in view.players if p != guesser), None]
+        """The opponents a guesser may choose (never a teammate), then "no guess"."""
+        mates = {guesser}
+        for team in self.teams:
+            if guesser in team:
+                mates.update(team)
+        return [*(p for p in view.players if p not in mates), None]
 
     def _entry(self, view: View) -> render.Entry | None:
         if view.phase == "predict" and view.waiting_for:
@@ -216,7 +221,8 @@ class JumpyJackFlow(GameFlow):
             points = results[-1].get("points", {}) if results else {}
             jacks = [p for p, v in points.items() if v == 10]
             if jacks:
-                parts = [f"Jumpy Jack! {', '.join(jacks)}"]
+                said = f"Jumpy Jack! {', '.join(jacks)}"
+                parts = [said if fits(said, ROWS) else f"Jumpy Jack! {len(jacks)} players"]
                 tone = Tone.JUMPY_JACK
             else:
                 parts.append("Race over!")

@@ -3,7 +3,15 @@
 Three steps, each on the LCD: the game (a horse button 1..3, or the encoder and push), the
 number of players (encoder, push), the options (the encoder moves, push or a horse button
 changes the option under the cursor, push on "Start" starts). Holding undo goes back a step.
-Names come from the configured list, then "Player N" for the seats it does not cover.
+
+UI decisions:
+
+- Names come from the configured list, then "Player N" for the seats it does not cover, N
+  being the seat's number ("Anna, Ben, Player 3"), so a name says where its player sits.
+- Jumpy Jack's teams are offered only for a number of players that splits evenly into two
+  or more teams of two or more; the seats are split in order (with four players: Team 1 is
+  seats 1 and 2, Team 2 seats 3 and 4). While the cursor is on the option, the OLED lists
+  who is in which team.
 """
 
 from __future__ import annotations
@@ -24,14 +32,21 @@ HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4", "horse5")
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a game: its key in the new game, its label, the values it cycles through."""
+    """One option of a game: its key in the new game, its label, the values it cycles through.
+
+    ``words`` say the values on the LCD, in the same order (by default: on/off for
+    true/false, off for none, the value itself otherwise).
+    """
 
     key: str
     label: str
     values: tuple[Any, ...]
+    words: tuple[str, ...] = ()
 
     def shown(self, value: Any) -> str:
-        """Say a value on the LCD: on/off for true/false, off for none."""
+        """Say a value on the LCD."""
+        if self.words and value in self.values:
+            return self.words[self.values.index(value)]
         if value is None or value is False:
             return "off"
         if value is True:
@@ -48,6 +63,8 @@ class GameSpec:
     low: int
     high: int
     options: tuple[Option, ...]
+    #: Whether the game has the teams variant (offered when the players split evenly).
+    teams: bool = False
 
 
 #: The games, in button order. Player limits follow the engines (Jumpy Jack has no upper
@@ -62,6 +79,7 @@ GAMES: tuple[GameSpec, ...] = (
             Option("target", "Target", (16, 8, 4, 2, 24, 32)),
             Option("guess", "Guess variant", (False, True)),
         ),
+        teams=True,
     ),
     GameSpec(
         "course_hippique",
@@ -98,13 +116,25 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
     if not extra:
         return tuple(names)
     names = names[:count]
-    number = 1
     while len(names) < count:
+        number = len(names) + 1
         candidate = f"Player {number}"
-        if candidate.casefold() not in (n.casefold() for n in names):
-            names.append(candidate)
-        number += 1
+        while candidate.casefold() in (n.casefold() for n in names):
+            number += 1
+            candidate = f"Player {number}"
+        names.append(candidate)
     return tuple(names)
+
+
+def team_counts(players: int) -> tuple[int, ...]:
+    """How many teams ``players`` can split into: two or more teams of two or more."""
+    return tuple(k for k in range(2, players // 2 + 1) if players % k == 0)
+
+
+def split_teams(names: Sequence[str], teams: int) -> list[list[str]]:
+    """Split the seats in order into ``teams`` teams of equal size."""
+    size = len(names) // teams
+    return [list(names[i * size : (i + 1) * size]) for i in range(teams)]
 
 
 class MenuFlow(Flow):
@@ -125,11 +155,14 @@ class MenuFlow(Flow):
             return
         self._choose(spec)
         self.count = max(spec.low, min(spec.high, len(start.players)))
-        for option in spec.options:
-            value = start.options.get(option.key, option.values[0])
+        chosen = dict(start.options)
+        if isinstance(chosen.get("teams"), list) and chosen["teams"]:
+            chosen["teams"] = len(chosen["teams"])
+        for option in self.offered():
+            value = chosen.get(option.key, option.values[0])
             if value in option.values:
                 self.values[option.key] = option.values.index(value)
-        self.step, self.cursor = "options", len(spec.options)
+        self.step, self.cursor = "options", len(self.offered())
 
     def _choose(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -141,12 +174,32 @@ class MenuFlow(Flow):
         """The names the players will get."""
         return seat_names(self.ctx.player_names, self.count)
 
+    def offered(self) -> tuple[Option, ...]:
+        """The options of the game for the number of players chosen (teams only if they split)."""
+        counts = team_counts(self.count) if self.spec.teams else ()
+        if not counts:
+            return self.spec.options
+        words = ("off", *(f"{k} teams of {self.count // k}" for k in counts))
+        return (*self.spec.options, Option("teams", "Teams", (None, *counts), words))
+
+    def _value(self, option: Option) -> Any:
+        index = self.values.get(option.key, 0)
+        return option.values[index if index < len(option.values) else 0]
+
+    def teams(self) -> list[list[str]]:
+        """The teams chosen (seats split in order), or none."""
+        count = next((self._value(o) for o in self.offered() if o.key == "teams"), None)
+        return split_teams(self.names(), count) if count else []
+
     def options(self) -> dict[str, Any]:
         """The options chosen, with the configured ones for this game."""
         chosen: dict[str, Any] = dict(self.ctx.game_options.get(self.spec.kind, {}))
-        for option in self.spec.options:
-            value = option.values[self.values.get(option.key, 0)]
-            if value is not None:
+        for option in self.offered():
+            value = self._value(option)
+            if option.key == "teams":
+                if value:
+                    chosen["teams"] = self.teams()
+            elif value is not None:
                 chosen[option.key] = value
         return chosen
 
@@ -168,24 +221,25 @@ class MenuFlow(Flow):
             self.cursor = (self.cursor + steps) % len(GAMES)
         elif self.step == "players":
             self.count = max(self.spec.low, min(self.spec.high, self.count + steps))
+            self.values.pop("teams", None)  # the teams on offer depend on the count
         else:
-            self.cursor = max(0, min(len(self.spec.options), self.cursor + steps))
+            self.cursor = max(0, min(len(self.offered()), self.cursor + steps))
         return Reply()
 
     def _push(self) -> Reply:
         if self.step == "game":
             return self._pick(self.cursor)
         if self.step == "players":
-            self.step, self.cursor = "options", len(self.spec.options)
+            self.step, self.cursor = "options", len(self.offered())
             return Reply([Cue(tone=Tone.ACCEPTED)])
-        if self.cursor >= len(self.spec.options):
+        if self.cursor >= len(self.offered()):
             return self._start()
         return self._cycle(self.cursor)
 
     def _horse(self, index: int) -> Reply:
         if self.step == "game":
             return self._pick(index) if index < len(GAMES) else Reply()
-        if self.step == "options" and self.cursor < len(self.spec.options):
+        if self.step == "options" and self.cursor < len(self.offered()):
             return self._cycle(self.cursor)
         return Reply()
 
@@ -195,7 +249,7 @@ class MenuFlow(Flow):
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def _cycle(self, index: int) -> Reply:
-        option = self.spec.options[index]
+        option = self.offered()[index]
         self.values[option.key] = (self.values.get(option.key, 0) + 1) % len(option.values)
         return Reply()
 
@@ -228,6 +282,6 @@ class MenuFlow(Flow):
             return render.players(
                 self.spec.title, self.count, self.spec.low, self.spec.high, self.names()
             )
-        items = [(o.label, o.shown(o.values[self.values.get(o.key, 0)])) for o in self.spec.options]
+        items = [(o.label, o.shown(self._value(o))) for o in self.offered()]
         items.append(("Start", ""))
-        return render.options(self.spec.title, self.count, items, self.cursor)
+        return render.options(self.spec.title, self.count, items, self.cursor, self.teams())
