@@ -174,13 +174,12 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
     race = f"Race {view.race}"
     if entry is not None and entry.what == "prediction":
         later = [p for p in view.waiting_for if p != entry.player]
-        then = name_list(later, COLS - len("Then: "), lines=1) if later else None
         return rows(
             [
                 f"{race}: predictions",
                 named(entry.player, ": predict"),
                 f"1st 2nd 3rd: {stars(entry.entered, 3)}",
-                f"Then: {then[0]}" if then else "Others look away",
+                "Next: " + short(later[0], COLS - len("Next: ")) if later else "Others look away",
             ]
         )
     if entry is not None:

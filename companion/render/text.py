@@ -61,6 +61,8 @@ def cut(text: str, width: int = COLS) -> str:
 
 
 _NUMBERED = re.compile(r"(.*\S) (\d+)\Z")
+#: What a shortened name never ends with before its ".".
+_TRAILING = " -'."
 
 
 def short(name: str, width: int) -> str:
@@ -76,10 +78,10 @@ def short(name: str, width: int) -> str:
         stem, number = numbered.groups()
         room = width - len(number) - 1
         if room >= 1:
-            return f"{stem[:room].rstrip()}.{number}"
+            return stem[:room].rstrip(_TRAILING) + "." + number
     if width <= 1:
         return name[:width]
-    return name[: width - 1].rstrip() + "."
+    return name[: width - 1].rstrip(_TRAILING) + "."
 
 
 def named(name: str, rest: str = "", width: int = COLS) -> str:
@@ -258,6 +260,11 @@ def numbered(pages: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
 
 #: Room a page keeps at the end of its first row for the page mark (" 10/12").
 MARK = 6
+
+
+def sealed(player: str) -> str:
+    """Say in one row that ``player``'s bet is in: ``Anna: bet sealed ***``."""
+    return first_fit([f"{player}: bet sealed {SEALED}", named(player, f": sealed {SEALED}")])
 
 
 def stars(entered: int, total: int) -> str:

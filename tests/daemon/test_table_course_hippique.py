@@ -182,10 +182,13 @@ def test_a_whole_game_three_races_with_a_rotating_croupier() -> None:
 def test_five_of_a_suit_in_the_course_calls_a_redeal() -> None:
     table = Table(Session.in_memory())
     start(table)
-    for card in ("2H", "3H", "4H", "5H", "6H", "7S", "8D"):
+    for card in ("2H", "3H", "4H", "5H", "6H", "7S"):
         table.scan(card)
+    cues = table.scan("8D")
     assert table.view.phase == "redeal"
+    assert tones(cues) == [Tone.REFUSED]
     assert "Redeal: 5 ♥ dealt" in table.lcd
+    assert "Redeal: 5 hearts in the course." in table.said
     table.wait()
     assert "Shuffle, scan a new" in table.lcd
     table.scan("2H")
@@ -200,7 +203,7 @@ def test_an_unknown_card_changes_nothing_and_asks_to_enroll_it() -> None:
     before = table.ctl.session.accepted()
     cues = table.scan(None)
     assert tones(cues) == [Tone.REFUSED]
-    assert "Unknown card - enroll it?" in table.said
+    assert "Unknown card: enroll it, then scan it again." in table.said
     assert table.ctl.session.accepted() == before
     table.scan("jockey:7")
     assert "Not a playing card" in table.said
@@ -250,7 +253,7 @@ def test_cards_wait_for_the_bets_and_undo_takes_back_a_pass_then_a_bet() -> None
     table.press("horse3", "push")
     assert "Chloé: bet" in table.lcd
     table.scan("9H")
-    assert "Bets first: Chloé" in table.said
+    assert "Bets first: Chloé to bet or pass." in table.said
     assert len(table.ctl.session.accepted()) == len(before) + 2
     table.press("push")  # Chloé passes
     assert "Anna: turn cards" in table.lcd

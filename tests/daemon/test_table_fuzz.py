@@ -54,7 +54,7 @@ LONG_NAMES = (
     "Maximiliane",
     "Anna",
     "Annabelle",
-    "Jean-Baptiste",
+    "Jean-Baptiste Durand",  # the longest name the configuration allows
     "Oluwaseun",
     "Bo",
     "Wilhelmina",

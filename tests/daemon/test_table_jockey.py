@@ -197,7 +197,7 @@ def test_a_card_played_twice_and_strange_cards_are_refused() -> None:
     table.scan("QS")
     assert "Not a Jockey card" in table.said
     table.scan(None)
-    assert "Unknown card - enroll it?" in table.said
+    assert "Unknown card: enroll it, then scan it again." in table.said
     assert table.ctl.session.accepted() == before
 
 

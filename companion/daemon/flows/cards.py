@@ -16,6 +16,9 @@ from companion.games.jockey_deck import Deck
 
 JOCKEY_PREFIX = "jockey:"
 
+#: What the table sees when the reader reads a tag that is no enrolled card.
+UNKNOWN_CARD = "Unknown card: enroll it, then scan it again."
+
 
 def playing_card(name: str) -> str | None:
     """Return the code of the playing card a scanned name names ("QS"), or None."""

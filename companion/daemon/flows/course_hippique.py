@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
-from companion.daemon.flows.cards import playing_card
+from companion.daemon.flows.cards import UNKNOWN_CARD, playing_card
 from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.games.cards import Suit
@@ -25,7 +25,7 @@ from companion.games.hippique_track import CARDS_PER_SUIT
 from companion.render import course_hippique as render
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
-from companion.render.text import SUIT_NAMES, card_text, suit
+from companion.render.text import SUIT_NAMES, named, sealed, suit
 from companion.session.log import Bet, DealCard, NextRace, SetMaxBet, TurnCard
 from companion.session.view import View
 
@@ -184,7 +184,7 @@ class CourseHippiqueFlow(GameFlow):
 
     def _scan(self, view: View, event: CardScanned) -> Reply:
         if event.card is None:
-            return refused("Unknown card - enroll it?")
+            return refused(UNKNOWN_CARD)
         code = playing_card(event.card)
         if code is None:
             return refused("Not a playing card: scan a card of the 52-card deck.")
@@ -195,7 +195,7 @@ class CourseHippiqueFlow(GameFlow):
             if entry is not None and entry.what == "max_bet":
                 return refused("Set the max bet first: turn, then push.")
             if entry is not None:
-                return refused(f"Bets first: {entry.player} (push with no horse: no bet).")
+                return refused(f"Bets first: {entry.player} to bet or pass.")
         return self._turn_card(code, view)
 
     def _deal(self, code: str, view: View) -> Reply:
@@ -203,7 +203,10 @@ class CourseHippiqueFlow(GameFlow):
         if not outcome.accepted:
             return reply
         if outcome.view.phase == "redeal":
-            return notice(f"Redeal: 5 or more of a suit ({card_text(code)}).")
+            course = [c for c in outcome.view.board.get("course", []) if c]
+            full = max(HORSES, key=lambda h: sum(1 for c in course if c.endswith(h)))
+            count = sum(1 for c in course if c.endswith(full))
+            return notice(f"Redeal: {count} {SUIT_NAMES[full]} in the course.", tone=Tone.REFUSED)
         if outcome.view.phase == "betting":
             return notice("Course dealt.")
         return Reply([Cue(tone=Tone.ACCEPTED)])
@@ -271,11 +274,11 @@ class CourseHippiqueFlow(GameFlow):
             return notice(f"Max bet {self.max_bet}.") if outcome.accepted else reply
         if self.horse is None:
             self.passes.append((entry.player, len(self.table.in_force())))
-            return notice(f"{entry.player}: no bet.", tone=None)
+            return notice(named(entry.player, ": no bet."), tone=None)
         outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
         self.horse, self.stake = None, 1
         if outcome.accepted:
-            return notice(f"{entry.player}: bet sealed ***")
+            return notice(sealed(entry.player))
         return reply
 
     def take_back_step(self) -> bool:

@@ -13,13 +13,13 @@ half entered. Cards are named as the reader names them: ``companion/daemon/flows
 from __future__ import annotations
 
 from companion.daemon.flows.base import Context, Flash, Reply, notice, refused
-from companion.daemon.flows.cards import jockey_card
+from companion.daemon.flows.cards import UNKNOWN_CARD, jockey_card
 from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.games.jockey_state import JockeyOptions
 from companion.render import jockey as render
 from companion.render.screen import Cue, Screen
-from companion.render.text import ROWS, fits
+from companion.render.text import ROWS, fits, sealed
 from companion.session.log import Bet, NextRace, PlayCard
 from companion.session.view import View
 
@@ -103,7 +103,7 @@ class JockeyFlow(GameFlow):
 
     def _scan(self, view: View, event: CardScanned) -> Reply:
         if event.card is None:
-            return refused("Unknown card - enroll it?")
+            return refused(UNKNOWN_CARD)
         card = jockey_card(event.card, self.deck)
         if card is None:
             return refused("Not a Jockey card: scan a card of the Jockey deck.")
@@ -187,7 +187,7 @@ class JockeyFlow(GameFlow):
         self._clear()
         outcome, reply = self.ctx.submit(entry)
         if outcome.accepted:
-            return notice(f"{bettor}: bet sealed ***")
+            return notice(sealed(bettor))
         return reply
 
     def take_back_step(self) -> bool:

@@ -20,7 +20,7 @@ from companion.devices.base import (
 )
 from companion.render import jumpy_jack as render
 from companion.render.screen import Cue, Screen
-from companion.render.text import ROWS, fits, ordinal
+from companion.render.text import ROWS, SEALED, fits, named, ordinal
 from companion.session.bind_jumpy_jack import match_options
 from companion.session.log import Forfeit, Guess, Move, NextRace, Predict, Roll
 from companion.session.view import View
@@ -143,7 +143,7 @@ class JumpyJackFlow(GameFlow):
             if entry.target is None:
                 self.guess_done.add(entry.player)
                 self.target_index = 0
-                return notice(f"{entry.player}: no guess.", tone=None)
+                return notice(named(entry.player, ": no guess."), tone=None)
             self.target_chosen = True
             return Reply()
         return Reply()
@@ -173,7 +173,7 @@ class JumpyJackFlow(GameFlow):
                 self.guess_done.add(entry.player)
                 self.target_index, self.target_chosen = 0, False
         if outcome.accepted:
-            return notice(f"{entry.player}: sealed ***")
+            return notice(named(entry.player, f": sealed {SEALED}"))
         return reply
 
     def _roll(self, view: View, value: int) -> Reply:
