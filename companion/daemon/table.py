@@ -11,6 +11,9 @@ UI decisions:
 
 - A message of the moment takes the bottom rows of the LCD (as many as its sentence needs,
   word-wrapped, never cut) and leaves the rows above it as they were.
+- After a restart on a game in progress, "Game resumed." shows on the bottom row for a few
+  seconds over the game as it stood; an entry half made (horses pressed, a stake dialled)
+  is not kept and is entered again.
 - A device that stops answering is named on the bottom row for five seconds, then for three
   seconds every half minute until it is back: the game goes on without it, and the row it
   covers (a prompt, the scores) stays readable in between. When the LCD itself is lost, the
@@ -24,7 +27,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.daemon.flows.base import Context, Flash, Flow, Reply, refused
+from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
 from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
 from companion.render.layout import Layouts
@@ -37,6 +40,9 @@ log = logging.getLogger("companion.table")
 
 #: What the table sees when a flow fails in an unexpected way.
 OOPS = "Something went wrong: that input was ignored."
+
+#: What the table sees when the companion comes back on a game in progress.
+RESUMED = "Game resumed."
 
 #: A lost device is named for this long when it is lost...
 LOST_FIRST_S = 5.0
@@ -122,17 +128,21 @@ class TableController:
 
     def _first_flow(self) -> Flow:
         session = self.ctx.session
+        resumed = session.table is not None and session.journal is not None
         if session.table is None and session.journal is not None:
             latest = session.journal.latest_active()
             if latest is not None:
                 try:
                     session.resume(latest)
+                    resumed = True
                 except JournalError as error:
                     log.error("game %s cannot be resumed: %s", latest, error)
                     self._show(Flash.sentence(f"Game {latest} cannot be resumed.", 10.0))
         if session.table is not None and not session.table.binding.finished():
             try:
                 flow = game_flow(self.ctx)
+                if resumed:
+                    self._show(Flash.sentence(RESUMED, NOTICE_S))
                 self._show(flow.settle().flash)
                 return flow
             except Exception:

@@ -291,5 +291,7 @@ def test_after_a_restart_the_bets_and_the_race_go_on(tmp_path: Path) -> None:
     assert third.view.phase == "racing"
     assert third.screen.leds == leds
     assert "Turned 9♣" in third.lcd
-    assert "Ben ♦1" in third.lcd and "Chloé ♣1" in third.lcd
+    assert third.screen.lcd[3] == "Game resumed."
+    third.wait()
+    assert third.screen.lcd[3] == "Ben ♦1 Chloé ♣1"
     third.ctl.close()

@@ -437,6 +437,10 @@ def test_after_a_restart_the_match_goes_on_where_it_was(tmp_path: Path) -> None:
     assert again.view.waiting_for == ("Ben",)
     assert "Ben: predict" in again.lcd
     assert "_ _ _" in again.lcd  # an unsealed entry is not kept: Ben starts again
+    assert again.screen.lcd[:2] == picture.lcd[:2]
+    assert again.screen.lcd[3] == "Game resumed."
+    again.wait(5)
+    assert again.screen.lcd[3] == "Others look away"
     assert again.screen.leds == picture.leds
     predict(again, "white", "yellow", "green")
     again.roll(3)
@@ -449,16 +453,27 @@ def test_after_a_restart_the_match_goes_on_where_it_was(tmp_path: Path) -> None:
     third.ctl.close()
 
 
-def test_a_lost_device_is_shown_until_it_is_back() -> None:
+def test_a_lost_device_is_named_now_and_then_until_it_is_back() -> None:
     table = Table(Session.in_memory())
     table.send(DeviceStatus("LED strip", False, "LED strip not responding"))
     assert table.screen.lcd[3] == "LED strip lost"
-    table.press("horse1")
+    assert table.ctl.next_deadline() == table.now + 5
+    table.turn(1)
     assert table.screen.lcd[3] == "LED strip lost"
+    table.wait(5)  # the row it covers comes back...
+    assert table.screen.lcd[3] == " 3 Jockey"
+    table.send(DeviceStatus("LED strip", False, "LED strip not responding"))
+    assert table.screen.lcd[3] == " 3 Jockey"  # (told again changes nothing)
+    assert table.ctl.next_deadline() == table.now + 27
+    table.wait(27)  # ...and the strip is named again every half minute
+    assert table.screen.lcd[3] == "LED strip lost"
+    table.wait(3)
+    assert table.screen.lcd[3] == " 3 Jockey"
     table.send(DeviceStatus("LED strip", True, "LED strip is back"))
     assert "LED strip is back" in table.lcd
     table.wait(3)
     assert "LED strip" not in table.lcd
+    assert table.ctl.next_deadline() is None
 
 
 def test_a_stray_error_is_shown_and_never_raised(monkeypatch: Any) -> None:

@@ -128,7 +128,7 @@ class JockeyFlow(GameFlow):
             cues[0] = Cue(tone=Tone.FINISH)
         if not effect.get("blocked"):
             return Reply(cues)
-        if not fits(sentence, ROWS - 1):
+        if not fits(sentence, ROWS):
             sentence = f"{effect.get('label')} moved nothing."
         return Reply(cues, Flash.sentence(sentence, 4.0))
 
