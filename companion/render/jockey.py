@@ -144,12 +144,13 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     if view.phase in ("betting", "racing"):
         turn = view.turn or ""
         effect = board.get("last_effect")
-        lines = [spread_name(turn, "'s card", race, least=len(turn)), positions_row(board)]
+        top = spread_name(turn, "'s card", race, least=len(turn))
+        lines = [top, positions_row(board)]
         if effect:
             lines += effect_rows(effect)
         else:
-            bets = len(view.sealed)
-            lines += ["Scan the card played", spread(f"{bets} bets: {SEALED}", race)]
+            bets = f"{len(view.sealed)} bets: {SEALED}"
+            lines += ["Scan the card played", bets if race in top else spread(bets, race)]
         return rows(lines)
     if view.phase == "race_over":
         return page_of(result_pages(view, "Push: next race"), page)

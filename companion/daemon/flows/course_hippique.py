@@ -8,6 +8,17 @@ passes (push with no horse). Then the croupier scans each turned card until a ho
 Who has bet is in the session; who passed is kept here. After a restart, a player seated
 before the last one who bet is taken to have passed, so only passes after the last bet are
 asked again.
+
+UI decisions:
+
+- Horse buttons 1 to 4 are spades, hearts, diamonds and clubs, the order of the odds row.
+- A bet being entered shows its stake (the knob needs it) but never its horse: "Horse *"
+  once one is pressed. The sealed notice keeps to one row so the next bettor's rows stay.
+- The max bet dial starts at 10 and then where the previous croupier left it.
+- A five-of-a-suit course is announced with the refused tone and names the suit.
+- A card scanned while bets are still open is refused, naming who has still to bet.
+- The bets are revealed with the first card turned; on the race's bottom row each bet is
+  "Ben ♥5", or, when they cannot all fit, the stakes on each horse ("Bets ♠12 ♥5 ♦0 ♣3").
 """
 
 from __future__ import annotations

@@ -8,6 +8,17 @@ the second horse passes the finish.
 
 The session knows who still has to bet and whose turn it is, so a restart loses only a bet
 half entered. Cards are named as the reader names them: ``companion/daemon/flows/cards.py``.
+
+UI decisions:
+
+- Horse buttons 1 to 4 are brown, yellow, blue and red (the order of the positions row,
+  "Br Ye Bl Re"). The bottom row says what the kind of bet wants pressed ("Press 1st, then
+  2nd"); the limit stays on the bettor's row; stakes go by hundreds.
+- A card that moved nothing flashes the engine's whole reason (all four rows when it needs
+  them), then the race screen keeps a short one: "No move: lead shared".
+- A revealed bet uses the horses' two letters when the full names do not fit one row
+  ("order Re 300, Bl 100"); a player's page gives the change, the new balance after an
+  arrow ("+800 →1800") and where the three markers go ("10k:0 1k:1 100:8").
 """
 
 from __future__ import annotations

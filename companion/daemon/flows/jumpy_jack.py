@@ -4,6 +4,21 @@ Everything the flow needs to know is in the session (who still has to predict, w
 the die waiting), so after a restart it goes on where the game stood. Only an entry in
 progress is kept here: the number of horses pressed so far and, for a guess, the opponent
 being chosen. The horses themselves are only held until the third press, then sealed.
+
+UI decisions:
+
+- A secret is three horse presses in order, drawn as stars; the third press seals it. The
+  bottom row names the next player to enter one (players can get ready), and says "Others
+  look away" for the last. A refused prediction says only that it was refused.
+- In the guess variant the guesser turns the knob through the opponents (never a teammate)
+  and "no guess", pushes, then presses three horses.
+- After a roll the top row names the roller and the face ("Anna: die 4"); the next row says
+  "Move any horse" or "Move one of:" above the horses that may move (dimmed on the strip
+  otherwise). A roll no horse can use is given up at once, with the refused tone.
+- Totals go on one row; when the names cannot fit it, the row says who leads. With teams,
+  the totals are the teams' ("Team 1 6 Team 2 4").
+- After a race the knob turns pages marked "2/6": the podium and what each player (or
+  team) gained, the teams, then one page per player with the prediction revealed.
 """
 
 from __future__ import annotations
