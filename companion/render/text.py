@@ -167,7 +167,7 @@ def name_list(
         if shown is None:
             continue
         laid = _lay(shown, width, sep)
-        if len(laid) <= lines:
+        if len(laid) <= lines and all(len(row) <= width for row in laid):
             return tuple(laid)
     return None
 
