@@ -112,11 +112,6 @@ def spread_name(name: str, rest: str, right: str, width: int = COLS, least: int 
     return named(name, rest, width)
 
 
-def centre(text: str, width: int = COLS) -> str:
-    """Return ``text`` centred in a row (cut to the row)."""
-    return cut(text, width).center(width).rstrip()
-
-
 def wrap(sentence: str, width: int = COLS, rows: int = ROWS) -> tuple[str, ...]:
     """Word-wrap ``sentence`` into at most ``rows`` rows of ``width`` characters."""
     lines = textwrap.wrap(sentence, width=width, break_on_hyphens=False) or [""]
