@@ -168,7 +168,9 @@ class TableController:
                 self.flow = reply.goto
             reply.add(self.flow.settle())
         except Exception:
-            log.exception("handling %r failed", event)
+            log.exception(
+                "handling a %s failed", type(event).__name__
+            )  # never the button: it may be sealed
             reply = refused(OOPS)
             self._recover()
         self._show(reply.flash)

@@ -344,3 +344,21 @@ def test_a_sealed_input_that_no_longer_replays_is_logged_without_its_secret(
     assert any("cannot be resumed" in line for line in logs.lines)
     assert logs.leaks(secrets) == []
     table.ctl.close()
+
+
+def test_an_input_that_fails_unexpectedly_is_logged_without_the_button(
+    logs: Logs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(tmp_path / "journal.sqlite3", ("Anna",))
+    table.press("horse1", "push", "push")  # Jumpy Jack, one player, the options as they are
+    assert table.view.game == "jumpy_jack"
+    table.press("horse4", "horse2")
+
+    def broken(entry: Entry) -> Any:
+        raise RuntimeError("the journal's disk went away")
+
+    monkeypatch.setattr(table.ctl.session, "submit", broken)
+    table.press("horse5")  # the third press seals the prediction: its write fails
+    failures = [line for line in logs.lines if "failed" in line]
+    assert failures, "the failure was not logged at all"
+    assert logs.leaks([r"horse\d", r"\bwhite\b"]) == []
