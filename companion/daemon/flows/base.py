@@ -22,6 +22,8 @@ log = logging.getLogger("companion.table")
 REFUSAL_S = 4.0
 #: How long an announcement (a finish, a forfeit, "Undone") stays.
 NOTICE_S = 3.0
+#: The horse buttons, button 1 first (a flow with fewer choices ignores the rest).
+HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4", "horse5")
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
-from companion.daemon.flows.cards import UNKNOWN_CARD, playing_card
-from companion.daemon.flows.game import GameFlow
-from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.daemon.flows.cards import playing_card
+from companion.daemon.flows.game import CardGameFlow
+from companion.devices.base import Tone
 from companion.games.cards import Suit
 from companion.games.hippique_odds import win_probabilities
 from companion.games.hippique_track import CARDS_PER_SUIT
@@ -37,10 +37,9 @@ from companion.render import course_hippique as render
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
 from companion.render.text import SUIT_NAMES, named, sealed, suit
-from companion.session.log import Bet, DealCard, NextRace, SetMaxBet, TurnCard
+from companion.session.log import Bet, DealCard, SetMaxBet, TurnCard
 from companion.session.view import View
 
-HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4")
 HORSES = render.HORSES
 #: The max bet the croupier's dial starts on, the first race.
 FIRST_MAX_BET = 10
@@ -111,8 +110,10 @@ def _chances(
     return {s.letter: float(p) for s, p in exact.items()}
 
 
-class CourseHippiqueFlow(GameFlow):
+class CourseHippiqueFlow(CardGameFlow):
     """Turn the croupier's scans, the horse buttons, the encoder and push into the game."""
+
+    NOT_OUR_CARD = "Not a playing card: scan a card of the 52-card deck."
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -179,35 +180,26 @@ class CourseHippiqueFlow(GameFlow):
 
     # -- inputs ----------------------------------------------------------------------------
 
-    def handle(self, event: InputEvent) -> Reply:
-        """Apply one device input."""
-        view = self.ctx.view()
-        if isinstance(event, CardScanned):
-            return self._scan(view, event)
-        if isinstance(event, EncoderTurned):
-            return self._turn(view, event.steps)
-        if isinstance(event, ButtonPressed):
-            if event.button == "push":
-                return self._push(view)
-            if event.button in HORSE_BUTTONS:
-                return self._horse(view, HORSES[HORSE_BUTTONS.index(event.button)])
-        return Reply()
+    @property
+    def button_horses(self) -> tuple[str, ...]:
+        """Spades, hearts, diamonds and clubs."""
+        return HORSES
 
-    def _scan(self, view: View, event: CardScanned) -> Reply:
-        if event.card is None:
-            return refused(UNKNOWN_CARD)
-        code = playing_card(event.card)
-        if code is None:
-            return refused("Not a playing card: scan a card of the 52-card deck.")
+    def card(self, name: str) -> str | None:
+        """Return the code of the playing card the reader named ``name``."""
+        return playing_card(name)
+
+    def play(self, view: View, card: str) -> Reply:
+        """Deal a course card, or turn a card of the race once bets are closed."""
         if view.phase in ("dealing", "redeal"):
-            return self._deal(code, view)
+            return self._deal(card, view)
         if view.phase == "betting":
             entry = self._entry(view)
             if entry is not None and entry.what == "max_bet":
                 return refused("Set the max bet first: turn, then push.")
             if entry is not None:
                 return refused(f"Bets first: {entry.player} to bet or pass.")
-        return self._turn_card(code, view)
+        return self._turn_card(card, view)
 
     def _deal(self, code: str, view: View) -> Reply:
         outcome, reply = self.ctx.submit(DealCard(code, view.turn))
@@ -248,9 +240,8 @@ class CourseHippiqueFlow(GameFlow):
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         return Reply(cues)
 
-    def _turn(self, view: View, steps: int) -> Reply:
-        if view.phase in ("race_over", "game_over"):
-            return self.turn_page(steps)
+    def on_turn(self, view: View, steps: int) -> Reply:
+        """Dial the max bet, or the stake of the bet being entered."""
         entry = self._entry(view)
         if entry is None:
             return Reply()
@@ -260,23 +251,20 @@ class CourseHippiqueFlow(GameFlow):
             self.stake = max(1, min(entry.limit, self.stake + steps))
         return Reply()
 
-    def _horse(self, view: View, horse: str) -> Reply:
+    def on_horse(self, view: View, horse: str) -> Reply:
+        """Choose the horse of the bet being entered."""
         entry = self._entry(view)
         if entry is None or entry.what != "bet":
             return Reply()
         self.horse = horse
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
-    def _push(self, view: View) -> Reply:
-        if view.phase == "race_over":
-            outcome, reply = self.ctx.submit(NextRace())
-            if outcome.accepted:
-                self.page = 0
-                croupier = outcome.view.board.get("croupier")
-                return notice(f"{croupier} deals race {outcome.view.race}.")
-            return reply
-        if view.phase == "game_over":
-            return Reply(goto=self.menu())
+    def race_started(self, view: View) -> Reply:
+        """Name the croupier of the new race."""
+        return notice(f"{view.board.get('croupier')} deals race {view.race}.")
+
+    def on_push(self, view: View) -> Reply:
+        """Set the max bet, seal the bet being entered, or pass."""
         entry = self._entry(view)
         if entry is None:
             return Reply()

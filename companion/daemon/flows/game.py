@@ -1,17 +1,28 @@
-"""What the three game flows share: undo through the session, back to the menu, result pages."""
+"""What the three game flows share: the inputs' dispatch, undo, back to the menu, result pages."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
 
-from companion.daemon.flows.base import Context, Flow, Reply, notice
-from companion.devices.base import Tone
-from companion.session.log import NewGame
+from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
+from companion.daemon.flows.cards import UNKNOWN_CARD
+from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.session.log import NewGame, NextRace
 from companion.session.session import Table
+from companion.session.view import View
 
 
 class GameFlow(Flow):
-    """A game in progress: local steps of an entry first, then the session's undo."""
+    """A game in progress: local steps of an entry first, then the session's undo.
+
+    After a race, push starts the next one and the encoder turns the result pages; once the
+    game is over, push goes back to the menu. Every other input goes to the game's own step:
+    ``on_turn``, ``on_push``, ``on_horse`` (with the horse its button stands for),
+    ``on_card``.
+    """
+
+    #: The phase of a game that is over (after the last race).
+    OVER = "game_over"
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -24,6 +35,65 @@ class GameFlow(Flow):
         table = self.ctx.session.table
         assert table is not None, "a game flow runs only while a game is on"
         return table
+
+    @property
+    @abstractmethod
+    def button_horses(self) -> tuple[str, ...]:
+        """The horses the horse buttons stand for, button 1 first."""
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> Reply:
+        """Apply one device input."""
+        view = self.ctx.view()
+        if isinstance(event, CardScanned):
+            return self.on_card(view, event.card)
+        if isinstance(event, EncoderTurned):
+            if view.phase in ("race_over", self.OVER):
+                return self.turn_page(event.steps)
+            return self.on_turn(view, event.steps)
+        if isinstance(event, ButtonPressed):
+            if event.button == "push":
+                return self._push(view)
+            if event.button in HORSE_BUTTONS:
+                index = HORSE_BUTTONS.index(event.button)
+                if index < len(self.button_horses):
+                    return self.on_horse(view, self.button_horses[index])
+        return Reply()
+
+    def _push(self, view: View) -> Reply:
+        """Push: the next race after a race, the menu after the game, else the game's step."""
+        if view.phase == "race_over":
+            outcome, reply = self.ctx.submit(NextRace())
+            if outcome.accepted:
+                self.page = 0
+                return self.race_started(outcome.view)
+            return reply
+        if view.phase == self.OVER:
+            return Reply(goto=self.menu())
+        return self.on_push(view)
+
+    @abstractmethod
+    def on_turn(self, view: View, steps: int) -> Reply:
+        """The encoder turned by ``steps`` while no result pages are shown."""
+
+    @abstractmethod
+    def on_push(self, view: View) -> Reply:
+        """Push was pressed during a race (or before it)."""
+
+    @abstractmethod
+    def on_horse(self, view: View, horse: str) -> Reply:
+        """The button of ``horse`` was pressed."""
+
+    @abstractmethod
+    def race_started(self, view: View) -> Reply:
+        """Forget what was being entered and announce the race that ``view`` shows."""
+
+    def on_card(self, view: View, name: str | None) -> Reply:
+        """A card was scanned (its enrolled name, None for an unknown tag): ignored here."""
+        return Reply()
+
+    # -- taking back -------------------------------------------------------------------------
 
     @abstractmethod
     def take_back_step(self) -> bool:
@@ -67,3 +137,27 @@ class GameFlow(Flow):
         """Turn the result pages by ``steps``."""
         self.page += steps
         return Reply()
+
+
+class CardGameFlow(GameFlow):
+    """A game played with scanned cards: a tag that is no card of its deck is refused first."""
+
+    #: What the table says when an enrolled card of another deck is scanned.
+    NOT_OUR_CARD = "Not a card of this game."
+
+    def on_card(self, view: View, name: str | None) -> Reply:
+        """Refuse an unknown tag or another deck's card, else play the card."""
+        if name is None:
+            return refused(UNKNOWN_CARD)
+        card = self.card(name)
+        if card is None:
+            return refused(self.NOT_OUR_CARD)
+        return self.play(view, card)
+
+    @abstractmethod
+    def card(self, name: str) -> str | None:
+        """Return the game's id of the card the reader named ``name``, or None."""
+
+    @abstractmethod
+    def play(self, view: View, card: str) -> Reply:
+        """Apply the scanned ``card`` (a game's card id)."""

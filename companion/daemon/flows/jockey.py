@@ -23,18 +23,17 @@ UI decisions:
 
 from __future__ import annotations
 
-from companion.daemon.flows.base import Context, Flash, Reply, notice, refused
-from companion.daemon.flows.cards import UNKNOWN_CARD, jockey_card
-from companion.daemon.flows.game import GameFlow
-from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.daemon.flows.base import Context, Flash, Reply, notice
+from companion.daemon.flows.cards import jockey_card
+from companion.daemon.flows.game import CardGameFlow
+from companion.devices.base import Tone
 from companion.games.jockey_state import JockeyOptions
 from companion.render import jockey as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
-from companion.session.log import Bet, NextRace, PlayCard
+from companion.session.log import Bet, PlayCard
 from companion.session.view import View
 
-HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4")
 HORSES = render.HORSES
 KINDS = ("win", "double", "place", "order")
 #: Horses and stakes each kind of bet names.
@@ -42,8 +41,10 @@ SHAPES = {"win": (1, 1), "double": (2, 1), "place": (1, 1), "order": (2, 2)}
 UNIT = 100
 
 
-class JockeyFlow(GameFlow):
+class JockeyFlow(CardGameFlow):
     """Turn the encoder, the horse buttons, push and card scans into a game of Jockey."""
+
+    NOT_OUR_CARD = "Not a Jockey card: scan a card of the Jockey deck."
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -98,26 +99,17 @@ class JockeyFlow(GameFlow):
 
     # -- inputs ----------------------------------------------------------------------------
 
-    def handle(self, event: InputEvent) -> Reply:
-        """Apply one device input."""
-        view = self.ctx.view()
-        if isinstance(event, CardScanned):
-            return self._scan(view, event)
-        if isinstance(event, EncoderTurned):
-            return self._turn(view, event.steps)
-        if isinstance(event, ButtonPressed):
-            if event.button == "push":
-                return self._push(view)
-            if event.button in HORSE_BUTTONS:
-                return self._horse(view, HORSES[HORSE_BUTTONS.index(event.button)])
-        return Reply()
+    @property
+    def button_horses(self) -> tuple[str, ...]:
+        """Brown, yellow, blue and red."""
+        return HORSES
 
-    def _scan(self, view: View, event: CardScanned) -> Reply:
-        if event.card is None:
-            return refused(UNKNOWN_CARD)
-        card = jockey_card(event.card, self.deck)
-        if card is None:
-            return refused("Not a Jockey card: scan a card of the Jockey deck.")
+    def card(self, name: str) -> str | None:
+        """Return the engine id of the Jockey card the reader named ``name``."""
+        return jockey_card(name, self.deck)
+
+    def play(self, view: View, card: str) -> Reply:
+        """Play ``card`` for the player whose turn it is: move, settle, or say why not."""
         outcome, reply = self.ctx.submit(PlayCard(card, view.turn))
         if not outcome.accepted:
             return reply
@@ -143,9 +135,8 @@ class JockeyFlow(GameFlow):
             sentence = f"{effect.get('label')} moved nothing."
         return Reply(cues, Flash.sentence(sentence, 4.0))
 
-    def _turn(self, view: View, steps: int) -> Reply:
-        if view.phase in ("race_over", "game_over"):
-            return self.turn_page(steps)
+    def on_turn(self, view: View, steps: int) -> Reply:
+        """Choose the kind of bet, or dial a stake."""
         bettor = self._bettor(view)
         if bettor is None:
             return Reply()
@@ -156,7 +147,8 @@ class JockeyFlow(GameFlow):
             self.dial = max(UNIT, min(most, self.dial + steps * UNIT))
         return Reply()
 
-    def _horse(self, view: View, horse: str) -> Reply:
+    def on_horse(self, view: View, horse: str) -> Reply:
+        """Add ``horse`` to the bet being entered."""
         if self._bettor(view) is None or self.step != "horses":
             return Reply()
         kind = KINDS[self.kind]
@@ -165,16 +157,13 @@ class JockeyFlow(GameFlow):
             self.step, self.dial = "stakes", UNIT
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
-    def _push(self, view: View) -> Reply:
-        if view.phase == "race_over":
-            outcome, reply = self.ctx.submit(NextRace())
-            if outcome.accepted:
-                self.page = 0
-                self._clear()
-                return notice(f"Race {outcome.view.race}: bets!")
-            return reply
-        if view.phase == "game_over":
-            return Reply(goto=self.menu())
+    def race_started(self, view: View) -> Reply:
+        """Start the bets of the new race afresh."""
+        self._clear()
+        return notice(f"Race {view.race}: bets!")
+
+    def on_push(self, view: View) -> Reply:
+        """Confirm the kind of bet, or a stake (the last one seals the bet)."""
         bettor = self._bettor(view)
         if bettor is None:
             return Reply()

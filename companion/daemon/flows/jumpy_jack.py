@@ -25,26 +25,19 @@ from __future__ import annotations
 
 from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.game import GameFlow
-from companion.devices.base import (
-    ButtonPressed,
-    DieIgnored,
-    DieRolled,
-    EncoderTurned,
-    InputEvent,
-    Tone,
-)
+from companion.devices.base import ButtonPressed, DieIgnored, DieRolled, InputEvent, Tone
 from companion.render import jumpy_jack as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
 from companion.session.bind_jumpy_jack import match_options
-from companion.session.log import Forfeit, Guess, Move, NextRace, Predict, Roll
+from companion.session.log import Forfeit, Guess, Move, Predict, Roll
 from companion.session.view import View
-
-HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4", "horse5")
 
 
 class JumpyJackFlow(GameFlow):
     """Turn die rolls, horse buttons, the encoder and push into a Jumpy Jack match."""
+
+    OVER = "match_over"
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -115,44 +108,38 @@ class JumpyJackFlow(GameFlow):
 
     # -- inputs ----------------------------------------------------------------------------
 
+    @property
+    def button_horses(self) -> tuple[str, ...]:
+        """The board's horses, in its order."""
+        return self.horses
+
     def handle(self, event: InputEvent) -> Reply:
-        """Apply one device input."""
-        view = self.ctx.view()
+        """Apply one device input: the die's here, the others as every game does."""
         if isinstance(event, DieIgnored):
             return Reply(flash=Flash.sentence("Wait for the die.", 2.0))
         if isinstance(event, DieRolled):
-            return self._roll(view, event.value)
-        if isinstance(event, EncoderTurned):
-            return self._turn(view, event.steps)
-        if isinstance(event, ButtonPressed):
-            if event.button == "die":
-                return Reply([Cue(rolling=True)]) if self._expects_roll(view) else Reply()
-            if event.button == "push":
-                return self._push(view)
-            if event.button in HORSE_BUTTONS:
-                return self._horse(view, HORSE_BUTTONS.index(event.button))
-        return Reply()
+            return self._roll(self.ctx.view(), event.value)
+        if isinstance(event, ButtonPressed) and event.button == "die":
+            return Reply([Cue(rolling=True)]) if self._expects_roll(self.ctx.view()) else Reply()
+        return super().handle(event)
 
     def _expects_roll(self, view: View) -> bool:
         return view.phase == "roll" or (view.phase == "predict" and not view.waiting_for)
 
-    def _turn(self, view: View, steps: int) -> Reply:
+    def on_turn(self, view: View, steps: int) -> Reply:
+        """Turn through the opponents a guesser may choose."""
         entry = self._entry(view)
         if entry is not None and entry.what == "guess" and entry.choosing:
             self.target_index += steps
-        elif view.phase in ("race_over", "match_over"):
-            return self.turn_page(steps)
         return Reply()
 
-    def _push(self, view: View) -> Reply:
-        if view.phase == "race_over":
-            outcome, reply = self.ctx.submit(NextRace())
-            if outcome.accepted:
-                self.page, self.pressed = 0, []
-                return notice(f"Race {outcome.view.race}: predict!")
-            return reply
-        if view.phase == "match_over":
-            return Reply(goto=self.menu())
+    def race_started(self, view: View) -> Reply:
+        """Ask for the predictions of the new race."""
+        self.pressed = []
+        return notice(f"Race {view.race}: predict!")
+
+    def on_push(self, view: View) -> Reply:
+        """Choose the guesser's opponent, or no guess."""
         entry = self._entry(view)
         if entry is not None and entry.what == "guess" and entry.choosing:
             if entry.target is None:
@@ -163,10 +150,8 @@ class JumpyJackFlow(GameFlow):
             return Reply()
         return Reply()
 
-    def _horse(self, view: View, index: int) -> Reply:
-        if index >= len(self.horses):
-            return Reply()
-        horse = self.horses[index]
+    def on_horse(self, view: View, horse: str) -> Reply:
+        """Press ``horse`` for the secret being entered, else move it."""
         entry = self._entry(view)
         if entry is not None:
             if entry.what == "guess" and entry.choosing:

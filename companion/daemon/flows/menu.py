@@ -20,14 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.daemon.flows.base import Context, Flow, Reply, notice, refused
+from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
 from companion.devices.base import ButtonPressed, EncoderTurned, InputEvent, Tone
 from companion.games.errors import Refusal
 from companion.render import menu as render
 from companion.render.screen import Cue, Screen
 from companion.session.log import NewGame
-
-HORSE_BUTTONS = ("horse1", "horse2", "horse3", "horse4", "horse5")
 
 
 @dataclass(frozen=True)
