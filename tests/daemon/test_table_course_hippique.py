@@ -8,15 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.table import TableController
-from companion.devices.base import (
-    ButtonHeld,
-    ButtonPressed,
-    CardScanned,
-    EncoderTurned,
-    Event,
-    Tone,
-)
+from companion.devices.base import ButtonHeld, Tone
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Screen
 from companion.session.session import Session
@@ -24,49 +16,6 @@ from companion.session.session import Session
 NAMES = ("Anna", "Ben", "Chloé")
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-class Table:
-    """A controller driven like the panel and the card reader drive it."""
-
-    def __init__(self, session: Session, names: Sequence[str] = NAMES) -> None:
-        self.now = 100.0
-        self.ctl = TableController(session, player_names=names, clock=lambda: self.now)
-        self.cues: list[Cue] = []
-
-    def send(self, event: Event) -> list[Cue]:
-        cues = list(self.ctl.handle(event))
-        self.cues.extend(cues)
-        return cues
-
-    def press(self, *buttons: str) -> list[Cue]:
-        return [c for b in buttons for c in self.send(ButtonPressed(b))]
-
-    def turn(self, steps: int) -> list[Cue]:
-        return self.send(EncoderTurned(steps))
-
-    def scan(self, card: str | None, uid: str = "04A1") -> list[Cue]:
-        return self.send(CardScanned(uid, card, "reader"))
-
-    def wait(self, seconds: float = 5.0) -> None:
-        self.now += seconds
-        self.ctl.tick(self.now)
-
-    @property
-    def screen(self) -> Screen:
-        return self.ctl.screen()
-
-    @property
-    def lcd(self) -> str:
-        return "\n".join(self.screen.lcd)
-
-    @property
-    def said(self) -> str:
-        return " ".join(row.strip() for row in self.screen.lcd)
-
-    @property
-    def view(self) -> Any:
-        return self.ctl.session.view()
 
 
 def marked(text: str, mark: str, width: int = 20) -> str:
@@ -84,12 +33,12 @@ def shuffled(rng: random.Random) -> list[str]:
     return cards
 
 
-def start(table: Table) -> None:
+def start(table: Any) -> None:
     table.press("horse2", "push", "push")  # Course hippique, 3 players, options as they are
     assert table.view.game == "course_hippique"
 
 
-def deal(table: Table, cards: list[str], rng: random.Random) -> list[str]:
+def deal(table: Any, cards: list[str], rng: random.Random) -> list[str]:
     """Scan course cards until the course stands (dealing again after a redeal)."""
     while table.view.phase in ("dealing", "redeal"):
         if table.view.phase == "redeal":
@@ -98,8 +47,8 @@ def deal(table: Table, cards: list[str], rng: random.Random) -> list[str]:
     return cards
 
 
-def test_a_whole_game_three_races_with_a_rotating_croupier() -> None:
-    table = Table(Session.in_memory())
+def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), NAMES)
     start(table)
     rng = random.Random(11)
     for race, croupier in enumerate(NAMES, start=1):
@@ -179,8 +128,8 @@ def test_a_whole_game_three_races_with_a_rotating_croupier() -> None:
     assert "Choose a game" in table.lcd
 
 
-def test_five_of_a_suit_in_the_course_calls_a_redeal() -> None:
-    table = Table(Session.in_memory())
+def test_five_of_a_suit_in_the_course_calls_a_redeal(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), NAMES)
     start(table)
     for card in ("2H", "3H", "4H", "5H", "6H", "7S"):
         table.scan(card)
@@ -197,8 +146,8 @@ def test_five_of_a_suit_in_the_course_calls_a_redeal() -> None:
     assert "Scan course card 2/7" in table.lcd
 
 
-def test_an_unknown_card_changes_nothing_and_asks_to_enroll_it() -> None:
-    table = Table(Session.in_memory())
+def test_an_unknown_card_changes_nothing_and_asks_to_enroll_it(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), NAMES)
     start(table)
     before = table.ctl.session.accepted()
     cues = table.scan(None)
@@ -212,8 +161,8 @@ def test_an_unknown_card_changes_nothing_and_asks_to_enroll_it() -> None:
     assert table.ctl.session.accepted() == before
 
 
-def bet_screens(horse: str) -> list[Screen]:
-    table = Table(Session.in_memory())
+def bet_screens(make_table: Any, horse: str) -> list[Screen]:
+    table = make_table(Session.in_memory(), NAMES)
     start(table)
     for card in ("2H", "3S", "4D", "5C", "6H", "7S", "8D"):
         table.scan(card)
@@ -231,8 +180,8 @@ def bet_screens(horse: str) -> list[Screen]:
     return shots
 
 
-def test_a_bet_never_shows_its_horse() -> None:
-    hearts, spades = bet_screens("horse2"), bet_screens("horse1")
+def test_a_bet_never_shows_its_horse(make_table: Any) -> None:
+    hearts, spades = bet_screens(make_table, "horse2"), bet_screens(make_table, "horse1")
     assert hearts == spades
     assert "Horse *" in "\n".join(hearts[0].lcd)
     assert "Ben: bet sealed ***" in "\n".join(hearts[2].lcd)
@@ -241,8 +190,8 @@ def test_a_bet_never_shows_its_horse() -> None:
     assert "< 5 >" not in "\n".join(hearts[3].lcd)
 
 
-def test_cards_wait_for_the_bets_and_undo_takes_back_a_pass_then_a_bet() -> None:
-    table = Table(Session.in_memory())
+def test_cards_wait_for_the_bets_and_undo_takes_back_a_pass_then_a_bet(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), NAMES)
     start(table)
     for card in ("2H", "3S", "4D", "5C", "6H", "7S", "8D"):
         table.scan(card)
@@ -270,9 +219,9 @@ def test_cards_wait_for_the_bets_and_undo_takes_back_a_pass_then_a_bet() -> None
     assert "Horse -" in table.lcd
 
 
-def test_after_a_restart_the_bets_and_the_race_go_on(tmp_path: Path) -> None:
+def test_after_a_restart_the_bets_and_the_race_go_on(make_table: Any, tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
-    table = Table(Session.open(path))
+    table = make_table(Session.open(path), NAMES)
     start(table)
     for card in ("2H", "3S", "4D", "5C", "6H", "7S", "8D"):
         table.scan(card)
@@ -280,14 +229,14 @@ def test_after_a_restart_the_bets_and_the_race_go_on(tmp_path: Path) -> None:
     table.press("horse3", "push")
     table.ctl.close()
 
-    again = Table(Session.open(path))
+    again = make_table(Session.open(path), NAMES)
     assert "Chloé: bet" in again.lcd
     again.press("horse4", "push")
     again.scan("9C")
     leds = again.screen.leds
     again.ctl.close()
 
-    third = Table(Session.open(path))
+    third = make_table(Session.open(path), NAMES)
     assert third.view.phase == "racing"
     assert third.screen.leds == leds
     assert "Turned 9♣" in third.lcd

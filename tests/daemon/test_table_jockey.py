@@ -10,15 +10,7 @@ from typing import Any
 import pytest
 
 from companion.daemon.flows.cards import jockey_card, jockey_number, playing_card
-from companion.daemon.table import TableController
-from companion.devices.base import (
-    ButtonHeld,
-    ButtonPressed,
-    CardScanned,
-    EncoderTurned,
-    Event,
-    Tone,
-)
+from companion.devices.base import ButtonHeld, Tone
 from companion.devices.cards_file import card_label, deck_cards
 from companion.games.jockey_deck import default_deck
 from companion.render.leds import colour
@@ -30,56 +22,16 @@ HORSES = ("brown", "yellow", "blue", "red")
 KINDS = ("win", "double", "place", "order")
 
 
-class Table:
-    """A controller driven like the panel and the card reader drive it."""
-
-    def __init__(self, session: Session, names: Sequence[str] = NAMES) -> None:
-        self.now = 100.0
-        self.ctl = TableController(session, player_names=names, clock=lambda: self.now)
-
-    def send(self, event: Event) -> list[Cue]:
-        return list(self.ctl.handle(event))
-
-    def press(self, *buttons: str) -> list[Cue]:
-        return [c for b in buttons for c in self.send(ButtonPressed(b))]
-
-    def turn(self, steps: int) -> list[Cue]:
-        return self.send(EncoderTurned(steps))
-
-    def scan(self, card: str | None, uid: str = "04B2") -> list[Cue]:
-        return self.send(CardScanned(uid, card, "reader"))
-
-    def wait(self, seconds: float = 5.0) -> None:
-        self.now += seconds
-        self.ctl.tick(self.now)
-
-    @property
-    def screen(self) -> Screen:
-        return self.ctl.screen()
-
-    @property
-    def lcd(self) -> str:
-        return "\n".join(self.screen.lcd)
-
-    @property
-    def said(self) -> str:
-        return " ".join(row.strip() for row in self.screen.lcd)
-
-    @property
-    def view(self) -> Any:
-        return self.ctl.session.view()
-
-
 def tones(cues: Sequence[Cue]) -> list[Tone]:
     return [c.tone for c in cues if c.tone is not None]
 
 
-def start(table: Table) -> None:
+def start(table: Any) -> None:
     table.press("horse3", "push", "push")  # Jockey, 2 players, the 80-square track
     assert table.view.game == "jockey"
 
 
-def bet(table: Table, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> None:
+def bet(table: Any, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> None:
     """Enter a bet as a player does: kind, horse buttons, each stake in hundreds."""
     table.turn(KINDS.index(kind))
     table.press("push")
@@ -110,8 +62,8 @@ def test_the_readers_card_names_are_the_engines_cards_in_deck_order() -> None:
     assert playing_card("10h") == "10H" and playing_card("jockey:3") is None
 
 
-def test_a_whole_game_of_three_races() -> None:
-    table = Table(Session.in_memory())
+def test_a_whole_game_of_three_races(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start(table)
     rng = random.Random(4)
     for race in (1, 2, 3):
@@ -167,8 +119,8 @@ def test_a_whole_game_of_three_races() -> None:
     assert "Choose a game" in table.lcd
 
 
-def test_a_card_that_moves_nothing_says_why() -> None:
-    table = Table(Session.in_memory())
+def test_a_card_that_moves_nothing_says_why(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start(table)
     bet(table, "place", ["brown"], [100])
     bet(table, "double", ["red", "blue"], [100])
@@ -184,8 +136,8 @@ def test_a_card_that_moves_nothing_says_why() -> None:
     assert table.screen.lcd[2:] == ("brown lead x3", "No move: lead shared")
 
 
-def test_a_card_played_twice_and_strange_cards_are_refused() -> None:
-    table = Table(Session.in_memory())
+def test_a_card_played_twice_and_strange_cards_are_refused(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start(table)
     bet(table, "win", ["red"], [100])
     bet(table, "win", ["blue"], [100])
@@ -201,8 +153,8 @@ def test_a_card_played_twice_and_strange_cards_are_refused() -> None:
     assert table.ctl.session.accepted() == before
 
 
-def test_no_card_is_played_before_every_bet_is_in() -> None:
-    table = Table(Session.in_memory())
+def test_no_card_is_played_before_every_bet_is_in(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start(table)
     bet(table, "win", ["red"], [100])
     cues = table.scan(number_of("red+7#1"))
@@ -210,8 +162,8 @@ def test_no_card_is_played_before_every_bet_is_in() -> None:
     assert "Waiting for bets from Ben." in table.said
 
 
-def entry_screens(horses: Sequence[str]) -> list[Screen]:
-    table = Table(Session.in_memory())
+def entry_screens(make_table: Any, horses: Sequence[str]) -> list[Screen]:
+    table = make_table(Session.in_memory())
     start(table)
     table.turn(3)  # order
     table.press("push")
@@ -228,8 +180,9 @@ def entry_screens(horses: Sequence[str]) -> list[Screen]:
     return shots
 
 
-def test_a_bet_is_entered_without_its_horses_showing_and_sealed_as_stars() -> None:
-    first, other = entry_screens(["red", "blue"]), entry_screens(["brown", "yellow"])
+def test_a_bet_is_entered_without_its_horses_showing_and_sealed_as_stars(make_table: Any) -> None:
+    first = entry_screens(make_table, ["red", "blue"])
+    other = entry_screens(make_table, ["brown", "yellow"])
     assert first == other
     assert "order: * _" in "\n".join(first[0].lcd)
     assert "Anna: bet sealed ***" in "\n".join(first[2].lcd)
@@ -238,8 +191,8 @@ def test_a_bet_is_entered_without_its_horses_showing_and_sealed_as_stars() -> No
         assert not any(horse in text for horse in HORSES)
 
 
-def test_holding_undo_steps_back_through_a_bet_then_takes_back_a_card() -> None:
-    table = Table(Session.in_memory())
+def test_holding_undo_steps_back_through_a_bet_then_takes_back_a_card(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start(table)
     table.turn(1)  # double
     table.press("push", "horse1", "horse2")
@@ -264,14 +217,14 @@ def test_holding_undo_steps_back_through_a_bet_then_takes_back_a_card() -> None:
 
 
 @pytest.mark.parametrize("stop_after", [1, 3])
-def test_after_a_restart_the_race_goes_on(tmp_path: Path, stop_after: int) -> None:
+def test_after_a_restart_the_race_goes_on(make_table: Any, tmp_path: Path, stop_after: int) -> None:
     path = tmp_path / "journal.sqlite"
-    table = Table(Session.open(path))
+    table = make_table(Session.open(path))
     start(table)
     bet(table, "win", ["red"], [300])
     if stop_after == 1:
         table.ctl.close()
-        table = Table(Session.open(path))
+        table = make_table(Session.open(path))
         assert "Ben: bet" in table.lcd
     bet(table, "place", ["blue"], [200])
     for card in ("red+10#1", "blue+7#1", "red+7#1"):
@@ -279,7 +232,7 @@ def test_after_a_restart_the_race_goes_on(tmp_path: Path, stop_after: int) -> No
     leds = table.screen.leds
     table.ctl.close()
 
-    again = Table(Session.open(path))
+    again = make_table(Session.open(path))
     assert again.view.board["progress"] == {"brown": 0, "yellow": 0, "blue": 7, "red": 17}
     assert again.screen.leds == leds
     assert again.screen.lcd[0].startswith("Ben's card")

@@ -8,20 +8,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.table import TableController
 from companion.devices.base import (
-    ButtonHeld,
-    ButtonPressed,
     DeviceStatus,
     DieIgnored,
     DieRolled,
-    EncoderTurned,
-    Event,
     Tone,
 )
 from companion.games.jumpy_board import COLOURS, Horse
 from companion.render.leds import BARRAGE, colour, dim
-from companion.render.screen import Cue, Move, Screen
+from companion.render.screen import Cue, Move
 from companion.session.log import Move as MoveEntry
 from companion.session.log import Predict, Roll
 from companion.session.session import Session
@@ -43,56 +38,6 @@ FORFEIT_BOARD: dict[str, Any] = {
 }
 
 
-class Table:
-    """A controller driven like the panel drives it, with a clock the test moves."""
-
-    def __init__(self, session: Session, names: Sequence[str] = ("Anna", "Ben"), **kw: Any):
-        self.now = 100.0
-        self.ctl = TableController(session, player_names=names, clock=lambda: self.now, **kw)
-        self.cues: list[Cue] = []
-
-    def send(self, event: Event) -> list[Cue]:
-        cues = list(self.ctl.handle(event))
-        self.cues.extend(cues)
-        return cues
-
-    def press(self, *buttons: str) -> list[Cue]:
-        cues: list[Cue] = []
-        for button in buttons:
-            cues += self.send(ButtonPressed(button))
-        return cues
-
-    def turn(self, steps: int) -> list[Cue]:
-        return self.send(EncoderTurned(steps))
-
-    def roll(self, value: int) -> list[Cue]:
-        return self.press("die") + self.send(DieRolled(value))
-
-    def hold_undo(self) -> list[Cue]:
-        return self.send(ButtonHeld("undo"))
-
-    def wait(self, seconds: float) -> None:
-        self.now += seconds
-        self.ctl.tick(self.now)
-
-    @property
-    def screen(self) -> Screen:
-        return self.ctl.screen()
-
-    @property
-    def lcd(self) -> str:
-        return "\n".join(self.screen.lcd)
-
-    @property
-    def said(self) -> str:
-        """The LCD read as one sentence (a wrapped message joined again)."""
-        return " ".join(row.strip() for row in self.screen.lcd)
-
-    @property
-    def view(self) -> Any:
-        return self.ctl.session.view()
-
-
 def tones(cues: Sequence[Cue]) -> list[Tone]:
     return [c.tone for c in cues if c.tone is not None]
 
@@ -101,7 +46,7 @@ def moves(cues: Sequence[Cue]) -> list[Move]:
     return [c.move for c in cues if c.move is not None]
 
 
-def start_jumpy(table: Table, *, target_presses: int = 0, guess: bool = False) -> None:
+def start_jumpy(table: Any, *, target_presses: int = 0, guess: bool = False) -> None:
     """Choose Jumpy Jack in the menu with the configured players and start it."""
     assert "Choose a game" in table.lcd
     table.press("horse1")
@@ -119,12 +64,12 @@ def start_jumpy(table: Table, *, target_presses: int = 0, guess: bool = False) -
     assert table.view.game == "jumpy_jack"
 
 
-def predict(table: Table, *horses: str) -> None:
+def predict(table: Any, *horses: str) -> None:
     for horse in horses:
         table.press(f"horse{HORSES.index(horse) + 1}")
 
 
-def play_race(table: Table, rng: random.Random) -> list[Cue]:
+def play_race(table: Any, rng: random.Random) -> list[Cue]:
     """Roll and move a random legal horse until the race is over; return the cues."""
     cues: list[Cue] = []
     while table.view.phase in ("roll", "predict"):
@@ -136,8 +81,8 @@ def play_race(table: Table, rng: random.Random) -> list[Cue]:
     return cues
 
 
-def test_a_whole_match_from_the_menu_to_the_winners_and_back() -> None:
-    table = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
+def test_a_whole_match_from_the_menu_to_the_winners_and_back(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
     start_jumpy(table, target_presses=3)  # 16 -> 8 -> 4 -> 2 points
     assert table.view.board["target"] == 2
     rng = random.Random(7)
@@ -177,8 +122,8 @@ def test_a_whole_match_from_the_menu_to_the_winners_and_back() -> None:
     assert "Choose a game" in table.lcd
 
 
-def test_a_move_lights_the_horse_animates_its_path_and_beeps() -> None:
-    table = Table(Session.in_memory())
+def test_a_move_lights_the_horse_animates_its_path_and_beeps(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start_jumpy(table)
     predict(table, "red", "blue", "green")
     predict(table, "white", "yellow", "green")
@@ -196,7 +141,7 @@ def test_a_move_lights_the_horse_animates_its_path_and_beeps() -> None:
     assert "Ben's turn" in table.screen.lcd[0]
 
 
-def test_the_legal_horses_are_shown_and_the_others_dimmed() -> None:
+def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> None:
     session = Session.in_memory()
     session.new_game("jumpy_jack", ["Anna", "Ben"])
     for entry in (
@@ -210,7 +155,7 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed() -> None:
         MoveEntry("green"),
     ):
         assert session.submit(entry).accepted
-    table = Table(session)
+    table = make_table(session)
     assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
     table.roll(4)
     # Every horse behind the barrage on 3 would pass it: only red and blue can move 4.
@@ -222,7 +167,7 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed() -> None:
     assert table.screen.leds[2] == colour("green")
 
 
-def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds() -> None:
+def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds(make_table: Any) -> None:
     session = Session.in_memory()
     session.new_game("jumpy_jack", ["Anna", "Ben"])
     for entry in (
@@ -234,7 +179,7 @@ def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds() -> None
         MoveEntry("blue"),
     ):
         assert session.submit(entry).accepted
-    table = Table(session)
+    table = make_table(session)
     table.roll(4)
     before = table.ctl.session.accepted()
     cues = table.press("horse3")  # green, from the start, would pass the barrage on 3
@@ -249,8 +194,8 @@ def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds() -> None
     assert table.ctl.next_deadline() is None
 
 
-def test_the_die_pressed_again_while_it_rolls_says_wait() -> None:
-    table = Table(Session.in_memory())
+def test_the_die_pressed_again_while_it_rolls_says_wait(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start_jumpy(table)
     predict(table, "red", "blue", "green")
     predict(table, "white", "yellow", "green")
@@ -259,8 +204,8 @@ def test_the_die_pressed_again_while_it_rolls_says_wait() -> None:
     assert "Wait for the die" in table.lcd
 
 
-def test_a_prediction_is_entered_as_stars_and_never_shown() -> None:
-    table = Table(Session.in_memory(), names=("Anna", "Ben", "Chloé"))
+def test_a_prediction_is_entered_as_stars_and_never_shown(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), names=("Anna", "Ben", "Chloé"))
     table.press("horse1")
     assert "Players: < 3 >" in table.lcd
     table.press("push")
@@ -283,10 +228,10 @@ def test_a_prediction_is_entered_as_stars_and_never_shown() -> None:
     assert table.view.sealed == ("Anna", "Ben", "Chloé")
 
 
-def test_two_predictions_of_different_horses_look_the_same() -> None:
+def test_two_predictions_of_different_horses_look_the_same(make_table: Any) -> None:
     screens = []
     for horses in (("red", "blue", "green"), ("white", "yellow", "blue")):
-        table = Table(Session.in_memory())
+        table = make_table(Session.in_memory())
         start_jumpy(table)
         shots = []
         for horse in horses:
@@ -296,8 +241,8 @@ def test_two_predictions_of_different_horses_look_the_same() -> None:
     assert screens[0] == screens[1]
 
 
-def test_a_repeated_horse_is_refused_without_saying_which() -> None:
-    table = Table(Session.in_memory())
+def test_a_repeated_horse_is_refused_without_saying_which(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start_jumpy(table)
     cues = table.press("horse1", "horse1", "horse2")
     assert tones(cues)[-1] == Tone.REFUSED
@@ -307,8 +252,8 @@ def test_a_repeated_horse_is_refused_without_saying_which() -> None:
     assert table.view.waiting_for == ("Anna", "Ben")
 
 
-def test_guesses_follow_the_predictions_and_are_revealed_after_the_race() -> None:
-    table = Table(
+def test_guesses_follow_the_predictions_and_are_revealed_after_the_race(make_table: Any) -> None:
+    table = make_table(
         Session.in_memory(),
         names=("Anna", "Ben", "Chloé"),
         game_options={"jumpy_jack": {"board": SHORT_BOARD}},
@@ -339,8 +284,8 @@ def test_guesses_follow_the_predictions_and_are_revealed_after_the_race() -> Non
     assert table.screen.lcd[3] == f"Guess Chloé: +{result['bonus']['Anna']}"
 
 
-def test_holding_undo_takes_back_a_press_then_a_move() -> None:
-    table = Table(Session.in_memory())
+def test_holding_undo_takes_back_a_press_then_a_move(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start_jumpy(table)
     table.press("horse1", "horse2")
     assert "* * _" in table.lcd
@@ -360,8 +305,8 @@ def test_holding_undo_takes_back_a_press_then_a_move() -> None:
     assert table.screen.leds[4] == colour("red")
 
 
-def test_holding_undo_at_the_start_of_a_game_goes_back_to_the_menu() -> None:
-    table = Table(Session.in_memory())
+def test_holding_undo_at_the_start_of_a_game_goes_back_to_the_menu(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     start_jumpy(table, target_presses=1)
     table.hold_undo()
     assert "Game cancelled" in table.lcd
@@ -374,8 +319,8 @@ def test_holding_undo_at_the_start_of_a_game_goes_back_to_the_menu() -> None:
     assert "Choose a game" in table.lcd
 
 
-def test_a_roll_no_horse_can_use_is_forfeited_and_announced() -> None:
-    table = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": FORFEIT_BOARD}})
+def test_a_roll_no_horse_can_use_is_forfeited_and_announced(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), game_options={"jumpy_jack": {"board": FORFEIT_BOARD}})
     start_jumpy(table)
     predict(table, "red", "blue", "green")
     predict(table, "white", "yellow", "green")
@@ -391,9 +336,9 @@ def test_a_roll_no_horse_can_use_is_forfeited_and_announced() -> None:
     assert table.view.phase == "move"
 
 
-def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune() -> None:
+def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune(make_table: Any) -> None:
     rng = random.Random(3)
-    first = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
+    first = make_table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
     start_jumpy(first)
     predict(first, "red", "blue", "green")
     predict(first, "red", "blue", "green")
@@ -410,7 +355,7 @@ def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune() -> None:
     podium = first.view.board["results"][-1]["podium"]
     places = [*podium["finishers"], *reversed(podium["eliminated"])]
     top = tuple(places[:3]) if len(places) >= 3 else tuple(first.view.board["podium"])
-    second = Table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
+    second = make_table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
     start_jumpy(second)
     predict(second, *top)
     predict(second, "white", "yellow", "green")
@@ -424,16 +369,16 @@ def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune() -> None:
     assert "Jumpy Jack!" in second.lcd
 
 
-def test_after_a_restart_the_match_goes_on_where_it_was(tmp_path: Path) -> None:
+def test_after_a_restart_the_match_goes_on_where_it_was(make_table: Any, tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
-    table = Table(Session.open(path))
+    table = make_table(Session.open(path))
     start_jumpy(table)
     predict(table, "red", "blue", "green")
     table.press("horse1")  # Ben has pressed one horse when the power goes
     picture = table.screen
     table.ctl.close()
 
-    again = Table(Session.open(path))
+    again = make_table(Session.open(path))
     assert again.view.waiting_for == ("Ben",)
     assert "Ben: predict" in again.lcd
     assert "_ _ _" in again.lcd  # an unsealed entry is not kept: Ben starts again
@@ -447,14 +392,14 @@ def test_after_a_restart_the_match_goes_on_where_it_was(tmp_path: Path) -> None:
     again.press("horse1")
     again.ctl.close()
 
-    third = Table(Session.open(path))
+    third = make_table(Session.open(path))
     assert third.view.turn == "Ben"
     assert third.screen.leds[6] == colour("red")
     third.ctl.close()
 
 
-def test_a_lost_device_is_named_now_and_then_until_it_is_back() -> None:
-    table = Table(Session.in_memory())
+def test_a_lost_device_is_named_now_and_then_until_it_is_back(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
     table.send(DeviceStatus("LED strip", False, "LED strip not responding"))
     assert table.screen.lcd[3] == "LED strip lost"
     assert table.ctl.next_deadline() == table.now + 5
@@ -476,8 +421,8 @@ def test_a_lost_device_is_named_now_and_then_until_it_is_back() -> None:
     assert table.ctl.next_deadline() is None
 
 
-def test_a_stray_error_is_shown_and_never_raised(monkeypatch: Any) -> None:
-    table = Table(Session.in_memory())
+def test_a_stray_error_is_shown_and_never_raised(make_table: Any, monkeypatch: Any) -> None:
+    table = make_table(Session.in_memory())
     start_jumpy(table)
 
     def broken(entry: object) -> None:
@@ -500,14 +445,14 @@ def test_the_strip_lights_a_colour_word_as_the_board_file_defines_it() -> None:
 TEAMS = [["Anna", "Ben"], ["Chloé", "Dan"]]
 
 
-def test_teams_show_their_scores_and_a_team_wins_the_match() -> None:
+def test_teams_show_their_scores_and_a_team_wins_the_match(make_table: Any) -> None:
     session = Session.in_memory()
     session.new_game(
         "jumpy_jack",
         ["Anna", "Ben", "Chloé", "Dan"],
         {"board": SHORT_BOARD, "target": 2, "teams": TEAMS},
     )
-    table = Table(session)
+    table = make_table(session)
     for horses in (("red", "blue", "green"),) * 4:
         predict(table, *horses)
     table.wait(5)
@@ -544,14 +489,14 @@ def test_teams_show_their_scores_and_a_team_wins_the_match() -> None:
     assert table.screen.lcd[1] == f"1. {winners[0]} {best}"
 
 
-def test_a_guess_is_never_of_a_teammate() -> None:
+def test_a_guess_is_never_of_a_teammate(make_table: Any) -> None:
     session = Session.in_memory()
     session.new_game(
         "jumpy_jack",
         ["Anna", "Ben", "Chloé", "Dan"],
         {"board": SHORT_BOARD, "guess": True, "teams": TEAMS},
     )
-    table = Table(session)
+    table = make_table(session)
     for horses in (("red", "blue", "green"),) * 4:
         predict(table, *horses)
     offered = []
