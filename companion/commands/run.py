@@ -15,7 +15,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the run options."""
     parser.add_argument("--config", metavar="FILE", help="configuration file")
     parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log every event")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="debug-level log (device retries, refusals by reason code; never a secret)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -43,7 +43,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--headless", action="store_true", help="no terminal interface (drive it with --control)"
     )
     parser.add_argument("--control", metavar="SOCKET", type=Path, help="serve a control socket")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log every event")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="debug-level log (device retries, refusals by reason code; never a secret)",
+    )
 
 
 def set_aside(journal: Path) -> Path | None:
