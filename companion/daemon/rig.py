@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.daemon.flows.cards import JOCKEY_PREFIX, playing_card
 from companion.daemon.outputs import Panel
 from companion.devices.base import (
     RGB,
@@ -36,8 +37,6 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
-from companion.games.cards import Card
-from companion.games.errors import GameError
 
 log = logging.getLogger("companion.rig")
 
@@ -99,23 +98,41 @@ UNKNOWN_TAG = "DEADBEEF"
 CATALOGUE: tuple[str, ...] = tuple(c.name for deck in DECKS.values() for c in deck)
 
 
-def canonical_card(text: str) -> str | None:
-    """The reader's name for a card typed as a person would ("7♥", "qs", "jockey:12")."""
-    words = text.strip()
-    try:
-        return Card.parse(words).code
-    except GameError:
-        pass
-    name = words.lower()
-    return name if name in CATALOGUE else None
+#: Where each catalogued card stands in the catalogue (its simulated tag's number).
+_NUMBER: dict[str, int] = {name: number for number, name in enumerate(CATALOGUE)}
+
+
+def card_name(typed: str) -> str | None:
+    """Return the name the reader reports for a typed card, or None if no deck has it.
+
+    Playing cards as the table parses them ("qs", "10h", "7♥", "queen of spades") become
+    their code ("QS"); a Jockey card is "jockey:12", "jockey 12" or "j12". A Jockey engine
+    id ("jockey:red+7#2") is passed on as it is, for the table to judge.
+    """
+    text = typed.strip()
+    if not text:
+        return None
+    code = playing_card(text)
+    if code is not None:
+        return code
+    lower = text.lower()
+    for prefix in (JOCKEY_PREFIX, "jockey", "j"):
+        if lower.startswith(prefix):
+            rest = text[len(prefix) :].strip()
+            if rest.isdigit():
+                name = f"{JOCKEY_PREFIX}{int(rest)}"
+                return name if name in _NUMBER else None
+            if prefix == JOCKEY_PREFIX and rest:
+                return JOCKEY_PREFIX + rest
+    return None
 
 
 def simulated_uid(card: str) -> str:
     """The tag UID the simulator's reader reports for a card (an unknown tag for a bad name)."""
-    name = canonical_card(card)
-    if name is None:
+    number = _NUMBER.get(card_name(card) or "")
+    if number is None:  # no card of either deck (an engine id is no tag a reader reports)
         return UNKNOWN_TAG
-    return f"{SIMULATED_TAG}{CATALOGUE.index(name):04X}"
+    return f"{SIMULATED_TAG}{number:04X}"
 
 
 def simulated_lookup(uid: str) -> str | None:

@@ -29,13 +29,12 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from companion.daemon.app import Companion
-from companion.daemon.rig import Simulation
+from companion.daemon.rig import Simulation, card_name
 from companion.daemon.simulator_view import (
     CardInput,
     LcdPanel,
     OledPanel,
     StripPanel,
-    card_name,
     pixels,
 )
 from companion.devices.simulated import PRESS_S

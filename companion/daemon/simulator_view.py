@@ -14,15 +14,12 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import Input
 
-from companion.daemon.flows.cards import JOCKEY_PREFIX, playing_card
 from companion.devices.base import OFF, RGB
-from companion.devices.cards_file import deck_cards
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
 #: The names the reader reports for the Jockey cards ("jockey:1".."jockey:54").
-JOCKEY_NAMES = frozenset(card.name for card in deck_cards("jockey"))
 
 #: Braille dot bits by (row, column) inside one 2x4 character cell.
 _BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
@@ -86,31 +83,6 @@ def seen_colour(colour: RGB) -> RGB:
         return OFF
     r, g, b = (round(c * 255 / top) for c in colour)
     return (r, g, b)
-
-
-def card_name(typed: str) -> str | None:
-    """Return the name the reader reports for a typed card, or None if no deck has it.
-
-    Playing cards as the table parses them ("qs", "10h", "7♥", "queen of spades") become
-    their code ("QS"); a Jockey card is "jockey:12", "jockey 12" or "j12". A Jockey engine
-    id ("jockey:red+7#2") is passed on as it is, for the table to judge.
-    """
-    text = typed.strip()
-    if not text:
-        return None
-    code = playing_card(text)
-    if code is not None:
-        return code
-    lower = text.lower()
-    for prefix in (JOCKEY_PREFIX, "jockey", "j"):
-        if lower.startswith(prefix):
-            rest = text[len(prefix) :].strip()
-            if rest.isdigit():
-                name = f"{JOCKEY_PREFIX}{int(rest)}"
-                return name if name in JOCKEY_NAMES else None
-            if prefix == JOCKEY_PREFIX and rest:
-                return JOCKEY_PREFIX + rest
-    return None
 
 
 # -- the widgets ------------------------------------------------------------------------------

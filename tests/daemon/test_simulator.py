@@ -24,6 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from companion.daemon.app import JOURNAL_NAME, Companion, build
+from companion.daemon.rig import card_name
 from companion.daemon.simulator import SimulatorApp
 from companion.daemon.simulator_view import (
     CardInput,
@@ -31,7 +32,6 @@ from companion.daemon.simulator_view import (
     OledPanel,
     StripPanel,
     braille,
-    card_name,
     pixels,
     seen_colour,
     shrink,
