@@ -17,8 +17,8 @@ from companion.devices.base import (
 from companion.games.jumpy_board import COLOURS, Horse
 from companion.render.leds import BARRAGE, colour, dim
 from companion.render.screen import Cue, Move
+from companion.session.log import Entry, Predict, Roll
 from companion.session.log import Move as MoveEntry
-from companion.session.log import Predict, Roll
 from companion.session.session import Session
 
 HORSES = ("red", "blue", "green", "yellow", "white")
@@ -141,7 +141,8 @@ def test_a_move_lights_the_horse_animates_its_path_and_beeps(make_table: Any) ->
     assert "Ben's turn" in table.screen.lcd[0]
 
 
-def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> None:
+def barrage_on_three(*more: Entry) -> Session:
+    """Anna and Ben predicted; red then blue moved 3: a barrage on square 3; then ``more``."""
     session = Session.in_memory()
     session.new_game("jumpy_jack", ["Anna", "Ben"])
     for entry in (
@@ -151,10 +152,14 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> No
         MoveEntry("red"),
         Roll(3),
         MoveEntry("blue"),
-        Roll(1),
-        MoveEntry("green"),
+        *more,
     ):
         assert session.submit(entry).accepted
+    return session
+
+
+def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> None:
+    session = barrage_on_three(Roll(1), MoveEntry("green"))
     table = make_table(session)
     assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
     table.roll(4)
@@ -168,17 +173,7 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> No
 
 
 def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds(make_table: Any) -> None:
-    session = Session.in_memory()
-    session.new_game("jumpy_jack", ["Anna", "Ben"])
-    for entry in (
-        Predict("Anna", ("red", "blue", "green")),
-        Predict("Ben", ("red", "blue", "green")),
-        Roll(3),
-        MoveEntry("red"),
-        Roll(3),
-        MoveEntry("blue"),
-    ):
-        assert session.submit(entry).accepted
+    session = barrage_on_three()
     table = make_table(session)
     table.roll(4)
     before = table.ctl.session.accepted()
