@@ -14,23 +14,28 @@ from companion.session.autoplay import random_log
 from companion.session.log import dumps
 
 #: The child: open the journal (rebuilding the game), go on where the journal stands, and
-#: print "ack N" once input N is accepted, that is once it is committed to disk.
+#: print "ack N" once input N is accepted, that is once it is committed to disk. It stops
+#: before input LIMIT and waits there to be killed, so a kill never comes after the end.
 CHILD = """
 import sys
 from companion.session.log import parse_line
 from companion.session.session import Session
 
-db, log = sys.argv[1], sys.argv[2]
+db, log, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
 entries = [parse_line(line) for line in open(log, encoding="utf-8")]
 session = Session.open(db)
 done = len(session.accepted())
 print(f"start {done}", flush=True)
-for index in range(done, len(entries)):
+for index in range(done, min(limit, len(entries))):
     outcome = session.submit(entries[index])
     if not outcome.accepted:
         print(f"refused {index} {outcome.code}", flush=True)
         sys.exit(3)
     print(f"ack {index}", flush=True)
+if limit < len(entries):
+    print("waiting", flush=True)
+    sys.stdin.read()
+    sys.exit(4)
 session.close()
 print("done", flush=True)
 """
@@ -49,6 +54,48 @@ def journal_lines(db: Path) -> list[str]:
 KILLS = 20
 
 
+def run_child(
+    db: Path, log: Path, limit: int, kill_after_ack: int | None, delay: float | None, errors: Path
+) -> tuple[list[str], int]:
+    """Run the child up to input `limit` and kill it; return its whole lines and exit code.
+
+    With `kill_after_ack`, the kill comes `delay` seconds after the child acknowledged that
+    input (or started, for -1); without it, `delay` seconds after the child was started; with
+    no delay at all the child is not killed and runs to its end.
+    Every byte the child wrote is read through one buffered reader, so no line is lost.
+    """
+    with errors.open("w") as stderr:
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(db), str(log), str(limit)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+    assert child.stdout is not None and child.stdin is not None
+    output: list[str] = []
+    if kill_after_ack is None:
+        time.sleep(delay or 0.0)
+    else:
+        for line in child.stdout:
+            output.append(line)
+            words = line.split()
+            if words[0] in ("waiting", "refused") or (
+                (words[0] == "start" and kill_after_ack < 0)
+                or (words[0] == "ack" and int(words[1]) >= kill_after_ack)
+            ):
+                time.sleep(delay or 0.0)
+                break
+    if delay is not None:
+        child.send_signal(signal.SIGKILL)
+    output.extend(child.stdout.read().splitlines(keepends=True))
+    child.stdin.close()
+    child.stdout.close()
+    code = child.wait()
+    # Only whole lines count: a line cut by the kill was never acknowledged.
+    return [line for line in output if line.endswith("\n")], code
+
+
 def test_killed_mid_game_every_acknowledged_input_survives_and_nothing_else(
     tmp_path: Path,
 ) -> None:
@@ -59,56 +106,42 @@ def test_killed_mid_game_every_acknowledged_input_survives_and_nothing_else(
     log = tmp_path / "game.jsonl"
     log.write_text("".join(line + "\n" for line in expected), encoding="utf-8")
     db = tmp_path / "journal.sqlite3"
+    errors = tmp_path / "stderr.txt"
     acknowledged = 0  # how many inputs, from the first, the table has been told about
     started = time.monotonic()
     for run in range(KILLS + 1):
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(db), str(log)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert child.stdout is not None
         last = run == KILLS
-        seen: list[str] = []
-        if not last and rng.random() < 0.2:
-            # Killed at any moment: while starting, rebuilding, or applying.
-            time.sleep(rng.random() * 0.4)
-            child.send_signal(signal.SIGKILL)
-        elif not last:
-            # Killed after a random number of acknowledgements, a moment into the next input.
-            wanted = rng.randint(0, 25)
-            for line in child.stdout:
-                seen.append(line)
-                if not line.endswith("\n"):
-                    break
-                word, *rest = line.split()
-                if (word == "start" and wanted == 0) or (
-                    word == "ack" and int(rest[0]) >= wanted + acknowledged - 1
-                ):
-                    time.sleep(rng.random() * 0.005)
-                    break
-            child.send_signal(signal.SIGKILL)
-        output, errors = child.communicate()
-        output = "".join(seen) + output
-        # Only whole lines count: a line cut by the kill was never acknowledged.
-        lines = [line.split() for line in output.splitlines(keepends=True) if line.endswith("\n")]
-        acks = [int(words[1]) for words in lines if words[0] == "ack"]
-        for words in lines:
-            if words[0] == "start":
-                # The restarted child rebuilt at least every acknowledged input.
-                assert int(words[1]) >= acknowledged
+        # Each killed run may go at most 30 inputs further: the game never ends before a kill.
+        limit = len(entries) if last else acknowledged + rng.randint(1, 30)
         if last:
-            assert child.returncode == 0, errors
-            assert output.splitlines()[-1] == "done"
+            lines, code = run_child(db, log, limit, None, None, errors)
+        elif rng.random() < 0.2:
+            # Killed at any moment: while starting, rebuilding, applying or waiting.
+            lines, code = run_child(db, log, limit, None, rng.random() * 0.4, errors)
         else:
-            assert child.returncode == -signal.SIGKILL, errors
+            # Killed a moment after a chosen acknowledgement, often inside the next input.
+            wanted = rng.randint(acknowledged - 1, limit - 1)
+            lines, code = run_child(db, log, limit, wanted, rng.random() * 0.005, errors)
+        words = [line.split() for line in lines]
+        acks = [int(w[1]) for w in words if w[0] == "ack"]
+        for w in words:
+            if w[0] == "start":
+                # The restarted child rebuilt at least every acknowledged input.
+                assert int(w[1]) >= acknowledged
+        stderr = errors.read_text()
+        assert not any(w[0] == "refused" for w in words), (lines, stderr)
+        if last:
+            assert code == 0, stderr
+            assert words[-1] == ["done"]
+        else:
+            assert code == -signal.SIGKILL, stderr
         if acks:
+            assert acks == list(range(acks[0], acks[-1] + 1))
             acknowledged = max(acknowledged, acks[-1] + 1)
         on_disk = journal_lines(db)
         # Every acknowledged input is on disk, in order; beyond them at most the one input
         # committed just before the kill, and nothing that was never submitted.
-        assert acknowledged <= len(on_disk) <= acknowledged + 1, (run, output[-300:], errors)
+        assert acknowledged <= len(on_disk) <= acknowledged + 1, (run, lines[-5:], stderr)
         assert on_disk == expected[: len(on_disk)]
         acknowledged = len(on_disk)
     assert journal_lines(db) == expected
