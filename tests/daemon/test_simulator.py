@@ -286,7 +286,7 @@ def test_jockey_cards_typed_by_label_or_id_are_the_copies_not_yet_played(tmp_pat
         await lay(pilot, "jockey:red+7#4", "jockey:16")
         await until(pilot, lambda: len(pile()) == 3, "three cards played")
         assert pile() == ["red+7#1", "red+7#2", "red+7#4"]
-        await lay(pilot, "RED +7", "jockey:15")
+        await lay(pilot, "red +7", "jockey:15")
         await until(pilot, lambda: len(pile()) == 4, "the last red +7 to be played")
 
     play(app, scenario)
