@@ -6,8 +6,8 @@ import re
 
 from companion.daemon.rig import (
     CATALOGUE,
-    JockeyRace,
     UNKNOWN_TAG,
+    JockeyRace,
     card_name,
     simulated_lookup,
     simulated_uid,
