@@ -27,7 +27,7 @@ log = logging.getLogger("companion")
 JOURNAL_NAME = "journal.sqlite3"
 
 #: How long the simulator waits for the loop to read the Jockey race (seconds).
-RACE_WAIT_S = 2.0
+RACE_WAIT_S = 5.0
 
 
 class CardsLookup:

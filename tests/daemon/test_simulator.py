@@ -259,7 +259,7 @@ def test_jockey_cards_typed_by_label_or_id_are_the_copies_not_yet_played(tmp_pat
     app = SimulatorApp(companion)
 
     def pile() -> list[str]:
-        board = companion.daemon.call(lambda: companion.session.view().board).result(2.0)
+        board = companion.daemon.call(lambda: companion.session.view().board).result(5.0)
         assert isinstance(board, dict)
         return list(board["pile"])
 
