@@ -127,7 +127,7 @@ def print_text(report: Report, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay each log in turn; exit status 1 when a line was refused, 2 for an unreadable log.
+    """Replay each log in turn; exit 1 when a line was refused or unreadable, 2 when a log was.
 
     Several logs are replayed in the order given, each in a fresh session: as text, each
     under a ``==> LOG <==`` header, a blank line between them; with --json, one list.
