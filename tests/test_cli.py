@@ -34,7 +34,9 @@ def test_installed_console_script_runs() -> None:
 
 def test_bench_json_prints_one_object_with_figures(capsys) -> None:
     assert main(["bench", "--quick", "--json", "--only", "startup"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    assert err == "companion bench: startup (1/1)…\n"  # the subject named as it starts
+    report = json.loads(out)
     figure = report["startup"]["command line start (median)"]
     assert figure["unit"] == "ms" and figure["value"] > 0
 

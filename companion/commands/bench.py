@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from companion import benchmarks
 
@@ -27,7 +28,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"unknown benchmark: {', '.join(sorted(unknown))} (known: {names})")
         return 2
     report: dict[str, dict[str, dict[str, float | str]]] = {}
-    for module in chosen:
+    for number, module in enumerate(chosen, start=1):
+        print(
+            f"companion bench: {module.NAME} ({number}/{len(chosen)})…", file=sys.stderr, flush=True
+        )
         figures = module.run(quick=args.quick)
         report[module.NAME] = {k: {"value": f.value, "unit": f.unit} for k, f in figures.items()}
         if not args.json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -24,16 +25,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the game, the journal and the output file."""
     parser.epilog = SECRETS
     parser.add_argument("game", metavar="GAME", help="the game's id (see `companion games`)")
-    parser.add_argument("--db", type=Path, help="the journal file (default: the companion's own)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help="the journal file (default: the companion's own, else the simulator's)",
+    )
     parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")
 
 
-def open_existing(path: Path | None) -> Journal:
-    """Open an existing journal (never create one); raises JournalError."""
-    path = path or default_path()
+def open_existing(path: Path | None, command: str = "export") -> Journal:
+    """Open an existing journal (never create one); raises JournalError.
+
+    Without ``path``, the companion's own journal; when there is none (and
+    $COMPANION_JOURNAL names none), the simulator's, said on stderr by ``command``.
+    """
+    path = path or found_journal(command)
     if not path.exists():
         raise JournalError(f"there is no journal at {path}")
     return Journal.open(path)
+
+
+def found_journal(command: str) -> Path:
+    """The companion's own journal, or on a machine without one the simulator's."""
+    own = default_path()
+    if own.exists() or os.environ.get("COMPANION_JOURNAL"):
+        return own
+    from companion.commands.simulate import simulator_journal
+
+    simulated = simulator_journal()
+    if not simulated.exists():
+        raise JournalError(f"there is no journal at {own}, nor the simulator's at {simulated}")
+    print(f"companion {command}: reading the simulator's journal, {simulated}", file=sys.stderr)
+    return simulated
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,11 @@ HELP = "list the games in the journal (id, game, players, status); --abandon ID"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the journal, --abandon and --json."""
-    parser.add_argument("--db", type=Path, help="the journal file (default: the companion's own)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help="the journal file (default: the companion's own, else the simulator's)",
+    )
     parser.add_argument("--abandon", type=int, metavar="ID", help="mark this game abandoned")
     parser.add_argument("--json", action="store_true", help="print one JSON list")
 
@@ -26,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """List the games, after abandoning one if asked."""
     try:
-        journal = open_existing(args.db)
+        journal = open_existing(args.db, NAME)
         try:
             if args.abandon is not None:
                 journal.set_status(args.abandon, "abandoned")

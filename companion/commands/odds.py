@@ -20,6 +20,9 @@ HELP = "Course hippique: each horse's exact chance of winning against the announ
 #: Stand-in players: the odds do not depend on who sits at the table.
 _TABLE = ("north", "east", "south")
 
+#: What to type, shown when a course is missing or not written as one.
+EXAMPLE = {"--course": "7H,QS,2D,9H,KC", "--turned": "3S,QH"}
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the odds options."""
@@ -65,16 +68,34 @@ def _refuse(message: str) -> int:
     return 2
 
 
+def _spaced(args: argparse.Namespace) -> str | None:
+    """Name the option whose cards are separated by blanks instead of commas, if any."""
+    for option in EXAMPLE:
+        text = getattr(args, option.removeprefix("--"))
+        if any(len(part.split()) > 1 for part in _cards(text)):
+            return option
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the course and the turned cards through the engine; print every horse's chance."""
     course, turned = _cards(args.course), _cards(args.turned)
+    spaced = _spaced(args)
+    if spaced is not None:
+        return _refuse(f"separate the cards with commas, e.g. {spaced} {EXAMPLE[spaced]}")
     if args.setback is not None:
         if course:
             return _refuse("in the setback variant the course is face down: give no --course")
         options = HippiqueOptions(course_length=args.length, setback=Setback(args.setback))
     else:
+        example = f"companion odds --course {EXAMPLE['--course']}"
+        if not course:
+            return _refuse(
+                f"give the face-up course, 5 to 7 cards separated by commas, e.g. {example} "
+                "(or --setback when the course is face down)"
+            )
         if not 5 <= len(course) <= 7:
-            return _refuse(f"a course has 5, 6 or 7 cards, not {len(course)}")
+            return _refuse(f"a course has 5, 6 or 7 cards, not {len(course)}, e.g. {example}")
         options = HippiqueOptions(course_length=len(course))
     if args.samples < 1:
         return _refuse("--samples must be 1 or more")

@@ -1,4 +1,4 @@
-"""`companion replay LOG.jsonl`: apply a table log line by line, say what each line did."""
+"""`companion replay LOG.jsonl...`: apply table logs line by line, say what each line did."""
 
 from __future__ import annotations
 
@@ -28,8 +28,17 @@ SECRETS = (
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the log file and the --json switch."""
     parser.epilog = SECRETS
-    parser.add_argument("log", metavar="LOG.jsonl", help="the table log to apply ('-' for stdin)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    parser.add_argument(
+        "log",
+        metavar="LOG.jsonl",
+        nargs="+",
+        help="the table log to apply ('-' for stdin); several are replayed one after the other",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object for scripts (several logs: a list of them, each with its log)",
+    )
 
 
 @dataclass
@@ -118,22 +127,49 @@ def print_text(report: Report, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the log; exit status 1 when a line was refused or unreadable, 2 without a log."""
-    try:
-        if args.log == "-":
-            report = replay(sys.stdin)
-        else:
-            with open(args.log, encoding="utf-8") as handle:
-                report = replay(handle)
-    except OSError as error:
-        print(f"companion replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as error:
-        print(f"companion replay: {args.log} is not UTF-8 text: {error.reason}", file=sys.stderr)
-        return 2
-    if args.json:
+    """Replay each log in turn; exit 1 when a line was refused or unreadable, 2 when a log was.
+
+    Several logs are replayed in the order given, each in a fresh session: as text, each
+    under a ``==> LOG <==`` header, a blank line between them; with --json, one list.
+    """
+    several = len(args.log) > 1
+    reports: list[dict[str, Any]] = []
+    status = 0
+    for number, log in enumerate(args.log):
+        if several and not args.json:
+            print(f"{chr(10) if number else ''}==> {_shown(log)} <==", flush=True)
+        report = _replay_log(log)
+        if report is None:
+            status = 2
+            continue
+        if report.refused:
+            status = max(status, 1)
+        if not args.json:
+            print_text(report, sys.stdout)
+            continue
         data = {"lines": report.lines, "refused": report.refused, **report.state()}
-        print(json.dumps(data, indent=2, ensure_ascii=False))
-    else:
-        print_text(report, sys.stdout)
-    return 1 if report.refused else 0
+        if several:
+            reports.append({"log": log, **data})
+        else:
+            print(json.dumps(data, indent=2, ensure_ascii=False))
+    if several and args.json:
+        print(json.dumps(reports, indent=2, ensure_ascii=False))
+    return status
+
+
+def _shown(log: str) -> str:
+    return "standard input" if log == "-" else log
+
+
+def _replay_log(log: str) -> Report | None:
+    """Replay one log file ('-': stdin); None, said on stderr, when it cannot be read."""
+    try:
+        if log == "-":
+            return replay(sys.stdin)
+        with open(log, encoding="utf-8") as handle:
+            return replay(handle)
+    except OSError as error:
+        print(f"companion replay: cannot read {log}: {error.strerror}", file=sys.stderr)
+    except UnicodeDecodeError as error:
+        print(f"companion replay: {log} is not UTF-8 text: {error.reason}", file=sys.stderr)
+    return None

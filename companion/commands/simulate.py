@@ -23,6 +23,13 @@ def default_state_dir() -> Path:
     return Path(xdg) / "companion-simulator"
 
 
+def simulator_journal() -> Path:
+    """Where the simulator keeps its journal unless given --state-dir."""
+    from companion.daemon.app import JOURNAL_NAME
+
+    return default_state_dir() / JOURNAL_NAME
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the simulator options."""
     parser.add_argument(
@@ -72,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
     from companion.devices.config import ConfigError, default_config, load_config
     from companion.session.journal import JournalError
 
+    try:  # a configuration that cannot be used is the first thing to say
+        config = load_config(args.config) if args.config else default_config()
+    except ConfigError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
     if not args.headless:
         problem = _why_no_screen()
         if problem is not None:
@@ -90,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
             moved = set_aside(state_dir / JOURNAL_NAME)
             if moved is not None:
                 print(f"companion simulate: the old journal is now {moved}", file=sys.stderr)
-        config = load_config(args.config) if args.config else default_config()
         config = dataclasses.replace(
             config, gpio=dataclasses.replace(config.gpio, pin_factory="mock")
         )

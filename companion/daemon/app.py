@@ -7,13 +7,14 @@ import os
 import signal
 import threading
 from collections.abc import Callable
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
 from companion.daemon.loop import Daemon, Notify
 from companion.daemon.notify import Notifier
-from companion.daemon.rig import Rig, hardware_rig, simulated_rig
+from companion.daemon.rig import JockeyRace, Rig, hardware_rig, simulated_rig
 from companion.daemon.table import TableController
 from companion.devices.base import Event
 from companion.devices.config import Config
@@ -24,6 +25,9 @@ from companion.session.session import Session
 log = logging.getLogger("companion")
 
 JOURNAL_NAME = "journal.sqlite3"
+
+#: How long the simulator waits for the loop to read the Jockey race (seconds).
+RACE_WAIT_S = 5.0
 
 
 class CardsLookup:
@@ -115,4 +119,16 @@ def build(
     queue_sink.append(daemon.post)
     for event in early:
         daemon.post(event)
+    if rig.simulation is not None:
+        rig.simulation.jockey = lambda: _jockey_race(daemon, session)
     return Companion(daemon, rig, session)
+
+
+def _jockey_race(daemon: Daemon, session: Session) -> JockeyRace:
+    """Read the Jockey race on the loop's thread (the default deck if the loop is not on)."""
+    try:
+        race = daemon.call(lambda: JockeyRace.of(session)).result(RACE_WAIT_S)
+    except (CancelledError, TimeoutError):
+        return JockeyRace()
+    assert isinstance(race, JockeyRace)
+    return race

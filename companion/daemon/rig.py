@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.daemon.flows.cards import JOCKEY_PREFIX, playing_card
+from companion.daemon.flows.cards import JOCKEY_PREFIX, jockey_number, playing_card
 from companion.daemon.outputs import Panel
 from companion.devices.base import (
     RGB,
@@ -37,8 +37,29 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
+from companion.games.jockey_deck import Deck, default_deck
+from companion.games.jockey_state import JockeyOptions
+from companion.session.session import Session
 
 log = logging.getLogger("companion.rig")
+
+
+@dataclass(frozen=True)
+class JockeyRace:
+    """What naming a Jockey card by its label needs: the deck in play, the cards played."""
+
+    deck: Deck = field(default_factory=default_deck)
+    #: Engine ids of the cards on this race's played pile.
+    played: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, session: Session) -> JockeyRace:
+        """The Jockey race in progress in ``session`` (the default deck when there is none)."""
+        table = session.table
+        if table is None or table.kind != "jockey":
+            return cls()
+        deck = JockeyOptions.from_data(table.start.options).deck
+        return cls(deck, frozenset(session.view().board.get("pile", ())))
 
 
 @dataclass
@@ -56,13 +77,16 @@ class Simulation:
     strip: MemoryStrip | None = None
     cards: FakeCardReader | None = None
     pico: FakePico | None = None
+    #: Reads the Jockey race in progress, for a card typed by its label (set by the app).
+    jockey: Callable[[], JockeyRace] = JockeyRace
 
     def scan(self, card: str) -> None:
         """Lay a card on the reader as if its enrolled tag were read."""
+        uid = simulated_uid(card, self.jockey)
         if self.pico is not None:
-            self.pico.scan(simulated_uid(card))
+            self.pico.scan(uid)
         elif self.cards is not None:
-            self.cards.present(simulated_uid(card))
+            self.cards.present(uid)
 
     def leds(self) -> list[RGB]:
         """The colours the LED strip shows now."""
@@ -102,12 +126,16 @@ CATALOGUE: tuple[str, ...] = tuple(c.name for deck in DECKS.values() for c in de
 _NUMBER: dict[str, int] = {name: number for number, name in enumerate(CATALOGUE)}
 
 
-def card_name(typed: str) -> str | None:
+def card_name(typed: str, jockey: Callable[[], JockeyRace] = JockeyRace) -> str | None:
     """Return the name the reader reports for a typed card, or None if no deck has it.
 
     Playing cards as the table parses them ("qs", "10h", "7♥", "queen of spades") become
-    their code ("QS"); a Jockey card is "jockey:12", "jockey 12" or "j12". A Jockey engine
-    id ("jockey:red+7#2") is passed on as it is, for the table to judge.
+    their code ("QS"). A Jockey card is "jockey:12", "jockey 12" or "j12" (its number in
+    ``companion cards labels``); its engine id, "jockey:red+7#2" or "red+7#2"; or its
+    printed label, "red +7" or "red+7": the first copy not yet played this race (every
+    copy played: the first). ``jockey()`` tells the deck in play and the cards played;
+    it is called only for a name that is no playing card and no number. Both become
+    "jockey:N", the number the deck in play gives that card.
     """
     text = typed.strip()
     if not text:
@@ -117,20 +145,46 @@ def card_name(typed: str) -> str | None:
         return code
     lower = text.lower()
     for prefix in (JOCKEY_PREFIX, "jockey", "j"):
-        if lower.startswith(prefix):
-            rest = text[len(prefix) :].strip()
-            if rest.isdigit():
-                name = f"{JOCKEY_PREFIX}{int(rest)}"
-                return name if name in _NUMBER else None
-            if prefix == JOCKEY_PREFIX and rest:
-                return JOCKEY_PREFIX + rest
-    return None
+        rest = text[len(prefix) :].strip()
+        if lower.startswith(prefix) and rest.isdigit():
+            name = f"{JOCKEY_PREFIX}{int(rest)}"
+            return name if name in _NUMBER else None
+    return _jockey_by_id_or_label(text, jockey)
 
 
-def simulated_uid(card: str) -> str:
+def _squeezed(text: str) -> str:
+    """``text`` in lower case without blanks: how ids and labels are compared."""
+    return "".join(text.lower().split())
+
+
+def _jockey_by_id_or_label(text: str, jockey: Callable[[], JockeyRace]) -> str | None:
+    """Name the Jockey card an engine id or a printed label stands for, or None."""
+    wanted = _squeezed(text)
+    for prefix in (JOCKEY_PREFIX, "jockey"):
+        wanted = wanted.removeprefix(prefix)
+    if not wanted:
+        return None
+    race = jockey()
+    by_id = race.deck.by_id.get(wanted)
+    if by_id is not None:
+        copies = [by_id]
+    else:
+        copies = [
+            card
+            for card in race.deck.cards
+            if wanted in (_squeezed(card.label), card.id.partition("#")[0])
+        ]
+    if not copies:
+        return None
+    card = next((c for c in copies if c.id not in race.played), copies[0])
+    number = jockey_number(card.id, race.deck)
+    return f"{JOCKEY_PREFIX}{number}" if number is not None else None
+
+
+def simulated_uid(card: str, jockey: Callable[[], JockeyRace] = JockeyRace) -> str:
     """The tag UID the simulator's reader reports for a card (an unknown tag for a bad name)."""
-    number = _NUMBER.get(card_name(card) or "")
-    if number is None:  # no card of either deck (an engine id is no tag a reader reports)
+    number = _NUMBER.get(card_name(card, jockey) or "")
+    if number is None:  # no card of either deck
         return UNKNOWN_TAG
     return f"{SIMULATED_TAG}{number:04X}"
 

@@ -37,6 +37,7 @@ from companion.daemon.simulator_view import (
     StripPanel,
     pixels,
 )
+from companion.devices.cards_file import card_label
 from companion.devices.simulated import PRESS_S
 
 log = logging.getLogger("companion.simulator")
@@ -215,7 +216,7 @@ class SimulatorApp(App[None]):
         self.status = Static("Starting the companion…", id="status")
         self.warnings = Static(id="warnings")
         self.card_input = CardInput(
-            placeholder="card (QS, 10H, 7♥, jockey:12), Enter to scan", id="card"
+            placeholder="card (QS, 10H, 7♥, red +7, jockey:12), Enter to scan", id="card"
         )
         journal = companion.session.journal
         self.journal_path = str(journal.path) if journal is not None else "(in memory)"
@@ -384,16 +385,25 @@ class SimulatorApp(App[None]):
             self.say("Type a card and press Enter (Escape: back to the buttons).")
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
-        """Lay the typed card on the reader."""
+        """Lay the typed card on the reader; the field is emptied and the keys are buttons again.
+
+        Whether it was a card or not, Enter ends the typing, so the next key never lands
+        in a field still holding a mistake.
+        """
         typed = message.value.strip()
-        name = card_name(typed)
-        if name is None:
-            self.say(f'"{typed}" is not a card: try QS, 10H, 7♥ or jockey:12.')
-            return
-        field = self.card_input
-        field.value = ""
+        self.card_input.value = ""
         self.screen.set_focus(None)
-        self._operate(f"Laid {name} on the reader.", lambda: self.sim.scan(name))
+        self._operate("", lambda: self._lay(typed))
+
+    def _lay(self, typed: str) -> str:
+        """Lay the card named ``typed`` on the reader; say which, or why not."""
+        name = card_name(typed, self.sim.jockey)
+        if name is None:
+            hint = "try QS, 10H, 7♥, red +7 or jockey:12 (c to type again)"
+            return f'"{typed}" is not a card: {hint}.'
+        self.sim.scan(name)
+        label = card_label(name)
+        return f"Laid {name} on the reader: {label}." if label else f"Laid {name} on the reader."
 
     async def action_quit(self) -> None:
         """Stop the daemon (journal closed, displays say bye), then leave."""

@@ -7,10 +7,12 @@ import re
 from companion.daemon.rig import (
     CATALOGUE,
     UNKNOWN_TAG,
+    JockeyRace,
     card_name,
     simulated_lookup,
     simulated_uid,
 )
+from companion.games.jockey_deck import default_deck
 
 
 def test_every_card_of_both_decks_round_trips_through_a_valid_tag() -> None:
@@ -28,8 +30,26 @@ def test_cards_are_read_as_people_type_them() -> None:
     assert simulated_lookup(simulated_uid("j12")) == "jockey:12"
 
 
+def test_a_jockey_card_by_id_or_label_is_the_next_copy_not_played_this_race() -> None:
+    deck = default_deck()
+    # Numbers in `companion cards labels` order: brown, yellow, blue, then red +7 (13..16).
+    assert card_name("jockey:red+7#2") == card_name("red+7#2") == "jockey:14"
+    nothing_played = JockeyRace(deck)
+    assert card_name("red +7", lambda: nothing_played) == "jockey:13"
+    two_played = JockeyRace(deck, frozenset({"red+7#1", "red+7#3"}))
+    assert card_name("Red+7", lambda: two_played) == "jockey:14"
+    assert card_name(" red  +7 ", lambda: two_played) == "jockey:14"
+    assert card_name("No.3 +18", lambda: nothing_played) == "jockey:52"
+    assert card_name("jockey:blue lead x3", lambda: nothing_played) == "jockey:33"
+    all_played = JockeyRace(deck, frozenset(f"red+7#{n}" for n in range(1, 5)))
+    assert card_name("red +7", lambda: all_played) == "jockey:13"  # for the table to refuse
+    for name in ("jockey:13", "jockey:14", "jockey:33", "jockey:52"):
+        assert simulated_lookup(simulated_uid(name)) == name
+
+
 def test_a_name_that_is_no_card_reads_as_a_tag_nobody_enrolled() -> None:
     assert simulated_uid("ZZ") == UNKNOWN_TAG
-    assert simulated_uid("jockey:red+7#2") == UNKNOWN_TAG  # an engine id, not a tag
+    assert simulated_uid("jockey:red+7#9") == UNKNOWN_TAG  # red +7 has four copies
+    assert simulated_uid("red +70") == UNKNOWN_TAG
     assert simulated_lookup(UNKNOWN_TAG) is None
     assert simulated_lookup("04A1B2C3") is None

@@ -163,7 +163,9 @@ def test_dim_led_colours_are_shown_at_full_strength() -> None:
     [
         ("QS", "QS"), ("qs", "QS"), (" 10h ", "10H"), ("7♥", "7H"), ("JS", "JS"),
         ("queen of spades", "QS"), ("jockey:12", "jockey:12"), ("jockey 54", "jockey:54"),
-        ("j7", "jockey:7"), ("J10", "jockey:10"), ("jockey:red+7#2", "jockey:red+7#2"),
+        ("j7", "jockey:7"), ("J10", "jockey:10"), ("jockey:red+7#2", "jockey:14"),
+        ("red+7#2", "jockey:14"), ("red +7", "jockey:13"), ("red+7", "jockey:13"),
+        ("No.3 +18", "jockey:52"), ("red+7#5", None),
         ("jockey:55", None), ("j0", None), ("", None), ("zz", None), ("11H", None),
     ],
 )  # fmt: skip
@@ -240,14 +242,52 @@ def test_a_typed_card_is_laid_on_the_reader(tmp_path: Path) -> None:
         assert not field.has_focus and field.value == ""
         assert "10H" in status(app)
         await pilot.press("slash", "z", "z", "enter")
-        assert field.has_focus and "not a card" in status(app)
-        await pilot.press("escape", "1")
-        assert not field.has_focus
+        assert '"zz" is not a card' in status(app)
+        assert not field.has_focus and field.value == ""  # cleared, the keys are buttons again
+        await pilot.press("1")
         await until(pilot, lcd_says(app, "Players:"), "the horse button to work again")
         await pilot.press("c", "j", "1", "2", "enter")
         await until(
             pilot, lambda: recorder.scanned() == ["10H", "jockey:12"], "the table to get jockey:12"
         )
+
+    play(app, scenario)
+
+
+def test_jockey_cards_typed_by_label_or_id_are_the_copies_not_yet_played(tmp_path: Path) -> None:
+    companion, recorder = companion_on(tmp_path)
+    app = SimulatorApp(companion)
+
+    def pile() -> list[str]:
+        board = companion.daemon.call(lambda: companion.session.view().board).result(5.0)
+        assert isinstance(board, dict)
+        return list(board["pile"])
+
+    async def lay(pilot: Pilot[None], typed: str, name: str) -> None:
+        played = len(recorder.scanned())
+        await pilot.press("c", *typed, "enter")
+        await until(pilot, lambda: len(recorder.scanned()) > played, f"{typed!r} to be scanned")
+        assert recorder.scanned()[-1] == name
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("3")  # Jockey
+        await until(pilot, lcd_says(app, "Players:"), "the players step")
+        await pilot.press("enter")
+        await until(pilot, lcd_says(app, "Start"), "the options step")
+        await pilot.press("enter")
+        for _ in range(2):  # each player bets 100 on brown to win
+            await until(pilot, lcd_says(app, ": bet"), "a player's bet")
+            await pilot.press("enter", "1", "enter")
+        await until(pilot, lcd_says(app, "'s card"), "the race to start")
+        await lay(pilot, "red +7", "jockey:13")
+        await until(pilot, lambda: pile() == ["red+7#1"], "red +7 (1 of 4) to be played")
+        assert "red +7 (1 of 4)" in status(app)
+        await lay(pilot, "red+7", "jockey:14")
+        await lay(pilot, "jockey:red+7#4", "jockey:16")
+        await until(pilot, lambda: len(pile()) == 3, "three cards played")
+        assert pile() == ["red+7#1", "red+7#2", "red+7#4"]
+        await lay(pilot, "red +7", "jockey:15")
+        await until(pilot, lambda: len(pile()) == 4, "the last red +7 to be played")
 
     play(app, scenario)
 
