@@ -39,6 +39,7 @@ done
 
 failed() {
     local status=$1
+    [ "$BASHPID" = "$$" ] || exit "$status"  # in a subshell: the main shell reports it
     echo "install.sh: step \"$STEP\" failed (status $status): the companion is NOT installed" >&2
     exit "$status"
 }
@@ -85,8 +86,11 @@ reader_kind() {
 import sys
 import tomllib
 
-with open(sys.argv[1], "rb") as config:
-    print(tomllib.load(config).get("reader", {}).get("kind", ""))
+try:
+    with open(sys.argv[1], "rb") as config:
+        print(tomllib.load(config).get("reader", {}).get("kind", ""))
+except (OSError, tomllib.TOMLDecodeError, AttributeError) as error:
+    sys.exit(f"install.sh: cannot read {sys.argv[1]}: {error}")
 PYTHON
 }
 
@@ -152,7 +156,7 @@ join_groups() {
     kind=$(reader_kind)
     if [ "$kind" = evdev ]; then
         groups+=(input)
-    elif [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && id -nG "$SERVICE_USER" | grep -qw input; then
+    elif [ -z "$ROOT" ] && id -nG "$SERVICE_USER" 2>/dev/null | grep -qw input; then
         # No keyboard-style reader any more: the service no longer reads keyboards.
         system gpasswd -d "$SERVICE_USER" input
     fi
