@@ -4,6 +4,7 @@ bad commands with one line each, and bounds lines, connections and arguments."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import sqlite3
@@ -174,6 +175,19 @@ def test_a_stale_socket_is_replaced_but_a_served_one_is_left(folder: Path) -> No
     finally:
         server.close()
     assert not path.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a socket to another user needs root")
+def test_another_user_s_stale_socket_is_left_alone(folder: Path) -> None:
+    path = folder / "control.sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path))
+    stale.close()
+    os.chown(path, 65534, 65534)
+    with pytest.raises(ControlError) as theirs:
+        ControlServer(path)
+    assert theirs.value.code == "not_ours"
+    assert path.is_socket()
 
 
 def test_closing_leaves_a_file_that_took_the_socket_s_place(folder: Path) -> None:
