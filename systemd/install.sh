@@ -5,16 +5,24 @@
 #   ./systemd/install.sh --dry-run        print every step, change nothing
 #   ./systemd/install.sh --root DIR       write the files under DIR, print the system commands
 #   ... --no-start                        install and enable, but do not (re)start now
-set -euo pipefail
+#
+# The first step that fails stops the script with its name and a non-zero status.
+set -Eeuo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=""
 DRY_RUN=0
 START=1
 PREFIX=/opt/companion
+CONFIG=/etc/companion/companion.toml
+UNIT=/etc/systemd/system/companion.service
 SERVICE_USER=companion
-GROUPS_WANTED=(gpio i2c spi dialout input)
+# The hardware's groups; `input` is added only for a USB keyboard-style card reader.
+GROUPS_WANTED=(gpio i2c spi dialout)
 PACKAGES=(python3-venv python3-pip python3-dev python3-lgpio python3-gpiozero i2c-tools fonts-dejavu-core)
+STEP="start"
+PLACED=0
+UNIT_CHANGED=0
 
 usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -29,6 +37,19 @@ while [ $# -gt 0 ]; do
     shift
 done
 
+failed() {
+    local status=$1
+    [ "$BASHPID" = "$$" ] || exit "$status"  # in a subshell: the main shell reports it
+    echo "install.sh: step \"$STEP\" failed (status $status): the companion is NOT installed" >&2
+    exit "$status"
+}
+trap 'failed $?' ERR
+
+step() {
+    STEP=$1
+    echo "== $1"
+}
+
 # System commands only run for a real install; with --root or --dry-run they are printed.
 system() {
     if [ "$DRY_RUN" = 1 ] || [ -n "$ROOT" ]; then
@@ -40,11 +61,13 @@ system() {
 }
 
 # Copy a file into place unless an identical one is there; keep_existing=1 never overwrites.
+# Sets PLACED=1 when the file was (or, in a dry run, would be) written, else PLACED=0.
 place() {
     local from=$1 to=$ROOT$2 mode=$3 keep_existing=${4:-0}
+    PLACED=0
     if [ -e "$to" ] && { [ "$keep_existing" = 1 ] || cmp -s "$from" "$to"; }; then
         echo "unchanged: $2"
-        return 1
+        return 0
     fi
     if [ "$DRY_RUN" = 1 ]; then
         echo "would install: $2"
@@ -52,63 +75,129 @@ place() {
         install -D -m "$mode" "$from" "$to"
         echo "installed: $2"
     fi
-    return 0
+    PLACED=1
 }
 
-if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
-    echo "install.sh: run it as root (sudo), or try --dry-run first" >&2
-    exit 1
-fi
+# The card reader's kind in the configuration the service will read ("" when none).
+reader_kind() {
+    local file=$ROOT$CONFIG
+    [ -e "$file" ] || file=$SRC/systemd/companion.toml
+    python3 - "$file" <<'PYTHON'
+import sys
+import tomllib
 
-echo "== system packages"
-system apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+try:
+    with open(sys.argv[1], "rb") as config:
+        print(tomllib.load(config).get("reader", {}).get("kind", ""))
+except (OSError, tomllib.TOMLDecodeError, AttributeError) as error:
+    sys.exit(f"install.sh: cannot read {sys.argv[1]}: {error}")
+PYTHON
+}
 
-echo "== service user"
-if id -u "$SERVICE_USER" >/dev/null 2>&1 && [ -z "$ROOT" ]; then
-    echo "unchanged: user $SERVICE_USER exists"
-else
-    system useradd --system --user-group --home-dir /var/lib/companion \
-        --shell /usr/sbin/nologin "$SERVICE_USER"
-fi
-for group in "${GROUPS_WANTED[@]}"; do
-    if getent group "$group" >/dev/null 2>&1 || [ -n "$ROOT" ] || [ "$DRY_RUN" = 1 ]; then
-        system usermod -a -G "$group" "$SERVICE_USER"
-    else
-        echo "note: no group $group on this system (not a Raspberry Pi OS image?)"
+check_root() {
+    if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+        echo "install.sh: run it as root (sudo), or try --dry-run first" >&2
+        exit 1
     fi
-done
+}
 
-echo "== virtual environment in $PREFIX/venv"
-if [ -x "$ROOT$PREFIX/venv/bin/python" ]; then
-    echo "unchanged: $PREFIX/venv exists"
-else
-    # The OS's lgpio and gpiozero are used through --system-site-packages (no wheel on 3.13).
-    system python3 -m venv --system-site-packages "$PREFIX/venv"
-fi
-system "$PREFIX/venv/bin/pip" install --upgrade "$SRC[pi,usbhid]"
+install_packages() {
+    step "system packages"
+    system apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+}
 
-echo "== documentation in $PREFIX/docs"
-for doc in "$SRC"/docs/*.md; do
-    place "$doc" "$PREFIX/docs/$(basename "$doc")" 644 || true
-done
+create_user() {
+    step "service user"
+    if id -u "$SERVICE_USER" >/dev/null 2>&1 && [ -z "$ROOT" ]; then
+        echo "unchanged: user $SERVICE_USER exists"
+    else
+        system useradd --system --user-group --home-dir /var/lib/companion \
+            --shell /usr/sbin/nologin "$SERVICE_USER"
+    fi
+}
 
-echo "== I2C and SPI"
-if command -v raspi-config >/dev/null 2>&1; then
-    system raspi-config nonint do_i2c 0
-    system raspi-config nonint do_spi 0
-else
-    echo "note: raspi-config not found: enable I2C and SPI in /boot/firmware/config.txt"
-fi
+make_venv() {
+    step "virtual environment in $PREFIX/venv"
+    if [ -x "$ROOT$PREFIX/venv/bin/python" ]; then
+        echo "unchanged: $PREFIX/venv exists"
+    else
+        # The OS's lgpio and gpiozero are used through --system-site-packages (no wheel on 3.13).
+        system python3 -m venv --system-site-packages "$PREFIX/venv"
+    fi
+    system "$PREFIX/venv/bin/pip" install --upgrade "${SRC}[pi,usbhid]"
+}
 
-echo "== configuration"
-place "$SRC/systemd/companion.toml" /etc/companion/companion.toml 644 1 || true
+install_docs() {
+    step "documentation in $PREFIX/docs"
+    local doc
+    for doc in "$SRC"/docs/*.md; do
+        place "$doc" "$PREFIX/docs/$(basename "$doc")" 644
+    done
+}
 
-echo "== service"
-unit_changed=0
-place "$SRC/systemd/companion.service" /etc/systemd/system/companion.service 644 && unit_changed=1
-[ "$unit_changed" = 1 ] && system systemctl daemon-reload
-system systemctl enable companion.service
-if [ "$START" = 1 ]; then
-    system systemctl restart companion.service
-fi
-echo "done: the companion is installed${ROOT:+ under $ROOT}"
+enable_buses() {
+    step "I2C and SPI"
+    if command -v raspi-config >/dev/null 2>&1; then
+        system raspi-config nonint do_i2c 0
+        system raspi-config nonint do_spi 0
+    else
+        echo "note: raspi-config not found: enable I2C and SPI in /boot/firmware/config.txt"
+    fi
+}
+
+install_config() {
+    step "configuration"
+    place "$SRC/systemd/companion.toml" "$CONFIG" 644 1
+}
+
+join_groups() {
+    step "hardware groups"
+    local groups=("${GROUPS_WANTED[@]}") group kind
+    kind=$(reader_kind)
+    if [ "$kind" = evdev ]; then
+        groups+=(input)
+    elif [ -z "$ROOT" ] && id -nG "$SERVICE_USER" 2>/dev/null | grep -qw input; then
+        # No keyboard-style reader any more: the service no longer reads keyboards.
+        system gpasswd -d "$SERVICE_USER" input
+    fi
+    for group in "${groups[@]}"; do
+        if getent group "$group" >/dev/null 2>&1 || [ -n "$ROOT" ] || [ "$DRY_RUN" = 1 ]; then
+            system usermod -a -G "$group" "$SERVICE_USER"
+        else
+            echo "note: no group $group on this system (not a Raspberry Pi OS image?)"
+        fi
+    done
+}
+
+install_unit() {
+    step "service"
+    place "$SRC/systemd/companion.service" "$UNIT" 644
+    UNIT_CHANGED=$PLACED
+    if [ "$UNIT_CHANGED" = 1 ]; then
+        system systemctl daemon-reload
+    fi
+    system systemctl enable companion.service
+    if [ "$START" = 1 ]; then
+        system systemctl restart companion.service
+    fi
+}
+
+finish() {
+    STEP="finish"
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "dry run: nothing was changed"
+    else
+        echo "done: the companion is installed${ROOT:+ under $ROOT}"
+    fi
+}
+
+check_root
+install_packages
+create_user
+make_venv
+install_docs
+enable_buses
+install_config
+join_groups
+install_unit
+finish

@@ -75,7 +75,7 @@ def set_aside(journal: Path) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     """Build the companion on fakes and run it, with the terminal interface or headless."""
     from companion.daemon.app import JOURNAL_NAME, build
-    from companion.daemon.control import ControlServer
+    from companion.daemon.control import ControlError, ControlServer
     from companion.devices.config import ConfigError, default_config, load_config
     from companion.session.journal import JournalError
 
@@ -92,7 +92,10 @@ def run(args: argparse.Namespace) -> int:
     state_dir: Path = args.state_dir or default_state_dir()
     level = logging.DEBUG if args.verbose else logging.WARNING
     log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    server: ControlServer | None = None
     try:
+        if args.control:  # first: a path that cannot be a socket stops the run before it starts
+            server = ControlServer(args.control)
         state_dir.mkdir(parents=True, exist_ok=True)
         if args.headless:
             logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
@@ -106,14 +109,15 @@ def run(args: argparse.Namespace) -> int:
             config, gpio=dataclasses.replace(config.gpio, pin_factory="mock")
         )
         companion = build(config, simulate=True, state_dir=state_dir)
-    except (ConfigError, JournalError, OSError) as error:
+    except (ConfigError, ControlError, JournalError, OSError) as error:
+        if server is not None:
+            server.close()
         print(f"companion: {error}", file=sys.stderr)
         return 2
     sim = companion.rig.simulation
     assert sim is not None
-    server = ControlServer(args.control, sim, companion.daemon) if args.control else None
     if server is not None:
-        server.start()
+        server.start(sim, companion.daemon)
     try:
         if args.headless:
             return companion.run()

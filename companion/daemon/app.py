@@ -10,11 +10,11 @@ from collections.abc import Callable
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 
 from companion.daemon.loop import Daemon, Notify
 from companion.daemon.notify import Notifier
 from companion.daemon.rig import JockeyRace, Rig, hardware_rig, simulated_rig
+from companion.daemon.signals import SignalRelay
 from companion.daemon.table import TableController
 from companion.devices.base import Event
 from companion.devices.config import Config
@@ -61,15 +61,17 @@ class Companion:
 
     def run(self, *, handle_signals: bool = True) -> int:
         """Run until SIGTERM or SIGINT (or ``daemon.stop()``); then release everything."""
+        relay = None
         if handle_signals and threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGTERM, signal.SIGINT):
-                signal.signal(number, self._on_signal)
+            relay = SignalRelay((signal.SIGTERM, signal.SIGINT), self._on_signal)
         try:
             return self.daemon.run()
         finally:
             self.rig.close()
+            if relay is not None:
+                relay.close()
 
-    def _on_signal(self, number: int, frame: FrameType | None) -> None:
+    def _on_signal(self, number: int) -> None:
         self.daemon.stop(f"signal {signal.Signals(number).name}")
 
 

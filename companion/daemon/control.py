@@ -1,31 +1,72 @@
 """A local control socket for the simulator: press buttons, lay cards, read the displays.
 
-One command per line, one JSON reply per line: ``press horse2 [SECONDS]``, ``hold undo``,
+One command per line, one JSON reply per line: ``press horse2 [SECONDS]``, ``hold [undo]``,
 ``turn -3``, ``scan QS``, ``die 4`` (press the die, loaded to land on 4), ``state``,
-``stop``. Only the simulator opens it, on a Unix socket only this user can reach.
+``stop``. A bad command gets ``{"ok": false, "code": ..., "error": ...}`` and changes nothing.
+Only the simulator opens it, on a Unix socket only this user can reach; it never replaces a
+file that is not a stale socket of this user's. Lines, connections and arguments are bounded.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import socket
+import stat
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
 from companion.daemon.loop import Daemon
 from companion.daemon.rig import Simulation
 from companion.daemon.table import TableController
-from companion.devices.simulated import PRESS_S
+from companion.devices.simulated import MAX_PRESS_S, MAX_TURN, PRESS_S
+from companion.games.errors import fits_display
 
 log = logging.getLogger("companion.control")
 
 
 #: How long a control command waits for the loop to answer.
 ANSWER_S = 5.0
+#: The longest command line read, newline excluded; a longer one is refused and skipped.
+MAX_LINE = 256
+#: Connections served at once; one more is told so in one error line and closed.
+MAX_CONNECTIONS = 8
+#: Connections the kernel holds for the accepting thread (more than are ever served at once).
+BACKLOG = 64
+#: The longest path a Unix socket binds to: sun_path holds 108 bytes with the closing NUL.
+MAX_SOCKET_PATH = 107
+#: How much of a bad word a refusal repeats (quoted).
+SHOWN = 14
+#: The commands, as the refusal of an unknown one lists them.
+COMMANDS = "press hold turn scan die state stop"
+
+
+class ControlError(Exception):
+    """The control socket cannot be opened at the path given: a reason code and a sentence."""
+
+    def __init__(self, code: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.code = code
+        self.sentence = sentence
+
+
+class CommandRefused(ValueError):
+    """A control command that is not carried out: a reason code and a sentence for a 20x4 LCD."""
+
+    def __init__(self, code: str, sentence: str) -> None:
+        if not fits_display(sentence):
+            raise ValueError(f"refusal sentence does not fit a 20x4 display: {sentence!r}")
+        super().__init__(sentence)
+        self.code = code
+        self.sentence = sentence
+
+    def reply(self) -> dict[str, Any]:
+        return {"ok": False, "code": self.code, "error": self.sentence}
 
 
 def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
@@ -58,68 +99,245 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
     }
 
 
-def _press_args(words: list[str]) -> tuple[str, float]:
-    """``press NAME [SECONDS]``: which button, and how long the contact stays closed."""
-    return words[0], float(words[1]) if len(words) > 1 else PRESS_S
+def shown(word: str) -> str:
+    """A word from the client, cut short and quoted, to repeat in a refusal."""
+    quoted = repr(word)
+    return quoted if len(quoted) <= SHOWN else quoted[: SHOWN - 1] + "…"
+
+
+def claim(path: Path) -> None:
+    """Make ``path`` free for the socket: remove a stale socket of this user's, nothing else.
+
+    Raises ControlError when the path is too long for a Unix socket, its folder is missing,
+    it is a folder, a file that is not a socket, another user's socket, or a socket a
+    running program still serves.
+    """
+    size = len(os.fsencode(path))
+    if size > MAX_SOCKET_PATH:
+        raise ControlError(
+            "path_too_long",
+            f"{path}: a Unix socket path has at most {MAX_SOCKET_PATH} bytes, this one {size}",
+        )
+    if not path.parent.is_dir():
+        raise ControlError("no_folder", f"{path}: there is no folder {path.parent}")
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise ControlError("unusable", f"{path}: {error.strerror}") from None
+    if stat.S_ISDIR(found.st_mode):
+        raise ControlError("is_folder", f"{path} is a folder: give the socket a file name")
+    if not stat.S_ISSOCK(found.st_mode):
+        raise ControlError("not_a_socket", f"{path} is a file, not a socket: it is left alone")
+    if found.st_uid != os.getuid():
+        raise ControlError("not_ours", f"{path} is another user's socket: it is left alone")
+    if _served(path):
+        raise ControlError("in_use", f"{path} is served by another running program")
+    again = os.lstat(path)
+    if (again.st_dev, again.st_ino) == (found.st_dev, found.st_ino):
+        path.unlink()
+
+
+def _served(path: Path) -> bool:
+    """Whether a program accepts connections on the socket at ``path`` (else it is stale)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(str(path))
+    except ConnectionRefusedError:
+        return False
+    except OSError:
+        return True  # cannot tell: the socket is not removed
+    finally:
+        probe.close()
+    return True
+
+
+def _lines(connection: socket.socket) -> Iterator[bytes | None]:
+    """Yield each line the client sends, newline removed, as soon as it is complete.
+
+    A line over MAX_LINE bytes is yielded as None once it passes the limit, and its rest is
+    skipped up to its newline, so memory stays bounded whatever arrives. A last line without
+    a newline counts when the client stops sending.
+    """
+    buffer = bytearray()
+    skipping = False
+    while True:
+        chunk = connection.recv(4096)
+        if not chunk:
+            if buffer and not skipping:
+                yield bytes(buffer)
+            return
+        start = 0
+        while start < len(chunk):
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            if not skipping:
+                buffer += piece
+                if len(buffer) > MAX_LINE:
+                    buffer.clear()
+                    skipping = True
+                    yield None
+                elif end >= 0:
+                    yield bytes(buffer)
+                    buffer.clear()
+            if end < 0:
+                break
+            skipping = False
+            start = end + 1
+
+
+def _number(word: str, kind: Callable[[str], float], code: str, sentence: str) -> float:
+    try:
+        return kind(word)
+    except ValueError:
+        raise CommandRefused(code, sentence) from None
 
 
 class ControlServer:
-    """Serve control commands on a Unix socket from one background thread."""
+    """Serve control commands on a Unix socket: one accepting thread, one per connection.
 
-    def __init__(self, path: Path, sim: Simulation, daemon: Daemon) -> None:
+    The constructor claims ``path`` and binds it (raises ControlError); ``start`` serves the
+    simulation; ``close`` stops and removes the socket, if it is still the one bound.
+    """
+
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self.sim = sim
-        self.daemon = daemon
-        if path.exists():
-            path.unlink()
+        claim(path)
         self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old_umask = os.umask(0o177)
         try:
             self._server.bind(str(path))
+        except OSError as error:
+            self._server.close()
+            raise ControlError("unusable", f"{path}: {error.strerror or error}") from None
         finally:
             os.umask(old_umask)
-        self._server.listen(4)
-        self._thread = threading.Thread(target=self._serve, name="control", daemon=True)
-        self._commands: dict[str, Callable[[list[str]], dict[str, Any]]] = {
-            "press": lambda a: self._act(lambda: sim.controls.press(*_press_args(a))),
-            "hold": lambda a: self._act(lambda: sim.controls.hold(a[0] if a else "undo")),
-            "turn": lambda a: self._act(lambda: sim.controls.turn(int(a[0]))),
-            "scan": lambda a: self._act(lambda: sim.scan(a[0])),
-            "die": lambda a: self._act(lambda: self._roll(int(a[0]))),
-            "state": lambda a: {"ok": True, **self._state()},
-            "stop": lambda a: self._act(lambda: daemon.stop("stop from the control socket")),
-        }
+        bound = os.lstat(path)
+        self._identity = (bound.st_dev, bound.st_ino)
+        self._server.listen(BACKLOG)
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.sim: Simulation | None = None
+        self.daemon: Daemon | None = None
 
-    def start(self) -> None:
-        """Begin serving (returns at once)."""
+    def start(self, sim: Simulation, daemon: Daemon) -> None:
+        """Begin serving ``sim`` and ``daemon`` (returns at once)."""
+        self.sim = sim
+        self.daemon = daemon
+        self._thread = threading.Thread(target=self._serve, name="control", daemon=True)
         self._thread.start()
 
-    def _roll(self, face: int) -> None:
-        self.sim.controls.load_die(face)
-        self.sim.controls.press("die")
-
-    def _state(self) -> dict[str, Any]:
-        result = self.daemon.call(lambda: snapshot(self.sim, self.daemon)).result(ANSWER_S)
-        assert isinstance(result, dict)
-        return result
-
-    @staticmethod
-    def _act(action: Callable[[], None]) -> dict[str, Any]:
-        action()
-        return {"ok": True}
+    # -- the commands ------------------------------------------------------------------------
 
     def answer(self, line: str) -> dict[str, Any]:
-        """Carry out one command line and return the reply."""
+        """Carry out one command line and return the reply; a bad one changes nothing."""
         words = line.split()
         if not words:
-            return {"ok": False, "error": "empty command"}
-        command = self._commands.get(words[0])
-        if command is None:
-            return {"ok": False, "error": f"unknown command {words[0]!r}"}
+            return CommandRefused("empty", f"Empty command. Try: {COMMANDS}.").reply()
+        name, args = words[0], words[1:]
+        commands: dict[str, Callable[[list[str]], dict[str, Any]]] = {
+            "press": self._press,
+            "hold": self._hold,
+            "turn": self._turn,
+            "scan": self._scan,
+            "die": self._die,
+            "state": self._state,
+            "stop": self._stop,
+        }
+        command = commands.get(name)
         try:
-            return command(words[1:])
-        except (IndexError, KeyError, ValueError, TimeoutError) as error:
-            return {"ok": False, "error": f"{words[0]}: {error}"}
+            if command is None:
+                sentence = f"No command {shown(name)}. Try: {COMMANDS}."
+                raise CommandRefused("unknown_command", sentence)
+            return command(args)
+        except CommandRefused as refused:
+            return refused.reply()
+        except KeyError as error:  # a control this panel does not have
+            said = str(error.args[0]) if error.args else "no such control"
+            return {"ok": False, "code": "no_control", "error": said}
+        except (TimeoutError, CancelledError):
+            return CommandRefused("no_answer", "The table did not answer: is it stopping?").reply()
+
+    @property
+    def _sim(self) -> Simulation:
+        assert self.sim is not None
+        return self.sim
+
+    @property
+    def _daemon(self) -> Daemon:
+        assert self.daemon is not None
+        return self.daemon
+
+    @staticmethod
+    def _arity(name: str, args: list[str], least: int, most: int, usage: str) -> None:
+        if not least <= len(args) <= most:
+            raise CommandRefused("usage", f"Usage: {name} {usage}".rstrip() + ".")
+
+    def _button(self, word: str) -> str:
+        if word not in self._sim.controls.buttons:
+            raise CommandRefused("no_button", f"No button {shown(word)} on this panel.")
+        return word
+
+    def _press(self, args: list[str]) -> dict[str, Any]:
+        self._arity("press", args, 1, 2, "BUTTON [SECONDS]")
+        button = self._button(args[0])
+        seconds = PRESS_S
+        if len(args) > 1:
+            bad = f"A press lasts more than 0 and at most {MAX_PRESS_S:g} seconds."
+            seconds = _number(args[1], float, "bad_seconds", bad)
+            if not (math.isfinite(seconds) and 0 < seconds <= MAX_PRESS_S):
+                raise CommandRefused("bad_seconds", bad)
+        self._sim.controls.press(button, seconds)
+        return {"ok": True}
+
+    def _hold(self, args: list[str]) -> dict[str, Any]:
+        self._arity("hold", args, 0, 1, "[BUTTON]")
+        self._sim.controls.hold(self._button(args[0] if args else "undo"))
+        return {"ok": True}
+
+    def _turn(self, args: list[str]) -> dict[str, Any]:
+        self._arity("turn", args, 1, 1, "STEPS")
+        bad = f"A turn is 1 to {MAX_TURN} detents, minus for anticlockwise."
+        steps = int(_number(args[0], int, "bad_steps", bad))
+        if not 0 < abs(steps) <= MAX_TURN:
+            raise CommandRefused("bad_steps", bad)
+        self._sim.controls.turn(steps)
+        return {"ok": True}
+
+    def _scan(self, args: list[str]) -> dict[str, Any]:
+        if not args:
+            raise CommandRefused("usage", "Usage: scan CARD (QS, 10h, jockey 12...).")
+        self._sim.scan(" ".join(args))
+        return {"ok": True}
+
+    def _die(self, args: list[str]) -> dict[str, Any]:
+        self._arity("die", args, 1, 1, "FACE")
+        bad = "A die face is a number from 1 to 6."
+        face = int(_number(args[0], int, "bad_face", bad))
+        if not 1 <= face <= 6:
+            raise CommandRefused("bad_face", bad)
+        self._button("die")
+        self._sim.controls.load_die(face)
+        self._sim.controls.press("die")
+        return {"ok": True}
+
+    def _state(self, args: list[str]) -> dict[str, Any]:
+        self._arity("state", args, 0, 0, "")
+        sim, daemon = self._sim, self._daemon
+        result = daemon.call(lambda: snapshot(sim, daemon)).result(ANSWER_S)
+        assert isinstance(result, dict)
+        return {"ok": True, **result}
+
+    def _stop(self, args: list[str]) -> dict[str, Any]:
+        self._arity("stop", args, 0, 0, "")
+        self._daemon.stop("stop from the control socket")
+        return {"ok": True}
+
+    # -- the connections ---------------------------------------------------------------------
 
     def _serve(self) -> None:
         while True:
@@ -127,22 +345,68 @@ class ControlServer:
                 connection, _ = self._server.accept()
             except OSError:
                 return
-            threading.Thread(target=self._talk, args=(connection,), daemon=True).start()
+            if not self._slots.acquire(blocking=False):
+                self._turn_away(connection)
+                continue
+            with self._lock:
+                self._open.add(connection)
+            threading.Thread(
+                target=self._talk, args=(connection,), name="control-connection", daemon=True
+            ).start()
+
+    @staticmethod
+    def _turn_away(connection: socket.socket) -> None:
+        busy = CommandRefused("busy", f"Busy: {MAX_CONNECTIONS} connections are open already.")
+        with connection:
+            connection.settimeout(1.0)
+            try:
+                connection.sendall(json.dumps(busy.reply()).encode() + b"\n")
+            except OSError:
+                pass
 
     def _talk(self, connection: socket.socket) -> None:
-        with connection, connection.makefile("rw", encoding="utf-8", newline="\n") as stream:
-            for line in stream:
-                stream.write(json.dumps(self.answer(line.strip())) + "\n")
-                stream.flush()
+        try:
+            with connection:
+                for line in _lines(connection):
+                    reply = self._reply_to(line)
+                    connection.sendall(json.dumps(reply).encode() + b"\n")
+        except OSError:
+            pass  # the client went away
+        finally:
+            with self._lock:
+                self._open.discard(connection)
+            self._slots.release()
+
+    def _reply_to(self, line: bytes | None) -> dict[str, Any]:
+        if line is None:
+            sentence = f"Line too long: a command has at most {MAX_LINE} bytes."
+            return CommandRefused("line_too_long", sentence).reply()
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return CommandRefused("not_text", "The command is not UTF-8 text.").reply()
+        return self.answer(text)
 
     def close(self) -> None:
-        """Stop serving and remove the socket file."""
+        """Stop serving, end the open connections and remove the socket file (if still ours)."""
         try:
             self._server.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
         self._server.close()
+        with self._lock:
+            connections = list(self._open)
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         try:
-            self.path.unlink()
+            found = os.lstat(self.path)
         except OSError:
-            pass
+            return
+        if (found.st_dev, found.st_ino) == self._identity:
+            try:
+                self.path.unlink()
+            except OSError:
+                pass

@@ -25,7 +25,7 @@ import threading
 import time
 import tty
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -93,7 +93,8 @@ class FakePico:
     ``protocol`` pretends to another protocol version (to test the refusal); ``answer=False``
     makes it behave like a Pico left at the REPL or hung (it echoes what it gets and never
     answers; the attribute can be changed at any time); ``banner`` prints MicroPython's start-up
-    text before the firmware's BOOT line.
+    text before the firmware's BOOT line; ``renamed`` makes a faulty firmware that sends some
+    messages under another name (``{"PONG": "ACK"}`` answers a PING with an ACK).
     """
 
     def __init__(
@@ -107,6 +108,7 @@ class FakePico:
         firmware: str | None = None,
         answer: bool = True,
         banner: bool = True,
+        renamed: Mapping[str, str] | None = None,
     ) -> None:
         self._app = firmware_module("app")
         self._protocol = firmware_module("protocol")
@@ -122,6 +124,7 @@ class FakePico:
         self.version = firmware or self._app.FIRMWARE_VERSION
         self.answer = answer
         self.banner = banner
+        self.renamed = dict(renamed or {})
         self.received: deque[bytes] = deque(maxlen=5000)
         self.plugs = 0
         self._lock = threading.RLock()
@@ -218,9 +221,29 @@ class FakePico:
             self._presses[name] = _now_ms() + int(hold_s * 1000)
         self._wake()
 
-    def emit(self, data: bytes) -> None:
-        """Send raw bytes to the Pi as if the Pico had written them (noise, stray prints)."""
-        self._write(data)
+    def emit(self, data: bytes, timeout: float = 5.0) -> None:
+        """Send raw bytes to the Pi as if the Pico had written them (noise, stray prints).
+
+        Every byte goes, waiting while the Pi side has not read the earlier ones (as a USB
+        serial port holds the writer back). Raises TimeoutError after ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [self._master], [], left)[1]:
+                raise TimeoutError("the Pi side stopped reading the fake Pico")
+            try:
+                data = data[os.write(self._master, data) :]
+            except BlockingIOError:
+                continue
+
+    def say(self, name: str, *values: object) -> bytes:
+        """Have the firmware send one message, numbered as its next line; return that line."""
+        with self._lock:
+            firmware = self._firmware
+            firmware.send(name, list(values))
+            line: bytes = firmware.codec.encode(firmware.seq, name, list(values))
+        return line
 
     def corrupt(self, lines: int = 1) -> None:
         """Damage one byte of each of the next ``lines`` lines from the Pi before reading them."""
@@ -281,7 +304,7 @@ class FakePico:
         config = self._config
         track = firmware_module("strip_anim").Track([self._strip], config.BRIGHTNESS)
         codec = self._protocol.Codec(self.table, "pico")
-        return self._app.Firmware(
+        firmware = self._app.Firmware(
             codec,
             track,
             self._write,
@@ -292,6 +315,10 @@ class FakePico:
             version=self.version,
             card_poll_ms=config.CARD_POLL_MS,
         )
+        if self.renamed:
+            send, renamed = firmware.send, self.renamed
+            firmware.send = lambda name, values: send(renamed.get(name, name), values)
+        return firmware
 
     def _read_uid(self) -> str | None:
         with self._lock:

@@ -36,6 +36,11 @@ log = logging.getLogger(__name__)
 
 #: Errors after which the same request is sent again: the line was damaged on the way.
 RETRYABLE = {"framing", "checksum", "too_long"}
+#: An event repeated within this many messages, with its sequence number, is a duplicate: the
+#: Pico numbers every line it sends, so its own lines repeat a number only after max_seq.
+DUPLICATE_LINES = 64
+#: Events remembered to drop their duplicates.
+RECENT_EVENTS = 16
 FIRMWARE_HELP = "flash the firmware/ folder of this companion (see firmware/README.md)"
 
 
@@ -114,6 +119,8 @@ class PicoLink:
         self._wake: tuple[int, int] | None = None
         self._garbage_logged = 0
         self._welcomed = False
+        self._recent: deque[tuple[int, Message]] = deque(maxlen=RECENT_EVENTS)
+        self._messages = 0
 
     # -- for the devices -------------------------------------------------------------------
 
@@ -402,10 +409,13 @@ class PicoLink:
         except ProtocolError as exc:
             self._garbage(line, exc.code, exc.detail)
             return
+        self._messages += 1
         if message.name == "BOOT":
             raise _Rehandshake
         if message.name in ("ACK", "PONG", "WELCOME", "ERR"):
             self._on_reply(port, message)
+            return
+        if self._repeated(message):
             return
         for listener in list(self._listeners):
             try:
@@ -413,11 +423,26 @@ class PicoLink:
             except Exception:
                 log.exception("Pico: a listener failed on %s", message.name)
 
+    def _repeated(self, message: Message) -> bool:
+        """Whether ``message`` came a moment ago, same sequence number and all: drop it."""
+        count = self._messages
+        if any(seen == message and count - at <= DUPLICATE_LINES for at, seen in self._recent):
+            self.stats.duplicates += 1
+            log.info("Pico sent %s %d twice; the repeat is dropped", message.name, message.seq)
+            return True
+        self._recent.append((count, message))
+        return False
+
     def _on_reply(self, port: SerialPort, message: Message) -> None:
         with self._lock:
             request = self._in_flight
         re = message.number("re")
         if request is None or re not in (request.seq, 0) or (re == 0 and message.name != "ERR"):
+            return
+        expected = self.table.messages[request.name].reply
+        if message.name not in (expected, "ERR"):
+            self.stats.wrong_replies += 1
+            log.info("Pico answered %s %d with %s", request.name, re, message.name)
             return
         if message.name == "ERR":
             code = message.text("code")
@@ -482,6 +507,7 @@ class PicoLink:
         self.refusal = None
         self.info = info
         self._welcomed = True
+        self._recent.clear()  # a restarted Pico numbers its lines from 1 again
         self.stats.connects += 1
         log.info("Pico on %s: firmware %s, protocol %s", self.port, info.firmware, info.protocol)
         if self.needs_reader and not info.reader:

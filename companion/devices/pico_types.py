@@ -110,6 +110,10 @@ class LinkStats:
     bad_lines: int = 0
     retries: int = 0
     connects: int = 0
+    #: Replies of the wrong kind for their request (an ACK to a PING), ignored.
+    wrong_replies: int = 0
+    #: Events received a second time (same sequence number, same message), dropped.
+    duplicates: int = 0
 
 
 @dataclass(eq=False)

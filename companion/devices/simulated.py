@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +16,10 @@ PRESS_S = 0.08
 #: A button pressed again waits this long after its last release, as a finger would,
 #: so that the debouncer sees the contact open before it closes again.
 REST_S = 0.05
+#: The longest a simulated press keeps its contact closed (above the 10 s undo hold allowed).
+MAX_PRESS_S = 12.0
+#: The most detents one simulated turn of the encoder makes, either way.
+MAX_TURN = 100
 
 
 class SimulatedControls:
@@ -79,10 +84,13 @@ class SimulatedControls:
         """Close the button's contact and open it ``seconds`` later.
 
         Returns at once, unless the same button is still down from its last press: then it
-        first waits for that release (and a short rest), so no press is ever lost.
+        first waits for that release (and a short rest), so no press is ever lost. Raises
+        KeyError for no such button, ValueError for ``seconds`` outside 0..MAX_PRESS_S.
         """
         if button not in self.buttons:
             raise KeyError(f"no button {button!r} on this panel")
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_PRESS_S):
+            raise ValueError(f"a press lasts 0..{MAX_PRESS_S:g} s, not {seconds}")
         number = self.buttons[button]
         pin = self._pin(number)
         wait = self._free_at.get(number, 0.0) - time.monotonic()
@@ -102,9 +110,14 @@ class SimulatedControls:
             pin.drive_high()
 
     def turn(self, steps: int) -> None:
-        """Turn the encoder ``steps`` detents: positive clockwise, one full cycle per detent."""
+        """Turn the encoder ``steps`` detents: positive clockwise, one full cycle per detent.
+
+        Raises KeyError without an encoder, ValueError beyond MAX_TURN detents either way.
+        """
         if self._encoder is None:
             raise KeyError("no encoder on this panel")
+        if abs(steps) > MAX_TURN:
+            raise ValueError(f"a turn is at most {MAX_TURN} detents, not {steps}")
         a, b = (self._pin(n) for n in self._encoder)
         first, second = (a, b) if steps > 0 else (b, a)
         with self._lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -43,10 +44,58 @@ def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
     assert settings["WatchdogSec"] and settings["Restart"] == ["on-failure"]
     assert settings["User"] == ["companion"]
     groups = settings["SupplementaryGroups"][0].split()
-    assert set(groups) == {"gpio", "i2c", "spi", "dialout", "input"}
+    assert set(groups) == {"gpio", "i2c", "spi", "dialout"}, "input only for an evdev reader"
     assert "PrivateDevices" not in settings, "PrivateDevices hides GPIO, I2C, SPI and serial"
     assert settings["StateDirectory"] == ["companion"]
     assert settings["WorkingDirectory"] == ["/run/companion"]  # lgpio writes FIFOs there
+
+
+def test_the_hardening_keeps_the_hardware_and_the_local_network_reachable() -> None:
+    settings = unit_settings()
+    assert settings["DevicePolicy"] == ["closed"]
+    allowed = {value.split()[0]: value.split()[1] for value in settings["DeviceAllow"]}
+    for device in ("char-gpiochip", "char-i2c", "char-spi", "char-ttyACM", "char-ttyAMA"):
+        assert allowed.get(device) == "rw", device
+    assert allowed.get("char-input") == "r"
+    assert settings["SystemCallFilter"] == ["@system-service"]
+    assert settings["CapabilityBoundingSet"] == [""]
+    assert settings["ProtectProc"] == ["invisible"]
+    assert "ProcSubset" not in settings, "gpiozero reads /proc/device-tree and /proc/cpuinfo"
+    assert settings["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]
+    assert settings["IPAddressDeny"] == ["any"]
+    assert settings["IPAddressAllow"][0].split() == [
+        "localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",
+    ]  # fmt: skip
+    text = UNIT.read_text()
+    assert "8080" in text, "the comment names the pages' port"
+    assert "COMPANION_STATE_DIR" not in text and "udev-settle" not in text
+
+
+def test_every_protection_left_off_says_why_in_the_unit() -> None:
+    settings = unit_settings()
+    comments = " ".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
+    for setting in ("PrivateDevices", "PrivateNetwork", "PrivateUsers", "ProcSubset"):
+        assert setting not in settings
+        assert setting in comments, f"{setting} is left off without a reason in the unit"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not here")
+def test_systemd_rates_the_unit_2_0_or_lower() -> None:
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert found is not None, result.stdout + result.stderr
+    assert float(found.group(1)) <= 2.0, result.stdout
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not here")
+def test_shellcheck_finds_nothing_in_the_installer() -> None:
+    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
 
 
 def run_installer(*args: str) -> subprocess.CompletedProcess[str]:
@@ -73,11 +122,37 @@ def test_installing_into_a_root_twice_changes_nothing_the_second_time(tmp_path: 
     assert config.read_text().endswith("# my own pins\n"), "a table's own config was overwritten"
 
 
-def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
+def test_a_dry_run_writes_nothing_and_says_so(tmp_path: Path) -> None:
     out = run_installer("--dry-run", "--root", str(tmp_path))
     assert list(tmp_path.iterdir()) == []
     assert "would run: apt-get install" in out.stdout
     assert "would install: /etc/systemd/system/companion.service" in out.stdout
+    assert out.stdout.splitlines()[-1] == "dry run: nothing was changed"
+    assert "installed" not in out.stdout.splitlines()[-1]
+
+
+def test_the_first_failed_step_stops_the_installer_loudly(tmp_path: Path) -> None:
+    (tmp_path / "opt").write_text("a file where the installer needs a folder\n")
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--root", str(tmp_path)], capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert 'step "documentation in /opt/companion/docs" failed' in result.stderr
+    assert "NOT installed" in result.stderr
+    assert "is installed" not in result.stdout
+    assert "== configuration" not in result.stdout, "it went on after the failure"
+    assert not (tmp_path / "etc").exists()
+
+
+def test_only_a_keyboard_style_reader_puts_the_user_in_input(tmp_path: Path) -> None:
+    pico = run_installer("--root", str(tmp_path / "pico"), "--no-start")
+    assert "usermod -a -G gpio companion" in pico.stdout
+    assert "-G input" not in pico.stdout
+    config = tmp_path / "evdev/etc/companion/companion.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[reader]\nkind = "evdev"\ndevice = "/dev/input/by-id/usb-rfid-event-kbd"\n')
+    evdev = run_installer("--root", str(tmp_path / "evdev"), "--no-start")
+    assert "would run: usermod -a -G input companion" in evdev.stdout
 
 
 def test_an_unknown_option_is_refused() -> None:

@@ -566,3 +566,35 @@ def test_an_idle_fake_pico_sleeps_but_still_reads_presses_and_cards(pico: FakePi
     assert sink.wait(lambda e: isinstance(e, CardScanned), 2.0).uid == "0A0B0C0D"  # type: ignore[union-attr]
     reader.close()
     buttons.close()
+
+
+def test_a_reply_of_the_wrong_kind_is_not_taken_for_the_answer(tmp_path: Path) -> None:
+    with FakePico(tmp_path / "pico", renamed={"PONG": "ACK"}) as pico:
+        link = make_link(pico.path)
+        link.acquire()
+        link.wait_ready(5)
+        with pytest.raises(PicoUnavailable, match="no reply"):
+            link.ping()
+        assert link.stats.wrong_replies >= 1
+        assert any(b"PING" in data for data in pico.received)
+        link.release()
+
+
+def test_a_card_line_received_twice_is_one_scan(pico: FakePico, link: PicoLink) -> None:
+    sink = Sink()
+    reader = PicoCardReader(link)
+    buttons = PicoButtons(link)
+    reader.start(sink)
+    buttons.start(sink)
+    link.wait_ready(5)
+    line = pico.say("CARD", "0A0B0C0D")
+    assert sink.wait(lambda e: isinstance(e, CardScanned)).uid == "0A0B0C0D"  # type: ignore[union-attr]
+    pico.emit(line)  # the very same line again, sequence number and all
+    pico.say("BUTTON", "spare1")  # sent after the repeat, so it arrives after it
+    assert sink.wait(lambda e: isinstance(e, ButtonPressed)) == ButtonPressed("spare1")
+    assert not [e for e in sink.seen if isinstance(e, CardScanned)], "the repeat was a scan"
+    assert link.stats.duplicates == 1
+    pico.say("CARD", "0A0B0C0D")  # the same card read again: a new line, a new number
+    assert sink.wait(lambda e: isinstance(e, CardScanned)).uid == "0A0B0C0D"  # type: ignore[union-attr]
+    reader.close()
+    buttons.close()
