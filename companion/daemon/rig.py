@@ -207,6 +207,7 @@ def simulated_rig(config: Config, report: EventSink) -> Rig:
     panel_inputs = ControlPanel.from_config(
         config, pin_factory=controls.factory, roll=controls.roll
     )
+    controls.watch(panel_inputs.is_down)
     inputs: list[InputDevice] = [panel_inputs]
     lcd = CharacterLcd.fake(config.lcd.cols, config.lcd.rows) if config.lcd else None
     oled = Oled.dummy() if config.oled else None

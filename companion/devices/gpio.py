@@ -537,6 +537,15 @@ class ControlPanel:
             raise
         return cls(made)
 
+    def is_down(self, pin: int) -> bool | None:
+        """Whether the button on ``pin`` is down after debouncing; None if no button uses it."""
+        for device in self.devices:
+            if isinstance(device, _Buttons):
+                for name, number in device.pins.items():
+                    if number == pin:
+                        return device.is_pressed(name)
+        return None
+
     def start(self, sink: EventSink) -> None:
         """Start every input, all reporting to ``sink``."""
         for device in self.devices:

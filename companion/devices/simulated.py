@@ -16,6 +16,10 @@ PRESS_S = 0.08
 #: A button pressed again waits this long after its last release, as a finger would,
 #: so that the debouncer sees the contact open before it closes again.
 REST_S = 0.05
+#: How long a press waits at most for the panel to see the button down, or up again.
+SEEN_WAIT_S = 5.0
+#: How often a waiting press looks at the panel again.
+POLL_S = 0.002
 #: The longest a simulated press keeps its contact closed (above the 10 s undo hold allowed).
 MAX_PRESS_S = 12.0
 #: The most detents one simulated turn of the encoder makes, either way.
@@ -62,6 +66,17 @@ class SimulatedControls:
         self._lock = threading.Lock()
         self._loaded: list[int] = []
         self._free_at: dict[int, float] = {}
+        self._down: set[int] = set()
+        self._seen: Callable[[int], bool | None] = lambda number: None
+
+    def watch(self, seen: Callable[[int], bool | None]) -> None:
+        """Hold each contact until ``seen(pin)`` says the panel has it down, as a finger would.
+
+        ``seen`` gives the panel's debounced level of the button on a pin (None for no such
+        button). Without it, a press lasts its given time whatever the panel made of it; with
+        it, a busy machine whose debouncer runs late still sees every press and release.
+        """
+        self._seen = seen
 
     def load_die(self, face: int) -> None:
         """Make the die's next roll land on ``face`` (for scripted games and tests)."""
@@ -93,21 +108,32 @@ class SimulatedControls:
             raise ValueError(f"a press lasts 0..{MAX_PRESS_S:g} s, not {seconds}")
         number = self.buttons[button]
         pin = self._pin(number)
-        wait = self._free_at.get(number, 0.0) - time.monotonic()
-        if wait > 0:  # still down from the last press, or just released
-            time.sleep(wait)
+        deadline = time.monotonic() + SEEN_WAIT_S
+        # Still down from the last press, its release not yet seen by the panel, or at rest.
+        while time.monotonic() < deadline and (
+            number in self._down
+            or self._seen(number)
+            or self._free_at.get(number, 0.0) > time.monotonic()
+        ):
+            time.sleep(POLL_S)
         with self._lock:
             pin.drive_low()
-            self._free_at[number] = time.monotonic() + seconds + REST_S
-        self._later(seconds, lambda: self._release(pin))
+            self._down.add(number)
+        self._later(seconds, lambda: self._release(number, pin, time.monotonic() + SEEN_WAIT_S))
 
     def hold(self, button: str = "undo") -> None:
         """Hold a button down past its hold time (the undo button's confirmation)."""
         self.press(button, seconds=self.hold_s + 0.3)
 
-    def _release(self, pin: Any) -> None:
+    def _release(self, number: int, pin: Any, deadline: float) -> None:
+        if self._seen(number) is False and time.monotonic() < deadline:
+            # The panel has not seen the press yet (its debouncer is late): keep holding.
+            self._later(POLL_S, lambda: self._release(number, pin, deadline))
+            return
         with self._lock:
             pin.drive_high()
+            self._down.discard(number)
+            self._free_at[number] = time.monotonic() + REST_S
 
     def turn(self, steps: int) -> None:
         """Turn the encoder ``steps`` detents: positive clockwise, one full cycle per detent.

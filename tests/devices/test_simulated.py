@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -34,6 +35,7 @@ def rig() -> Iterator[tuple[SimulatedControls, queue.Queue[Event]]]:
     factory = MockFactory()
     controls = SimulatedControls(config, factory)
     panel = ControlPanel.from_config(config, pin_factory=factory, roll=controls.roll)
+    controls.watch(panel.is_down)
     events: queue.Queue[Event] = queue.Queue()
     panel.start(events.put)
     yield controls, events
@@ -115,3 +117,35 @@ def test_pressing_again_before_the_release_is_never_lost(
         controls.press("horse2", seconds=0.1)
     presses = [next_event(events) for _ in range(3)]
     assert presses == [ButtonPressed("horse2")] * 3
+
+
+class LateScheduler:
+    """A scheduler on a machine so busy that every timer fires well after its time."""
+
+    def __init__(self, late_s: float) -> None:
+        self.late_s = late_s
+
+    def call_later(self, delay_s: float, action: Callable[[], None]) -> None:
+        timer = threading.Timer(delay_s + self.late_s, action)
+        timer.daemon = True
+        timer.start()
+
+
+def test_presses_are_seen_when_the_debouncer_runs_late() -> None:
+    # The debouncer's timers fire 0.2 s late, longer than a whole simulated press: the
+    # simulated finger keeps each button down until the panel has seen it, then lets go.
+    config = default_config()
+    factory = MockFactory()
+    controls = SimulatedControls(config, factory)
+    panel = ControlPanel.from_config(config, pin_factory=factory, scheduler=LateScheduler(0.2))
+    controls.watch(panel.is_down)
+    events: queue.Queue[Event] = queue.Queue()
+    panel.start(events.put)
+    try:
+        for _ in range(3):
+            controls.press("horse1")
+        presses = [next_event(events) for _ in range(3)]
+        assert presses == [ButtonPressed("horse1")] * 3
+    finally:
+        panel.close()
+        factory.reset()
