@@ -29,11 +29,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def open_existing(path: Path | None) -> Journal:
-    """Open an existing journal (never create one); raises JournalError."""
-    path = path or default_path()
-    if not path.exists():
-        raise JournalError(f"there is no journal at {path}")
-    return Journal.open(path)
+    """Open an existing journal, read-only where it cannot be written; never create one.
+
+    Raises JournalError (a missing or empty file, a folder, a damaged or foreign file).
+    """
+    return Journal.open(path if path is not None else default_path(), create=False, writable=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,8 +53,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion export: {error}", file=sys.stderr)
         return 2
     text = "".join(line + "\n" for line in lines)
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
+    try:
+        if args.output is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            args.output.write_text(text, encoding="utf-8")
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        where = "standard output" if args.output is None else str(args.output)
+        print(f"companion export: cannot write {where}: {error.strerror}", file=sys.stderr)
+        return 2
     return 0
