@@ -8,7 +8,9 @@ unprivileged user, since permission bits do not stop root.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.session.journal import (
     SCHEMA_VERSION,
     Journal,
@@ -274,3 +277,34 @@ def test_an_unreadable_journal_is_named_with_the_reason(shared_folder: Path) -> 
     outcome = as_unprivileged_user(lambda: Journal.open(path, create=False, writable=False).path)
     assert isinstance(outcome, dict) and outcome["raised"] == "JournalError"
     assert "Permission denied" in outcome["message"]
+
+
+def command_output(argv: list[str]) -> tuple[int, str, str]:
+    """Run a companion command in this process; return its status, output and errors."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_games_and_export_read_a_journal_this_user_may_not_write(shared_folder: Path) -> None:
+    path = shared_folder / "journal.sqlite3"
+    a_game(path)
+    db = str(path)
+    # Every module the commands load is loaded here, where the library can be read by root.
+    for argv in (["games", "--db", db], ["export", "1", "--db", db]):
+        assert command_output(argv)[0] == 0
+    shared_folder.chmod(0o555)
+    before = fingerprint(path)
+    results = as_unprivileged_user(
+        lambda: [
+            command_output(["games", "--db", db]),
+            command_output(["export", "1", "--db", db]),
+            command_output(["games", "--abandon", "1", "--db", db]),
+        ]
+    )
+    (listed, out, err), (exported, dump, _), (abandoned, _, refused) = results  # type: ignore[misc]
+    assert listed == 0 and "Anna, Bob" in out and not err
+    assert exported == 0 and '"players": ["Anna", "Bob"]' in dump
+    assert abandoned == 2 and "read-only" in refused and "damaged" not in refused
+    assert fingerprint(path) == before and files_beside(path) == ["journal.sqlite3"]
