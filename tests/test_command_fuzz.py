@@ -90,8 +90,9 @@ toml_values = st.one_of(
 )
 toml_texts = st.one_of(
     st.lists(
-        st.tuples(toml_keys, st.sampled_from(["port", "players", "kind", "cols", "x" * 100]))
-        .flatmap(lambda kv: toml_values.map(lambda v: f"[{kv[0]}]\n{kv[1]} = {v}\n"))
+        st.tuples(
+            toml_keys, st.sampled_from(["port", "players", "kind", "cols", "x" * 100])
+        ).flatmap(lambda kv: toml_values.map(lambda v: f"[{kv[0]}]\n{kv[1]} = {v}\n"))
         | st.text(max_size=40),
         max_size=5,
     ).map("".join),
@@ -199,7 +200,9 @@ odds_args: Any = st.fixed_dictionaries(
 
 @FUZZ
 @given(options=odds_args)
-def test_odds_takes_any_options(options: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_odds_takes_any_options(
+    options: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     if options.get("--setback") and int(options.get("--samples", "0")) > 2000:
         options["--samples"] = "2000"  # a valid count that is still quick
     argv = ["odds"] + [part for pair in options.items() for part in pair]

@@ -165,8 +165,6 @@ def _inspect_header(path: Path, *, create: bool) -> None:
 
     A file that does not exist (or, when ``create``, an empty one) is a new journal.
     """
-    if str(path) in ("", "."):
-        raise JournalError("no journal file was named (an empty path)")
     try:
         info = path.stat()
     except FileNotFoundError:

@@ -68,7 +68,7 @@ def test_a_folder_as_the_journal_is_one_line(
     (tmp_path / "folder").mkdir()
     monkeypatch.chdir(tmp_path)
     assert main([*command, "--db", db]) == 2
-    assert "folder" in one_line(capsys.readouterr().err, command[0]) or db == ""
+    assert "is a folder, not a journal file" in one_line(capsys.readouterr().err, command[0])
     assert os.listdir(tmp_path / "folder") == []
 
 
