@@ -231,6 +231,11 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     )
 
 
+def _text(data: bytes) -> str:
+    """Read a text value; bytes a damaged file holds that are not UTF-8 read as U+FFFD."""
+    return data.decode("utf-8", errors="replace")
+
+
 def _players(column: object) -> tuple[str, ...]:
     """Read the players column; one that is not a JSON list of names reads as no players."""
     try:
@@ -301,6 +306,7 @@ class Journal:
             )
         except sqlite3.Error as error:
             raise JournalError(f"cannot open the journal {path}: {error}") from None
+        db.text_factory = _text
         try:
             cls._check_contents(path, db)
             if not read_only:
@@ -345,7 +351,8 @@ class Journal:
                 if row[0] in _COLUMNS
             }
             anything = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            # SQLite's message may quote the damaged bytes, which are not always UTF-8.
             raise JournalError(
                 f"{path} is damaged ({error}); it was left untouched: "
                 "move it away to start a new journal"

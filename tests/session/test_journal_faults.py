@@ -308,3 +308,23 @@ def test_games_and_export_read_a_journal_this_user_may_not_write(shared_folder: 
     assert exported == 0 and '"players": ["Anna", "Bob"]' in dump
     assert abandoned == 2 and "read-only" in refused and "damaged" not in refused
     assert fingerprint(path) == before and files_beside(path) == ["journal.sqlite3"]
+
+
+def test_bytes_that_are_not_utf8_in_a_damaged_journal_are_read_or_refused(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    a_game(path)
+    data = bytearray(path.read_bytes())
+    for start in range(len(data)):  # a name in a row: read, with U+FFFD in its place
+        if data[start : start + 4] == b"Anna":
+            data[start + 1] = 0xFF
+    path.write_bytes(bytes(data))
+    journal = Journal.open(path, create=False, writable=False)
+    assert [g.players for g in journal.games()] == [("A\ufffdna", "Bob")]
+    journal.close()
+    schema = data.index(b"CREATE TABLE games")  # the schema itself: the file is refused
+    data[schema + 14] = 0x80
+    path.write_bytes(bytes(data))
+    before = fingerprint(path)
+    with pytest.raises(JournalError, match="is damaged"):
+        Journal.open(path, create=False, writable=False)
+    assert fingerprint(path) == before
