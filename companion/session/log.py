@@ -476,6 +476,13 @@ def json_schema() -> dict[str, object]:
         props: dict[str, object] = {"type": {"const": name}}
         for spec in SPECS[name]:
             props[spec.name] = dict(kinds[spec.kind])
+            if spec.name in _NAME_FIELDS and spec.kind == "string":
+                props[spec.name] = {**kinds["string"], "maxLength": MAX_NAME}
+            elif spec.name in _NAME_FIELDS:
+                props[spec.name] = {
+                    "type": "array",
+                    "items": {**kinds["string"], "maxLength": MAX_NAME},
+                }
         defs[name] = {
             "description": (cls.__doc__ or "").split("\n")[0],
             "type": "object",

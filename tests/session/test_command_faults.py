@@ -16,9 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from companion.cli import main
+from companion.session.log import LogError, json_schema, parse_line
 from companion.session.session import Session
 
 COMPANION = [sys.executable, "-m", "companion"]
@@ -245,3 +247,22 @@ def test_run_on_a_disk_with_no_room_for_a_new_journal_is_one_line(tmp_path: Path
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("companion: cannot write to the journal")
     assert "is it full" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("field", ["players", "player"])
+def test_the_schema_limits_names_as_the_parser_does(field: str) -> None:
+    validator = jsonschema.Draft202012Validator(json_schema())
+    for length, valid in ((20, True), (21, False)):
+        name = "N" * length
+        entry: dict[str, object] = (
+            {"type": "new_game", "game": "jockey", "players": [name, "Bob"]}
+            if field == "players"
+            else {"type": "roll", "value": 3, "player": name}
+        )
+        assert validator.is_valid(entry) == valid
+        try:
+            parse_line(json.dumps(entry))
+            parsed = True
+        except LogError:
+            parsed = False
+        assert parsed == valid
