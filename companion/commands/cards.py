@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import queue
 import sys
 import threading
@@ -227,9 +228,22 @@ def _entries(events: queue.Queue[Entry | object], ends_with_input: bool) -> Iter
 
 
 def _read_lines(stream: TextIO, events: queue.Queue[Entry | object]) -> None:
-    for line in stream:
-        events.put(Typed(line.rstrip("\r\n")))
-    events.put(_END)
+    """Pass on each typed line; whatever ends the input, the end is passed on too."""
+    try:
+        for line in stream:
+            events.put(Typed(line.rstrip("\r\n")))
+    except (OSError, ValueError) as error:
+        reason = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error
+        events.put(Notice(f"(typed input stopped: {reason})"))
+    finally:
+        events.put(_END)
+
+
+def _tolerant(stream: TextIO) -> TextIO:
+    """Read a terminal so that a byte that is not UTF-8 becomes a character, not an end."""
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="replace")
+    return stream
 
 
 def _to_entry(events: queue.Queue[Entry | object]) -> Callable[[Event], None]:
@@ -293,7 +307,7 @@ def enroll(
     out: TextIO | None = None,
 ) -> int:
     """Run an enrollment on a terminal; return 0 when every card of the deck has a tag."""
-    stdin = stdin if stdin is not None else sys.stdin
+    stdin = stdin if stdin is not None else _tolerant(sys.stdin)
     out = out if out is not None else sys.stdout
 
     def say(text: str) -> None:

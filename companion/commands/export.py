@@ -34,15 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def open_existing(path: Path | None, command: str = "export") -> Journal:
-    """Open an existing journal (never create one); raises JournalError.
+    """Open an existing journal, read-only where it cannot be written; never create one.
 
     Without ``path``, the companion's own journal; when there is none (and
     $COMPANION_JOURNAL names none), the simulator's, said on stderr by ``command``.
+    Raises JournalError (a missing or empty file, a folder, a damaged or foreign file).
     """
     path = path or found_journal(command)
-    if not path.exists():
-        raise JournalError(f"there is no journal at {path}")
-    return Journal.open(path)
+    return Journal.open(path, create=False, writable=False)
 
 
 def found_journal(command: str) -> Path:
@@ -76,8 +75,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion export: {error}", file=sys.stderr)
         return 2
     text = "".join(line + "\n" for line in lines)
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
+    try:
+        if args.output is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            args.output.write_text(text, encoding="utf-8")
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        where = "standard output" if args.output is None else str(args.output)
+        print(f"companion export: cannot write {where}: {error.strerror}", file=sys.stderr)
+        return 2
     return 0

@@ -47,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
         print("no games in the journal")
     for r in records:
         name = GAME_NAMES.get(r.kind, r.kind)
-        players = ", ".join(r.players)
+        players = ", ".join(r.players) or "(players unreadable)"
         print(f"{r.id:>4}  {name:<15}  {r.status:<9}  {r.events:>5} events  {r.created}  {players}")
     return 0

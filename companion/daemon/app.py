@@ -92,7 +92,6 @@ def build(
 ) -> Companion:
     """Open the devices, the journal and the table; the loop is ready to run."""
     path = journal_path(config, state_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         session = Session.open(path)
     except GameNotRebuilt as error:

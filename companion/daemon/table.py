@@ -33,13 +33,16 @@ from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Even
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
-from companion.session.journal import JournalError
+from companion.session.journal import JournalError, JournalFull
 from companion.session.session import Session
 
 log = logging.getLogger("companion.table")
 
 #: What the table sees when a flow fails in an unexpected way.
 OOPS = "Something went wrong: that input was ignored."
+
+#: What the table sees when the journal's disk is full (the input changed nothing).
+DISK_FULL = "Disk full: this input was not saved."
 
 #: What the table sees when the companion comes back on a game in progress.
 RESUMED = "Game resumed."
@@ -119,6 +122,7 @@ class TableController:
         #: Devices that stopped answering: their message, and when they were lost.
         self._down: dict[str, tuple[str, float]] = {}
         self._screen_failed = False
+        self._disk_full = False
         self.flow: Flow = self._first_flow()
 
     @property
@@ -167,12 +171,22 @@ class TableController:
             if reply.goto is not None:
                 self.flow = reply.goto
             reply.add(self.flow.settle())
+        except JournalFull as error:
+            if not self._disk_full:  # told once per episode, not once per press
+                log.error("%s; inputs are refused until there is space again", error)
+            self._disk_full = True
+            reply = refused(DISK_FULL)
+            self._recover()
         except Exception:
             log.exception(
                 "handling a %s failed", type(event).__name__
             )  # never the button: it may be sealed
             reply = refused(OOPS)
             self._recover()
+        journal = self.ctx.session.journal
+        if self._disk_full and journal is not None and not journal.full:
+            log.warning("the journal is written again: the disk has space")
+            self._disk_full = False
         self._show(reply.flash)
         return reply.cues
 

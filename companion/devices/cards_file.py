@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.devices.config import ConfigError, ConfigProblem
+from companion.devices.config.checker import read_text_file, read_toml
 from companion.devices.readers.base import normalize_uid
 
 
@@ -166,11 +166,11 @@ def load_cards(path: str | os.PathLike[str]) -> CardBook:
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_text_file(file)
     except FileNotFoundError:
         return CardBook()
-    except (OSError, UnicodeDecodeError) as error:
-        raise CardsFileError([ConfigProblem(str(file), "", f"cannot be read ({error})")]) from None
+    except ConfigError as error:
+        raise CardsFileError(error.problems) from None
     return parse_cards(text, str(file))
 
 
@@ -178,9 +178,9 @@ def parse_cards(text: str, source: str = "cards.toml") -> CardBook:
     """Check the text of an enrolled-cards file. Raises CardsFileError listing the problems."""
     problems: list[ConfigProblem] = []
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CardsFileError([ConfigProblem(source, "", f"not valid TOML ({error})")]) from None
+        data = read_toml(text, source)
+    except ConfigError as error:
+        raise CardsFileError(error.problems) from None
     for key in data:
         if key != "tags":
             problems.append(ConfigProblem(source, key, "unknown key (the file holds [tags])"))

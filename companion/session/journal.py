@@ -5,9 +5,16 @@ committed (WAL mode, ``synchronous=FULL``: the write-ahead log is flushed to the
 ``append`` returns, so an input the table has been told about survives a power cut. Refused
 inputs go to ``refusals`` for diagnosis; they never take part in rebuilding a game.
 
-A file that is not an SQLite database, fails SQLite's integrity check, or carries a schema
-version newer than this program's (``PRAGMA user_version``) is refused with a JournalError
-and left exactly as it was.
+A file that is not an SQLite database, fails SQLite's integrity check, carries a schema
+version newer than this program's (``PRAGMA user_version``) or lacks a table or column the
+companion needs is refused with a JournalError and left exactly as it was: every check runs
+before the first write (before the switch to WAL mode too). Tables the companion does not
+know (another part of the companion may add one) are left alone.
+
+A journal that cannot be written (a read-only file system, a folder or file the user may
+not write) opens read-only: it can be listed and exported, and a write raises
+JournalReadOnly. A write that finds the disk full raises JournalFull and changes nothing;
+the next write tries again.
 """
 
 from __future__ import annotations
@@ -15,10 +22,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
+from urllib.parse import quote
 
 #: The journal layout this program writes; a newer one is refused.
 SCHEMA_VERSION = 1
@@ -26,6 +36,8 @@ SCHEMA_VERSION = 1
 STATUSES = ("active", "finished", "abandoned")
 
 _MAGIC = b"SQLite format 3\x00"
+
+T = TypeVar("T")
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -54,11 +66,27 @@ CREATE TABLE refusals (
 );
 """
 
-_TABLES = {"games", "events", "refusals"}
+#: The columns the companion reads and writes, by table (a journal may hold more).
+_COLUMNS = {
+    "games": {"id", "kind", "players", "created", "updated", "status"},
+    "events": {"game_id", "seq", "at", "entry"},
+    "refusals": {"id", "game_id", "at", "entry", "code", "sentence"},
+}
+
+#: Game ids are SQLite integers: a larger number names no game.
+_MAX_ID = 2**63 - 1
 
 
 class JournalError(Exception):
     """A journal file that cannot be used (corrupt, foreign, newer) or a failed write."""
+
+
+class JournalFull(JournalError):
+    """A write refused because the disk (or the journal's size limit) is full; nothing changed."""
+
+
+class JournalReadOnly(JournalError):
+    """A write to a journal that was opened read-only (read-only file system or folder)."""
 
 
 class GameNotRebuilt(JournalError):
@@ -91,7 +119,11 @@ def utc_now() -> str:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game in the journal: its id, kind, players, times, status and number of events."""
+    """One game in the journal: its id, kind, players, times, status and number of events.
+
+    ``players`` is empty when the journal's players column cannot be read (the game's own
+    first entry still names them).
+    """
 
     id: int
     kind: str
@@ -113,12 +145,47 @@ class RefusalRecord:
     sentence: str
 
 
-def _inspect_header(path: Path) -> None:
-    """Refuse a file that is not an SQLite database or is from a newer program, unopened."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    with path.open("rb") as handle:
-        header = handle.read(100)
+def _write_error(path: Path, error: sqlite3.Error) -> JournalError:
+    """Turn SQLite's error about a write into the journal's own, saying what went wrong."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL:
+        return JournalFull(f"the disk is full: nothing was written to the journal {path}")
+    if code == sqlite3.SQLITE_READONLY:
+        return JournalReadOnly(f"the journal {path} is read-only: nothing was written to it")
+    if code == sqlite3.SQLITE_IOERR:
+        return JournalError(
+            f"cannot write to the journal {path}: the disk refused the write ({error}: "
+            "is it full, or is the file too large for it?)"
+        )
+    return JournalError(f"cannot write to the journal {path}: {error}")
+
+
+def _inspect_header(path: Path, *, create: bool) -> None:
+    """Refuse a path that is no journal file: a folder, an unreadable file, another format.
+
+    A file that does not exist (or, when ``create``, an empty one) is a new journal.
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        if create:
+            return
+        raise JournalError(f"there is no journal at {path}") from None
+    except OSError as error:
+        raise JournalError(f"cannot reach the journal {path}: {error.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise JournalError(f"{path} is a folder, not a journal file: name the file in it")
+    if not stat.S_ISREG(info.st_mode):
+        raise JournalError(f"{path} is not a regular file, so not a companion journal")
+    if info.st_size == 0:
+        if create:
+            return
+        raise JournalError(f"{path} is an empty file, not a journal; it was left untouched")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as error:
+        raise JournalError(f"cannot read the journal {path}: {error.strerror}") from None
     if len(header) < 100 or not header.startswith(_MAGIC):
         raise JournalError(
             f"{path} is not a companion journal (not an SQLite database); "
@@ -135,46 +202,142 @@ def _check_version(path: Path, version: int) -> None:
         )
 
 
+def _writable(path: Path) -> bool:
+    """Whether this process may write the journal and create its side files beside it."""
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open an existing journal for reading only, even where SQLite cannot add its side files.
+
+    A journal closed cleanly has no write-ahead log left beside it; in a folder nobody may
+    write, SQLite then reads it as an immutable file (nothing else can be writing it).
+    """
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise
+    return sqlite3.connect(
+        uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False
+    )
+
+
+def _text(data: bytes) -> str:
+    """Read a text value; bytes a damaged file holds that are not UTF-8 read as U+FFFD."""
+    return data.decode("utf-8", errors="replace")
+
+
+def _players(column: object) -> tuple[str, ...]:
+    """Read the players column; one that is not a JSON list of names reads as no players."""
+    try:
+        names = json.loads(column) if isinstance(column, str) else None
+    except (ValueError, RecursionError):
+        return ()
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return ()
+    return tuple(names)
+
+
 class Journal:
     """The journal of games in one SQLite file; use ``Journal.open``."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection, clock: Callable[[], str]):
+    def __init__(
+        self,
+        path: Path,
+        connection: sqlite3.Connection,
+        clock: Callable[[], str],
+        *,
+        read_only: bool = False,
+    ):
         self.path = path
         self._db = connection
         self._clock = clock
+        #: Whether the journal was opened read-only (a write raises JournalReadOnly).
+        self.read_only = read_only
+        #: Whether the last write found the disk full (until a write succeeds again).
+        self.full = False
 
     @classmethod
-    def open(cls, path: str | Path, *, clock: Callable[[], str] = utc_now) -> Journal:
-        """Open (or create) the journal at ``path``, checking it before writing anything.
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], str] = utc_now,
+        create: bool = True,
+        writable: bool = True,
+    ) -> Journal:
+        """Open (or, with ``create``, create) the journal at ``path``, checking it before writing.
 
-        Raises JournalError for a file that is not an SQLite database, fails the integrity
-        check, is another program's database, or is from a newer companion. Such a file is
-        never modified.
+        Raises JournalError for a folder, a file that is not an SQLite database, fails the
+        integrity check, is another program's database, or is from a newer companion; such
+        a file is never modified. Without ``create``, a missing or empty file is refused
+        too (and stays as it was). A journal this process may not write raises
+        JournalReadOnly when ``writable`` is asked for, and opens read-only otherwise.
         """
         path = Path(path)
-        _inspect_header(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _inspect_header(path, create=create)
+        if create:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise JournalError(
+                    f"cannot make the journal's folder {path.parent}: {error.strerror}"
+                ) from None
+        read_only = not _writable(path)
+        if read_only and (writable or not path.exists()):
+            raise JournalReadOnly(
+                f"the journal {path} is read-only (a read-only file system, or a folder or "
+                "file this user may not write): the companion needs to write it"
+            )
         try:
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            db = (
+                _connect_read_only(path)
+                if read_only
+                else sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            )
         except sqlite3.Error as error:
             raise JournalError(f"cannot open the journal {path}: {error}") from None
+        db.text_factory = _text
         try:
             cls._check_contents(path, db)
+            if not read_only:
+                cls._prepare(path, db)
+        except BaseException:
+            db.close()
+            raise
+        return cls(path, db, clock, read_only=read_only)
+
+    @staticmethod
+    def _prepare(path: Path, db: sqlite3.Connection) -> None:
+        """Set the durable modes and, in a new file, create the tables."""
+        try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
             if db.execute("PRAGMA user_version").fetchone()[0] == 0:
                 db.execute("BEGIN IMMEDIATE")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                db.execute("COMMIT")
-        except BaseException:
-            db.close()
-            raise
-        return cls(path, db, clock)
+                try:
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
+        except sqlite3.Error as error:
+            raise _write_error(path, error) from None
 
     @staticmethod
     def _check_contents(path: Path, db: sqlite3.Connection) -> None:
@@ -182,8 +345,14 @@ class Journal:
         try:
             problems = [row[0] for row in db.execute("PRAGMA quick_check")]
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-        except sqlite3.DatabaseError as error:
+            tables = {
+                row[0]: {column[1] for column in db.execute(f'PRAGMA table_info("{row[0]}")')}
+                for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                if row[0] in _COLUMNS
+            }
+            anything = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            # SQLite's message may quote the damaged bytes, which are not always UTF-8.
             raise JournalError(
                 f"{path} is damaged ({error}); it was left untouched: "
                 "move it away to start a new journal"
@@ -194,54 +363,79 @@ class Journal:
                 "move it away to start a new journal"
             )
         _check_version(path, version)
-        if version == 0 and tables:
+        if version == 0 and anything:
             raise JournalError(
                 f"{path} is an SQLite database but not a companion journal; it was left untouched"
             )
-        if version == SCHEMA_VERSION and not tables >= _TABLES:
-            raise JournalError(
-                f"{path} misses the tables {sorted(_TABLES - tables)}; it was left untouched"
-            )
+        if version == 0:
+            return
+        missing = sorted(set(_COLUMNS) - set(tables))
+        if missing:
+            raise JournalError(f"{path} misses the tables {missing}; it was left untouched")
+        for table, needed in _COLUMNS.items():
+            lacking = sorted(needed - tables[table])
+            if lacking:
+                raise JournalError(
+                    f"{path} is not a companion journal (its table {table} has no column "
+                    f"{', '.join(lacking)}); it was left untouched"
+                )
 
     # ---- writing --------------------------------------------------------------------------
 
-    def _write(self, statements: list[tuple[str, tuple[object, ...]]]) -> list[int | None]:
-        """Run ``statements`` in one transaction, committed to disk; return their last row ids."""
-        rows: list[int | None] = []
+    def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in one transaction, committed to disk; all of it or nothing.
+
+        Raises JournalFull on a full disk, JournalReadOnly on a read-only journal, and
+        JournalError for any other failed write.
+        """
+        if self.read_only:
+            raise JournalReadOnly(f"the journal {self.path} is read-only: nothing was written")
+        db = self._db
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in statements:
-                    rows.append(self._db.execute(sql, params).lastrowid)
-                self._db.execute("COMMIT")
+                result = work(db)
+                db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # SQLite has already rolled back after some errors (a full disk among them).
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
         except sqlite3.Error as error:
-            raise JournalError(f"cannot write to the journal {self.path}: {error}") from None
-        return rows
+            failure = _write_error(self.path, error)
+            self.full = isinstance(failure, JournalFull)
+            raise failure from None
+        self.full = False
+        return result
+
+    def _write(self, statements: list[tuple[str, tuple[object, ...]]]) -> None:
+        """Run ``statements`` in one transaction, committed to disk."""
+
+        def work(db: sqlite3.Connection) -> None:
+            for sql, params in statements:
+                db.execute(sql, params)
+
+        self._transaction(work)
 
     def create_game(self, kind: str, players: tuple[str, ...], first_entry: str) -> int:
         """Record a new active game and its first entry (the new_game line); return its id."""
         now = self._clock()
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = self._db.execute(
+
+        def work(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
                 "INSERT INTO games (kind, players, created, updated, status) "
                 "VALUES (?, ?, ?, ?, 'active')",
                 (kind, json.dumps(list(players), ensure_ascii=False), now, now),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            self._db.execute(
+            db.execute(
                 "INSERT INTO events (game_id, seq, at, entry) VALUES (?, 0, ?, ?)",
                 (game_id, now, first_entry),
             )
-            self._db.execute("COMMIT")
-        except sqlite3.Error as error:
-            self._db.execute("ROLLBACK")
-            raise JournalError(f"cannot write to the journal {self.path}: {error}") from None
-        return game_id
+            return game_id
+
+        return self._transaction(work)
 
     def append(self, game_id: int, seq: int, entry: str, status: str = "active") -> None:
         """Add accepted entry number ``seq`` to a game and set its status; durable on return."""
@@ -309,7 +503,7 @@ class Journal:
             params,
         )
         return [
-            GameRecord(row[0], row[1], tuple(json.loads(row[2])), row[3], row[4], row[5], row[6])
+            GameRecord(row[0], row[1], _players(row[2]), row[3], row[4], row[5], row[6])
             for row in rows
         ]
 
@@ -319,7 +513,7 @@ class Journal:
 
     def game(self, game_id: int) -> GameRecord:
         """Return one game; raises JournalError when there is no such game."""
-        found = self._records("WHERE g.id = ?", (game_id,))
+        found = self._records("WHERE g.id = ?", (game_id,)) if 0 <= game_id <= _MAX_ID else []
         if not found:
             raise JournalError(f"there is no game {game_id} in the journal {self.path}")
         return found[0]

@@ -288,6 +288,12 @@ _KIND_WORDS = {
 }
 
 
+#: The longest player name a log may hold (the configuration's limit too).
+MAX_NAME = 20
+#: The fields that hold players' names.
+_NAME_FIELDS = frozenset({"player", "players", "target"})
+
+
 def _shown(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -317,6 +323,10 @@ def _convert(spec: FieldSpec, value: object, line: int | None) -> object:
     if spec.kind == "string":
         if not isinstance(value, str) or not value:
             raise wrong()
+        if spec.name in _NAME_FIELDS and len(value) > MAX_NAME:
+            raise LogError(
+                f"a player's name has 1 to {MAX_NAME} characters", line=line, field=spec.name
+            )
         return value
     if spec.kind == "integer":
         return _integer(value, wrong)
@@ -327,6 +337,12 @@ def _convert(spec: FieldSpec, value: object, line: int | None) -> object:
             if not isinstance(item, str) or not item:
                 raise LogError(
                     f"expected a non-empty string, got {_given(spec, item)}",
+                    line=line,
+                    field=f"{spec.name}[{index}]",
+                )
+            if spec.name in _NAME_FIELDS and len(item) > MAX_NAME:
+                raise LogError(
+                    f"a player's name has 1 to {MAX_NAME} characters",
                     line=line,
                     field=f"{spec.name}[{index}]",
                 )
@@ -367,7 +383,7 @@ def parse_entry(obj: object, line: int | None = None) -> Entry:
     known_fields = {s.name for s in specs}
     for key in obj:
         if key != "type" and key not in known_fields:
-            raise LogError(f"unknown field for a {name} entry", line=line, field=key)
+            raise LogError(f"unknown field for a {name} entry", line=line, field=key[:40])
     values: dict[str, object] = {}
     for spec in specs:
         if spec.name not in obj:
@@ -387,12 +403,17 @@ def parse_line(text: str, line: int | None = None) -> Entry:
     """Parse one line of a table log; raises LogError naming the line (and the field)."""
     try:
         obj = json.loads(text, parse_constant=_refuse_constant)
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
     except ValueError as error:
         if isinstance(error, json.JSONDecodeError):
             reason = f"{error.msg} at column {error.colno}"
+        elif isinstance(error, UnicodeEncodeError):
+            reason = "a \\u escape names half a character (a lone surrogate)"
         else:
             reason = str(error)
         raise LogError(f"not JSON ({reason})", line=line) from None
+    except RecursionError:
+        raise LogError("not JSON (nested too deeply)", line=line) from None
     return parse_entry(obj, line)
 
 
@@ -455,6 +476,13 @@ def json_schema() -> dict[str, object]:
         props: dict[str, object] = {"type": {"const": name}}
         for spec in SPECS[name]:
             props[spec.name] = dict(kinds[spec.kind])
+            if spec.name in _NAME_FIELDS and spec.kind == "string":
+                props[spec.name] = {**kinds["string"], "maxLength": MAX_NAME}
+            elif spec.name in _NAME_FIELDS:
+                props[spec.name] = {
+                    "type": "array",
+                    "items": {**kinds["string"], "maxLength": MAX_NAME},
+                }
         defs[name] = {
             "description": (cls.__doc__ or "").split("\n")[0],
             "type": "object",

@@ -45,6 +45,8 @@ from companion.devices.config.sections import (
 DEFAULT_PATH = Path("/etc/companion/companion.toml")
 #: The environment variable that names another file.
 ENV_VAR = "COMPANION_CONFIG"
+#: The largest settings file read (a real one is a few KiB).
+MAX_FILE_BYTES = 1024 * 1024
 
 
 def config_path(path: str | os.PathLike[str] | None = None) -> tuple[Path, bool]:
@@ -66,14 +68,46 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """
     file, named = config_path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_text_file(file)
     except FileNotFoundError:
         if not named:
             return default_config()
         raise ConfigError([ConfigProblem(str(file), "", "no such file")]) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError([ConfigProblem(str(file), "", f"cannot be read ({error})")]) from None
     return parse_config(text, str(file), base_dir=file.parent)
+
+
+def read_text_file(file: Path) -> str:
+    """Read a small UTF-8 settings file (a configuration, the enrolled cards).
+
+    Reads at most MAX_FILE_BYTES, so that a device or a huge file cannot fill the memory.
+    Raises FileNotFoundError, or ConfigError for anything else that keeps it from being read.
+    """
+    try:
+        with file.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise ConfigError([ConfigProblem(str(file), "", f"cannot be read ({error})")]) from None
+    if len(data) > MAX_FILE_BYTES:
+        reason = f"is larger than {MAX_FILE_BYTES // 1024} KiB: not a settings file"
+        raise ConfigError([ConfigProblem(str(file), "", reason)])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        reason = f"cannot be read (not UTF-8 text: {error.reason} at byte {error.start})"
+        raise ConfigError([ConfigProblem(str(file), "", reason)]) from None
+
+
+def read_toml(text: str, source: str) -> dict[str, object]:
+    """Parse TOML text; raises ConfigError naming ``source`` when it is not valid TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError([ConfigProblem(source, "", f"not valid TOML ({error})")]) from None
+    except RecursionError:
+        reason = "not valid TOML (arrays or tables nested too deeply)"
+        raise ConfigError([ConfigProblem(source, "", reason)]) from None
 
 
 def parse_config(text: str, source: str = "companion.toml", base_dir: Path | None = None) -> Config:
@@ -81,10 +115,7 @@ def parse_config(text: str, source: str = "companion.toml", base_dir: Path | Non
 
     Raises ConfigError listing every problem (file, key, reason).
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError([ConfigProblem(source, "", f"not valid TOML ({error})")]) from None
+    data = read_toml(text, source)
     return _Checker(source, base_dir or Path.cwd()).check(data)
 
 

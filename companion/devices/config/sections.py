@@ -178,6 +178,10 @@ class Config:
     reader: ReaderSection | None = None
 
 
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 @dataclass(frozen=True)
 class ConfigProblem:
     """One thing wrong with a configuration file: where, which key, and why."""
@@ -185,6 +189,12 @@ class ConfigProblem:
     file: str
     key: str
     reason: str
+
+    def __post_init__(self) -> None:
+        # What a file says is quoted back, but never at any length: a key or value of
+        # megabytes is cut, so the message stays readable.
+        object.__setattr__(self, "key", _cut(self.key, 60))
+        object.__setattr__(self, "reason", _cut(self.reason, 400))
 
     def __str__(self) -> str:
         return (
