@@ -192,7 +192,8 @@ def build(lcd_hz: int, oled_hz: int, own_bus: bool) -> Rig:
 
     wire.data = data  # type: ignore[method-assign,assignment]
     strip = PicoWireStrip(60, serial, lambda: marks.leds.append(serial.done_at()))
-    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=ProbeBuzzer(marks))
+    buses = {"lcd": i2c1.name, "oled": oled_bus.name, "strip": serial.name}
+    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=ProbeBuzzer(marks), buses=buses)
     folder = tempfile.TemporaryDirectory(prefix="cmp-glass-")
     session = Session.open(Path(folder.name) / "journal.sqlite3")
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
