@@ -10,6 +10,7 @@ a display is being written.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 import tempfile
@@ -22,8 +23,16 @@ from typing import Any
 
 from companion.benchmarks import Figure, percentile
 from companion.devices.base import RGB, ButtonPressed, CardScanned, DieRolled, EncoderTurned, Event
-from companion.devices.bus import Bus, WallClock, uart_bits, ws2812_s
+from companion.devices.bus import (
+    USB_FRAME_S,
+    USB_FULL_SPEED_HZ,
+    Bus,
+    WallClock,
+    i2c_bits,
+    ws2812_s,
+)
 from companion.devices.buzzer import MemoryBuzzer
+from companion.devices.config import Config, default_config
 from companion.devices.hd44780 import Pcf8574Bus, rplcd_on
 from companion.devices.lcd import CharacterLcd
 from companion.devices.oled import Oled
@@ -37,21 +46,21 @@ NAME = "glass"
 SETUPS: tuple[tuple[str, int, int, bool], ...] = (
     ("100 kHz", 100_000, 100_000, False),
     ("400 kHz", 400_000, 400_000, False),
-    ("LCD 100k + OLED own bus 400k", 100_000, 400_000, True),
+    ("LCD 100k, OLED on bus 4 at 400k", 100_000, 400_000, True),
 )
 #: How far a caller runs ahead of the modelled wire before it really sleeps.
 SLACK_S = 0.002
-PICO_BAUD = 115_200
 PLAYING = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
                                             "J", "Q", "K")]  # fmt: skip
 JOCKEY = [f"jockey:{n}" for n in range(1, 55)]
 
 
 class PicoWireStrip(MemoryStrip):
-    """The strip on the Pico as the wire sees it: each frame is a FRAME line on the serial
-    link at its baud rate, then the WS2812 frame and latch; the Pico animates moves itself."""
+    """The strip on the Pico as the wires see it: each frame is a FRAME line on the USB link
+    (full speed, after the host's next 1 ms frame at worst), then the WS2812 frame and latch;
+    the Pico animates moves itself."""
 
-    def __init__(self, count: int, wire: Bus, on_lit: Callable[[], None]) -> None:
+    def __init__(self, count: int, wire: Bus, on_lit: Callable[[float], None]) -> None:
         super().__init__(count, 0.25)
         self.wire = wire
         self.on_lit = on_lit
@@ -63,9 +72,9 @@ class PicoWireStrip(MemoryStrip):
 
     def _write(self, leds: list[RGB]) -> None:
         line = self._codec.encode(1, "FRAME", colours=runs_of(leds))
-        self.wire.transfer(uart_bits(len(line)), ws2812_s(self.count))
+        self.wire.transfer(8 * len(line), USB_FRAME_S + ws2812_s(self.count))
         super()._write(leds)
-        self.on_lit()
+        self.on_lit(8 * len(line) / self.wire.hz + ws2812_s(self.count))
 
 
 class Quiet:
@@ -90,6 +99,10 @@ class Marks:
         self.lcd: list[float] = []
         self.oled: list[float] = []
         self.leds: list[float] = []
+        #: Beside each mark, the time its bytes need on the wire alone (bits / bus speed).
+        self.lcd_floor: list[float] = []
+        self.oled_floor: list[float] = []
+        self.leds_floor: list[float] = []
         self.tones: list[float] = []
         self.started = threading.Event()
 
@@ -101,8 +114,8 @@ class Marks:
 class ProbePort:
     """An LCD port that notes when each write has gone over the bus."""
 
-    def __init__(self, inner: Any, wire: Bus, marks: Marks) -> None:
-        self.inner, self.wire, self.marks = inner, wire, marks
+    def __init__(self, inner: Any, wire: Bus, marks: Marks, pcf: Pcf8574Bus) -> None:
+        self.inner, self.wire, self.marks, self.pcf = inner, wire, marks, pcf
 
     def define_char(self, slot: int, bitmap: Any) -> None:
         self.inner.define_char(slot, bitmap)
@@ -112,7 +125,9 @@ class ProbePort:
 
     def write(self, row: int, col: int, codes: bytes) -> None:
         self.marks.started.set()
+        writes = self.pcf.writes
         self.inner.write(row, col, codes)
+        self.marks.lcd_floor.append((self.pcf.writes - writes) * i2c_bits(1) / self.wire.hz)
         self.marks.lcd.append(self.wire.done_at())
 
     def close(self) -> None:
@@ -163,37 +178,63 @@ class Rig:
         self.folder.cleanup()
 
 
-def build(lcd_hz: int, oled_hz: int, own_bus: bool) -> Rig:
-    """Open the journal, the table and the panel on modelled buses; start the loop."""
+def wired(lcd_hz: int, oled_hz: int, own_bus: bool) -> Config:
+    """The default build with these bus speeds; with ``own_bus``, the OLED on bus 4."""
+    base = default_config()
+    assert base.lcd is not None and base.oled is not None
+    return dataclasses.replace(
+        base,
+        lcd=dataclasses.replace(base.lcd, i2c_hz=lcd_hz),
+        oled=dataclasses.replace(base.oled, i2c_hz=oled_hz, port=4 if own_bus else 1),
+    )
+
+
+def build(config: Config) -> Rig:
+    """Open the journal, the table and the panel on buses modelled at the configured speeds;
+    start the loop."""
     import luma.oled.device
 
     from companion.daemon.loop import Daemon
     from companion.daemon.outputs import Panel
+    from companion.daemon.rig import bus_names
     from companion.daemon.table import TableController
     from companion.session.session import Session
 
+    assert config.lcd is not None and config.oled is not None
+    names = bus_names(config)
     clock = WallClock()
     marks = Marks()
-    i2c1 = Bus("i2c-1", lcd_hz, clock, SLACK_S)
-    oled_bus = Bus("i2c-3", oled_hz, clock, SLACK_S) if own_bus else i2c1
-    serial = Bus("pico", PICO_BAUD, clock, SLACK_S)
-    pcf = Pcf8574Bus(0x27, 20, 4, wire=i2c1)
+    i2c1 = Bus(names["lcd"], config.lcd.i2c_hz, clock, SLACK_S)
+    oled_bus = (
+        i2c1
+        if names["oled"] == i2c1.name
+        else Bus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
+    )
+    serial = Bus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
+    pcf = Pcf8574Bus(config.lcd.address, config.lcd.cols, config.lcd.rows, wire=i2c1)
     with rplcd_on(pcf):
-        lcd = CharacterLcd.open()
-    lcd.port = ProbePort(lcd.port, i2c1, marks)
+        lcd = CharacterLcd.open(address=config.lcd.address)
+    lcd.port = ProbePort(lcd.port, i2c1, marks, pcf)
     wire = OledWire(oled_bus, "ssd1306")
     oled = Oled(luma.oled.device.ssd1306(wire, width=128, height=64))
     send = wire.data
+    counted = [wire.bits]
 
     def data(block: Any) -> None:
         marks.started.set()
         send(block)
+        marks.oled_floor.append((wire.bits - counted[0]) / oled_bus.hz)
+        counted[0] = wire.bits
         marks.oled.append(oled_bus.done_at())
 
     wire.data = data  # type: ignore[method-assign,assignment]
-    strip = PicoWireStrip(60, serial, lambda: marks.leds.append(serial.done_at()))
-    buses = {"lcd": i2c1.name, "oled": oled_bus.name, "strip": serial.name}
-    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=ProbeBuzzer(marks), buses=buses)
+
+    def lit(floor: float) -> None:
+        marks.leds_floor.append(floor)
+        marks.leds.append(serial.done_at())
+
+    strip = PicoWireStrip(60, serial, lit)
+    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=ProbeBuzzer(marks), buses=names)
     folder = tempfile.TemporaryDirectory(prefix="cmp-glass-")
     session = Session.open(Path(folder.name) / "journal.sqlite3")
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
@@ -275,9 +316,8 @@ def press(rig: Rig, event: Event) -> tuple[float, tuple[int, int, int, int], flo
     began = time.perf_counter()
     rig.daemon.post(event)
     rig.handled.wait(5)
-    cpu_used = time.process_time() - cpu
     rig.quiet()
-    return began, before, cpu_used
+    return began, before, time.process_time() - cpu
 
 
 def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int) -> None:
@@ -307,19 +347,26 @@ def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int)
             continue
         if tones:
             samples.add("applied", tones[0] - began)
+        lcd_floor = marks.lcd_floor[before[0] : before[0] + len(lcd)]
+        oled_floor = marks.oled_floor[before[1] : before[1] + len(oled)]
         if kind == "horse":
             if leds:
                 samples.add("horse leds", leds[0] - began)
+                samples.add("horse leds floor", marks.leds_floor[before[2]])
             if lcd:
                 samples.add("horse lcd row", lcd[0] - began)
+                samples.add("horse lcd row floor", lcd_floor[0])
                 samples.add("horse lcd", lcd[-1] - began)
+                samples.add("horse lcd floor", sum(lcd_floor))
             if oled:
                 samples.add("horse oled", oled[-1] - began)
+                samples.add("horse oled floor", sum(oled_floor))
             ends = [m[-1] for m in (lcd, oled, leds) if m]
             if ends:
                 samples.add("horse all", max(ends) - began)
         if kind == "card" and lcd:
             samples.add("card lcd", lcd[-1] - began)
+            samples.add("card lcd floor", sum(lcd_floor))
 
 
 def measure_overlap(rig: Rig, presses: int, samples: Samples, seed: int) -> None:
@@ -372,12 +419,12 @@ def run(quick: bool) -> dict[str, Figure]:
     for name, lcd_hz, oled_hz, own in SETUPS:
         samples = Samples()
         for number, game in enumerate(OPENINGS):
-            rig = build(lcd_hz, oled_hz, own)
+            rig = build(wired(lcd_hz, oled_hz, own))
             try:
                 measure_game(rig, game, presses, samples, seed=number)
             finally:
                 rig.close()
-        rig = build(lcd_hz, oled_hz, own)
+        rig = build(wired(lcd_hz, oled_hz, own))
         try:
             measure_overlap(rig, presses // 3 or 1, samples, seed=9)
         finally:
@@ -386,6 +433,10 @@ def run(quick: bool) -> dict[str, Figure]:
             values = samples.by.get(key, [])
             figures[f"{name}: {label} (median)"] = Figure(_ms(values, 0.5), "ms")
             figures[f"{name}: {label} (p99)"] = Figure(_ms(values, 0.99), "ms")
+            floors = samples.by.get(f"{key} floor")
+            if floors:
+                figures[f"{name}: {label}, wire floor (median)"] = Figure(_ms(floors, 0.5), "ms")
+                figures[f"{name}: {label}, wire floor (p99)"] = Figure(_ms(floors, 0.99), "ms")
         fps = samples.by.get("roll fps", [])
         figures[f"{name}: roll, OLED frames per second"] = Figure(
             statistics.median(fps) if fps else float("nan"), "fps"

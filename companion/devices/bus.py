@@ -23,6 +23,10 @@ DEFAULT_I2C_HZ = 100_000
 WS2812_RESET_S = 300e-6
 #: One WS2812 bit on the wire (800 kHz).
 WS2812_BIT_S = 1.25e-6
+#: The Pico's serial link is USB full speed whatever baud rate is set: 12 Mbit/s, and a
+#: line waits for the host's next 1 ms frame at worst.
+USB_FULL_SPEED_HZ = 12_000_000
+USB_FRAME_S = 0.001
 
 
 class BusClock(Protocol):
