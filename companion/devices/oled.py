@@ -281,6 +281,13 @@ class Oled:
         return cls(device, scheduler=scheduler)
 
     @classmethod
+    def on_wire(cls, wire: Any, driver: str = "ssd1306", rotate: int = 0) -> Oled:
+        """Return an OLED on luma's real driver over a modelled interface (an ``OledWire``)."""
+        import luma.oled.device
+
+        return cls(getattr(luma.oled.device, driver)(wire, width=128, height=64, rotate=rotate))
+
+    @classmethod
     def dummy(
         cls, width: int = 128, height: int = 64, *, scheduler: Scheduler | None = None
     ) -> Oled:

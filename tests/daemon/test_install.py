@@ -92,7 +92,7 @@ def test_the_installer_sets_the_bus_speeds_the_build_guide_describes(tmp_path: P
     boot.write_text("dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=50000\ndtparam=spi=on\n")
     config = tmp_path / "etc/companion/companion.toml"
     config.parent.mkdir(parents=True)
-    own_bus = "[oled]\ndriver = \"ssd1306\"\nport = 4\ni2c_hz = 400000\n"
+    own_bus = '[oled]\ndriver = "ssd1306"\nport = 4\ni2c_hz = 400000\n'
     config.write_text((REPO / "systemd/companion.toml").read_text().replace(
         "[oled]\ndriver = \"ssd1306\"\nport = 1\n", own_bus
     ))  # fmt: skip

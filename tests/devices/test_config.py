@@ -381,5 +381,5 @@ def test_each_i2c_bus_has_one_speed_and_the_oled_may_have_bus_4_to_itself() -> N
     assert config.oled is not None and config.lcd is not None
     assert (config.oled.i2c_hz, config.lcd.i2c_hz) == (400_000, 100_000)
     # Bus 4 is GPIO8/9, which SPI0 needs too: an SPI strip cannot have them.
-    found = problems("[oled]\nport = 4\ni2c_hz = 400000\n[strip]\nbackend = \"spi\"\n")
+    found = problems('[oled]\nport = 4\ni2c_hz = 400000\n[strip]\nbackend = "spi"\n')
     assert ("strip.backend", "GPIO8 is already taken by I2C bus 4 SDA (oled.port)") in found

@@ -452,14 +452,20 @@ class _Checker:
     def _check_i2c(self, config: Config) -> None:
         oled, lcd = config.oled, config.lcd
         wrong = {problem.key for problem in self.problems}
-        if oled is not None and lcd is not None and oled.port == lcd.port:
-            if oled.i2c_hz != lcd.i2c_hz and not wrong & {"oled.i2c_hz", "lcd.i2c_hz"}:
-                self.problem(
-                    "oled.i2c_hz",
-                    f"the OLED and the LCD share I2C bus {lcd.port}, which has one speed: "
-                    f"{oled.i2c_hz} and {lcd.i2c_hz} differ (put the OLED on bus 4 for "
-                    "its own speed)",
-                )
+        shared = oled is not None and lcd is not None and oled.port == lcd.port
+        if (
+            shared
+            and oled is not None
+            and lcd is not None
+            and oled.i2c_hz != lcd.i2c_hz
+            and not wrong & {"oled.i2c_hz", "lcd.i2c_hz"}
+        ):
+            self.problem(
+                "oled.i2c_hz",
+                f"the OLED and the LCD share I2C bus {lcd.port}, which has one speed: "
+                f"{oled.i2c_hz} and {lcd.i2c_hz} differ (put the OLED on bus 4 for "
+                "its own speed)",
+            )
         if (
             oled is not None
             and lcd is not None
