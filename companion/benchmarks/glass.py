@@ -28,7 +28,6 @@ from companion.devices.bus import (
     USB_FULL_SPEED_HZ,
     Bus,
     WallClock,
-    i2c_bits,
     ws2812_s,
 )
 from companion.devices.buzzer import MemoryBuzzer
@@ -127,9 +126,9 @@ class ProbePort:
 
     def write(self, row: int, col: int, codes: bytes) -> None:
         self.marks.started.set()
-        writes = self.pcf.writes
+        bits = self.wire.bits
         self.inner.write(row, col, codes)
-        self.marks.lcd_floor.append((self.pcf.writes - writes) * i2c_bits(1) / self.wire.hz)
+        self.marks.lcd_floor.append((self.wire.bits - bits) / self.wire.hz)
         self.marks.lcd.append(self.wire.done_at())
 
     def close(self) -> None:

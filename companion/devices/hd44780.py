@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from companion.devices.bus import Bus
 from companion.devices.glyphs import GLYPHS
@@ -168,7 +169,8 @@ class HD44780:
 class Pcf8574Bus:
     """A fake ``smbus2.SMBus`` with an HD44780 behind a PCF8574 backpack at ``address``.
 
-    Only ``write_byte`` is decoded (all RPLCD uses for this expander): bit 0 is RS, bit 2 is E,
+    ``write_byte`` (what RPLCD uses for this expander) and ``i2c_rdwr`` write messages are
+    decoded: bit 0 is RS, bit 2 is E,
     bit 3 the backlight, bits 4..7 the data nibble, latched when E falls. Set ``unplugged`` to
     make every write fail as a missing I2C device does (``OSError`` with ``EREMOTEIO``).
     With a ``wire``, each write occupies that modelled I2C bus as a one-byte write does.
@@ -194,12 +196,28 @@ class Pcf8574Bus:
         """Set the expander's eight output pins; a falling E latches the nibble held before."""
         if self.unplugged or address != self.address:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
-        self.writes += 1
         if self.wire is not None:
             self.wire.i2c_write(1)
+        self._set(value)
+
+    def _set(self, value: int) -> None:
+        """One byte on the expander's pins: a falling E latches the nibble held before."""
+        self.writes += 1
         if self._last & PCF_E and not value & PCF_E:
             self.lcd.latch(self._last & PCF_RS, self._last >> 4)
         self._last = value & 0xFF
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """Run write messages (``smbus2.i2c_msg.write``): each byte sets the pins in turn,
+        one I2C transaction per message."""
+        for message in messages:
+            if self.unplugged or message.addr != self.address:
+                raise OSError(errno.EREMOTEIO, "Remote I/O error")
+            data = list(message)
+            if self.wire is not None:
+                self.wire.i2c_write(len(data))
+            for value in data:
+                self._set(value)
 
     def close(self) -> None:
         """Release the bus (the display keeps what it shows)."""

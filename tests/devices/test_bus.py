@@ -10,7 +10,7 @@ from PIL import Image
 
 from companion.devices.bus import Bus, ManualClock, i2c_bits, ws2812_s
 from companion.devices.hd44780 import Pcf8574Bus, rplcd_on
-from companion.devices.lcd import CharacterLcd
+from companion.devices.lcd import CharacterLcd, changed_runs
 from companion.devices.oled import Oled, die_image, page_bytes, text_image
 from companion.devices.oled_ram import OledWire
 from companion.devices.scheduling import ManualScheduler
@@ -49,19 +49,25 @@ def lcd_at_100k() -> Iterator[tuple[CharacterLcd, Pcf8574Bus, ManualClock]]:
         yield CharacterLcd.open(), pcf, clock
 
 
-def test_a_full_lcd_screen_takes_over_a_tenth_of_a_second_at_100khz(
+def test_an_lcd_run_is_one_transaction_of_54_bits_a_character(
     lcd_at_100k: tuple[CharacterLcd, Pcf8574Bus, ManualClock],
 ) -> None:
     lcd, pcf, clock = lcd_at_100k
-    began, writes = clock.now(), pcf.writes
+    wire = pcf.wire
+    assert wire is not None
+    began, transactions = clock.now(), wire.transactions
     lcd.show(SCORES)
     took = clock.now() - began
-    # Every write is 20 bit times; RPLCD's pauses (the controller's execution) come on top.
-    assert took > (pcf.writes - writes) * 20 / 100_000 > 0.09
+    # One I2C transaction per run of changed cells: a cursor move and the characters, each
+    # byte two nibbles of three expander writes, 9 bits each on the wire.
+    runs = changed_runs(None, lcd.frame(SCORES))
+    assert wire.transactions - transactions == len(runs)
+    assert took == pytest.approx(sum(i2c_bits(6 * (1 + len(r.codes))) for r in runs) / 100_000)
+    assert took < 0.05  # RPLCD's own way, a transaction per expander write: over 0.1 s
     assert pcf.lcd.lines()[1].startswith("Anna   12")
     began = clock.now()
-    lcd.show([SCORES[0], "Anna   14  ♠ ***", *SCORES[2:]])  # one digit: a few writes
-    assert clock.now() - began < took / 20
+    lcd.show([SCORES[0], "Anna   14  ♠ ***", *SCORES[2:]])  # one digit
+    assert clock.now() - began == pytest.approx(i2c_bits(6 * 2) / 100_000)
 
 
 def frame_time(oled: Oled, clock: ManualClock, image: Image.Image) -> float:
