@@ -80,6 +80,18 @@ class Strip:
         pass
 
 
+class GatedStrip(Strip):
+    """A strip whose first frame is held at the gate."""
+
+    def __init__(self, log: list[str], gate: Gate) -> None:
+        super().__init__(log)
+        self.gate = gate
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        self.gate.pass_through()
+        self.log.append("leds")
+
+
 RED, OFF = (255, 0, 0), (0, 0, 0)
 
 
@@ -160,9 +172,7 @@ def test_leds_first_then_the_answering_row_then_the_oled_then_the_other_rows() -
     )
     panel.show(Screen(lcd=("Race 1/3", "Anna 12", "Ben 10", "Your turn")))
     assert panel.wait_idle(10)
-    panel.strip = Strip(log)
-    held = panel.strip
-    held.show = lambda frame: (gate.pass_through(), log.append("leds"))  # type: ignore[method-assign]
+    panel.strip = GatedStrip(log, gate)
     log.clear()
     panel.show(
         Screen(
@@ -191,3 +201,24 @@ def test_goodbye_sends_what_is_waiting_then_says_bye() -> None:
     panel.goodbye()
     assert log[0] == "lcd 0: Race 1/3"
     assert log[-1] == f"lcd 1: {'bye'.center(20)}"
+
+
+def test_the_loop_s_tick_never_waits_for_a_writer_using_the_device() -> None:
+    from companion.devices.resilience import Resilient
+
+    gate = Gate()
+    opened: list[int] = []
+
+    def open_lcd() -> Lcd:
+        opened.append(1)
+        return Lcd([], gate)
+
+    guard: Resilient[Lcd] = Resilient("LCD", open_lcd)
+    writer = threading.Thread(target=lambda: guard.call(lambda lcd: lcd.show(["Race 1/3"])))
+    writer.start()
+    assert gate.entered.wait(10)  # the writer is in the middle of a transfer
+    guard.tick()  # returns at once (the test would hang otherwise) and opens nothing
+    assert opened == [1]
+    gate.opened.set()
+    writer.join(10)
+    assert guard.device is not None and guard.device.shown == ["Race 1/3"]
