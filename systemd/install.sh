@@ -150,6 +150,45 @@ install_config() {
     place "$SRC/systemd/companion.toml" "$CONFIG" 644 1
 }
 
+# The bus speeds docs/build.md describes, from the configuration: bus 1 at the speed of the
+# devices on it ([lcd] or [oled] i2c_hz, 100 kHz by default), and bus 4 (GPIO8/9 on a Pi 4)
+# when the OLED has it to itself. A line already there with another speed is replaced.
+set_bus_speeds() {
+    step "I2C bus speeds"
+    local boot_config=$ROOT/boot/firmware/config.txt toml=$ROOT$CONFIG
+    [ -e "$toml" ] || toml=$SRC/systemd/companion.toml
+    local wanted line prefix
+    wanted=$(python3 - "$toml" <<'PY'
+import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    config = tomllib.load(file)
+speeds = {}
+for name in ("lcd", "oled"):
+    section = config.get(name)
+    if isinstance(section, dict):
+        speeds.setdefault(int(section.get("port", 1)), int(section.get("i2c_hz", 100000)))
+print(f"dtparam=i2c_arm_baudrate|dtparam=i2c_arm_baudrate={speeds.get(1, 100000)}")
+if 4 in speeds:
+    print(f"dtoverlay=i2c4|dtoverlay=i2c4,pins_8_9,baudrate={speeds[4]}")
+PY
+)
+    for pair in $wanted; do
+        prefix=${pair%%|*}
+        line=${pair#*|}
+        if [ -e "$boot_config" ] && grep -qxF "$line" "$boot_config"; then
+            echo "unchanged: $line"
+        elif [ "$DRY_RUN" = 1 ]; then
+            echo "would set in /boot/firmware/config.txt: $line"
+        else
+            mkdir -p "$(dirname "$boot_config")"
+            touch "$boot_config"
+            sed -i -E "/^${prefix}([=,]|$)/d" "$boot_config"
+            echo "$line" >> "$boot_config"
+            echo "set in /boot/firmware/config.txt: $line (takes effect after a reboot)"
+        fi
+    done
+}
+
 join_groups() {
     step "hardware groups"
     local groups=("${GROUPS_WANTED[@]}") group kind
@@ -198,6 +237,7 @@ make_venv
 install_docs
 enable_buses
 install_config
+set_bus_speeds
 join_groups
 install_unit
 finish

@@ -1,13 +1,14 @@
 """What updating the output devices costs: LCD bus traffic, OLED frame drawing, LED strip encoding.
 
 The LCD figures run RPLCD itself against the PCF8574 model, so the counts are the writes a real
-backpack would receive; bus times are estimated at 100 kHz I2C (about 20 bit times per
-one-byte write) plus the pauses RPLCD asks for.
+backpack would receive; bus times come from the bus model at 100 kHz I2C
+(``companion.devices.bus``), the controller's pauses included.
 """
 
 from __future__ import annotations
 
 from companion.benchmarks import Figure, rate
+from companion.devices.bus import Bus, ManualClock
 from companion.devices.hd44780 import Pcf8574Bus, rplcd_on
 from companion.devices.lcd import CharacterLcd
 from companion.devices.oled import Oled, die_image, text_image
@@ -15,8 +16,6 @@ from companion.devices.strip import encode_ws2812, spi_speed_hz
 
 NAME = "outputs"
 
-#: One byte written to the PCF8574: start, address + ack, data + ack, stop.
-_BITS_PER_WRITE = 20
 _I2C_HZ = 100_000
 
 _SCORES = ["Jumpy Jack  race 3", "Anna   12  ♠ ***", "Ben    10  ♥ ***", "Chloé   8  ♦ ***"]
@@ -24,17 +23,22 @@ _UPDATED = ["Jumpy Jack  race 3", "Anna   14  ♠ ***", "Ben    10  ♥ ***", "C
 
 
 def _lcd_figures() -> dict[str, Figure]:
-    bus = Pcf8574Bus(0x27, 20, 4)
-    slept: list[float] = []
-    with rplcd_on(bus, slept):
+    clock = ManualClock()
+    wire = Bus("i2c-1", _I2C_HZ, clock)
+    bus = Pcf8574Bus(0x27, 20, 4, wire=wire)
+    with rplcd_on(bus):
         lcd = CharacterLcd.open(cols=20, rows=4)
         figures: dict[str, Figure] = {}
         for label, lines in (("full 20x4 screen", _SCORES), ("one score changed", _UPDATED)):
-            writes, data, pauses = bus.writes, bus.lcd.data_bytes, len(slept)
+            writes, data, began = bus.writes, bus.lcd.data_bytes, clock.now()
+            transactions = wire.transactions
             lcd.show(lines)
-            bus_s = (bus.writes - writes) * _BITS_PER_WRITE / _I2C_HZ + sum(slept[pauses:])
+            bus_s = clock.now() - began
             figures[f"LCD {label}: characters sent"] = Figure(bus.lcd.data_bytes - data, "chars")
-            figures[f"LCD {label}: I2C writes"] = Figure(bus.writes - writes, "writes")
+            figures[f"LCD {label}: expander writes"] = Figure(bus.writes - writes, "writes")
+            figures[f"LCD {label}: I2C transactions"] = Figure(
+                wire.transactions - transactions, "transactions"
+            )
             figures[f"LCD {label}: est. bus time"] = Figure(bus_s * 1000, "ms")
     return figures
 

@@ -1,9 +1,16 @@
-"""Every output device behind one face: send only what changed, survive a missing device."""
+"""Every output device behind one face: send only what changed, survive a missing device.
+
+With ``buses`` named, a ``BusWriter`` thread per bus sends the frames, so the loop never
+waits for a transfer: each display keeps only its newest frame not yet sent, the LEDs and
+the buzzer go first, then the LCD row that answers the press, then the OLED, then the other
+LCD rows. Without, every frame is sent in the caller's thread (tests, the simulator).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +19,111 @@ from companion.devices.resilience import Resilient
 from companion.render.screen import Cue, Oled, Screen
 
 log = logging.getLogger("companion.outputs")
+
+#: What goes first on a bus: a move and the LEDs, the first LCD row, a roll, the OLED, the rest.
+PRIORITY = ("move", "strip", "lcd", "roll", "oled", "lcd-rest")
+
+
+class BusWriter:
+    """One bus's sender: runs the jobs of the displays on it, one at a time, newest only.
+
+    ``submit(key, job)`` replaces the job of ``key`` not yet started (a frame nobody will see);
+    jobs run in the order of ``PRIORITY``. A job that raises is logged and the next one runs.
+    ``start()`` runs the jobs on a thread; without it, ``step()`` runs one in the caller.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._pending: dict[str, Callable[[], object]] = {}
+        self._changed = threading.Condition()
+        self._running_job = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the thread that sends."""
+        self._thread = threading.Thread(target=self._run, name=f"bus {self.name}", daemon=True)
+        self._thread.start()
+
+    def submit(self, key: str, job: Callable[[], object]) -> None:
+        """Queue ``job`` for ``key`` (one of PRIORITY), replacing the one still waiting."""
+        with self._changed:
+            self._pending[key] = job
+            self._changed.notify_all()
+
+    @property
+    def pending(self) -> list[str]:
+        """The keys waiting, in the order they will run."""
+        with self._changed:
+            return sorted(self._pending, key=PRIORITY.index)
+
+    def idle(self) -> bool:
+        """Whether nothing is waiting and nothing is being sent."""
+        with self._changed:
+            return not self._pending and not self._running_job
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until idle (a thread must be running); False if ``timeout`` passed first."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: not self._pending and not self._running_job, timeout
+            )
+
+    def step(self) -> bool:
+        """Run the first waiting job in the caller's thread; False when none was waiting."""
+        job = self._take(block=False)
+        if job is None:
+            return False
+        self._do(job)
+        return True
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Send what is waiting, then stop the thread."""
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        while self.step():
+            pass
+
+    def _take(self, *, block: bool) -> Callable[[], object] | None:
+        with self._changed:
+            while not self._pending:
+                if not block or self._stopping:
+                    return None
+                self._changed.wait()
+            key = min(self._pending, key=PRIORITY.index)
+            self._running_job = True
+            return self._pending.pop(key)
+
+    def _do(self, job: Callable[[], object]) -> None:
+        try:
+            job()
+        except Exception:
+            log.exception("sending on %s failed", self.name)
+        finally:
+            with self._changed:
+                self._running_job = False
+                self._changed.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            job = self._take(block=True)
+            if job is None:
+                return
+            self._do(job)
+
+
+def next_row(sent: Sequence[str], target: Sequence[str]) -> int | None:
+    """The row to send next: of the rows that differ, the one with the fewest changed cells
+    (the bottom one on a tie, where messages of the moment sit); None when all are sent."""
+    changed = [
+        (sum(a != b for a, b in zip(old.ljust(len(new)), new, strict=False)), -row, row)
+        for row, (old, new) in enumerate(zip(sent, target, strict=True))
+        if old != new
+    ]
+    return min(changed)[2] if changed else None
 
 
 @dataclass
@@ -24,12 +136,38 @@ class Panel:
     buzzer: Buzzer | None = None
     #: Devices that reopen themselves after a failure; they need a tick now and then.
     guards: list[Resilient[Any]] = field(default_factory=list)
+    #: The bus of each output ("lcd", "oled", "strip"): one writer thread per bus. None: send
+    #: in the caller's thread.
+    buses: Mapping[str, str] | None = None
 
     #: How often to retry a failed device while one is down (seconds).
     RETRY_EVERY = 1.0
 
     def __post_init__(self) -> None:
         self._last: Screen | None = None
+        self._writers: dict[str, BusWriter] = {}
+        self._lcd_target: list[str] = []
+        self._lcd_sent: list[str] | None = None
+        self._rows_lock = threading.Lock()
+
+    def _writer(self, output: str) -> BusWriter | None:
+        """The writer of ``output``'s bus (started on first use), or None without buses."""
+        if self.buses is None:
+            return None
+        bus = self.buses.get(output, output)
+        writer = self._writers.get(bus)
+        if writer is None:
+            writer = self._writers[bus] = BusWriter(bus)
+            writer.start()
+        return writer
+
+    def idle(self) -> bool:
+        """Whether every frame handed over has been sent."""
+        return all(writer.idle() for writer in self._writers.values())
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every frame handed over has been sent."""
+        return all(writer.wait_idle(timeout) for writer in list(self._writers.values()))
 
     def maintain(self) -> float | None:
         """Give failed devices their chance to come back; say when to call again (or None)."""
@@ -38,35 +176,83 @@ class Panel:
         return self.RETRY_EVERY if any(not g.up for g in self.guards) else None
 
     def show(self, screen: Screen) -> None:
-        """Send each part of ``screen`` that differs from the last one sent."""
+        """Send each part of ``screen`` that differs from the last one: the LEDs first."""
         last = self._last
-        if self.lcd is not None and (last is None or last.lcd != screen.lcd):
-            self.lcd.show(fit_rows(screen.lcd, self.lcd.rows))
-        if self.oled is not None and (last is None or last.oled != screen.oled):
-            draw_oled(self.oled, screen.oled)
-        if self.strip is not None and (last is None or last.leds != screen.leds):
-            self.strip.show(fit_frame(screen.leds, self.strip.count))
+        strip, lcd, oled = self.strip, self.lcd, self.oled
+        if strip is not None and (last is None or last.leds != screen.leds):
+            frame = fit_frame(screen.leds, strip.count)
+            self._send("strip", lambda: strip.show(frame))
+        if lcd is not None and (last is None or last.lcd != screen.lcd):
+            rows = fit_rows(screen.lcd, lcd.rows)
+            writer = self._writer("lcd")
+            if writer is None:
+                lcd.show(rows)
+            else:
+                with self._rows_lock:
+                    self._lcd_target = rows
+                writer.submit("lcd", self._lcd_row)
+        if oled is not None and (last is None or last.oled != screen.oled):
+            content = screen.oled
+            self._send("oled", lambda: draw_oled(oled, content))
         self._last = screen
+
+    def _send(self, key: str, job: Callable[[], object]) -> None:
+        """Run ``job`` now, or hand it to the writer of its output's bus."""
+        writer = self._writer("strip" if key == "move" else "oled" if key == "roll" else key)
+        if writer is None:
+            job()
+        else:
+            writer.submit(key, job)
+
+    def _lcd_row(self) -> None:
+        """Send one LCD row toward the newest rows asked for; queue the others behind the OLED."""
+        lcd = self.lcd
+        if lcd is None:
+            return
+        with self._rows_lock:
+            target = list(self._lcd_target)
+        sent = self._lcd_sent
+        if sent is None:
+            lcd.show(target)  # the first screen: whatever is on the glass is unknown
+            self._lcd_sent = target
+            return
+        row = next_row(sent, target)
+        if row is None:
+            return
+        step = list(sent)
+        step[row] = target[row]
+        self._lcd_sent = None  # unknown should this write fail
+        lcd.show(step)
+        self._lcd_sent = step
+        if next_row(step, target) is not None:
+            writer = self._writer("lcd")
+            if writer is not None:
+                writer.submit("lcd-rest", self._lcd_row)
 
     def cue(self, cue: Cue, screen: Screen) -> None:
         """Play a tone and animate a move on the strip."""
         if cue.tone is not None and self.buzzer is not None:
             self.buzzer.play(cue.tone)
+        strip = self.strip
+        if cue.move is not None and strip is not None:
+            path = [i for i in cue.move.path if 0 <= i < strip.count]
+            if path:
+                frame, colour = fit_frame(screen.leds, strip.count), cue.move.colour
+                self._send("move", lambda: strip.animate_move(frame, path, colour))
+                # The animation ends on the new position: force the next show() to resend.
+                self._last = None
         if cue.rolling and self.oled is not None:
             roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll
             if callable(roll):
-                roll()
-        if cue.move is not None and self.strip is not None:
-            path = [i for i in cue.move.path if 0 <= i < self.strip.count]
-            if path:
-                self.strip.animate_move(
-                    fit_frame(screen.leds, self.strip.count), path, cue.move.colour
-                )
-                # The animation ends on the new position: force the next show() to resend.
-                self._last = None
+                self._send("roll", roll)
 
     def goodbye(self) -> None:
-        """Say bye on the displays, turn the LEDs off and silence the buzzer."""
+        """Send what is waiting, then say bye on the displays, turn the LEDs off and silence
+        the buzzer."""
+        for writer in self._writers.values():
+            writer.close()
+        self._writers.clear()
+        self.buses = None
         lcd, oled, strip, buzzer = self.lcd, self.oled, self.strip, self.buzzer
         if lcd is not None:
             _quietly("lcd", lambda: lcd.show(fit_rows(("", "bye".center(lcd.cols)), lcd.rows)))

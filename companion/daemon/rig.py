@@ -258,6 +258,16 @@ def _attach_pico(
     rig.closers.append(link.close)
 
 
+def bus_names(config: Config) -> dict[str, str]:
+    """The bus each output is on: its frames go through that bus's writer thread."""
+    buses = {"strip": config.strip.backend if config.strip is not None else "strip"}
+    if config.lcd is not None:
+        buses["lcd"] = f"i2c-{config.lcd.port}"
+    if config.oled is not None:
+        buses["oled"] = f"i2c-{config.oled.port}"
+    return buses
+
+
 def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Rig:
     """Open the real devices; a display or strip that is missing now is retried later."""
     inputs: list[InputDevice] = [ControlPanel.from_config(config)]
@@ -297,6 +307,7 @@ def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Ri
         if reader is not None:
             inputs.append(reader)
     panel.guards = guards
+    panel.buses = bus_names(config)
     rig = Rig(inputs, panel, guards)
     if uses_pico(config):
         assert config.pico is not None

@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Iterator, Mapping
+from typing import Any
 
+from companion.devices.bus import Bus
 from companion.devices.glyphs import GLYPHS
 
 #: Bits of the PCF8574 output byte as backpacks wire them: RS, RW, E, backlight, then D4..D7.
@@ -167,13 +169,18 @@ class HD44780:
 class Pcf8574Bus:
     """A fake ``smbus2.SMBus`` with an HD44780 behind a PCF8574 backpack at ``address``.
 
-    Only ``write_byte`` is decoded (all RPLCD uses for this expander): bit 0 is RS, bit 2 is E,
+    ``write_byte`` (what RPLCD uses for this expander) and ``i2c_rdwr`` write messages are
+    decoded: bit 0 is RS, bit 2 is E,
     bit 3 the backlight, bits 4..7 the data nibble, latched when E falls. Set ``unplugged`` to
     make every write fail as a missing I2C device does (``OSError`` with ``EREMOTEIO``).
+    With a ``wire``, each write occupies that modelled I2C bus as a one-byte write does.
     """
 
-    def __init__(self, address: int = 0x27, cols: int = 20, rows: int = 4) -> None:
+    def __init__(
+        self, address: int = 0x27, cols: int = 20, rows: int = 4, wire: Bus | None = None
+    ) -> None:
         self.address = address
+        self.wire = wire
         self.lcd = HD44780(cols, rows)
         self.unplugged = False
         self.writes = 0
@@ -189,10 +196,28 @@ class Pcf8574Bus:
         """Set the expander's eight output pins; a falling E latches the nibble held before."""
         if self.unplugged or address != self.address:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if self.wire is not None:
+            self.wire.i2c_write(1)
+        self._set(value)
+
+    def _set(self, value: int) -> None:
+        """One byte on the expander's pins: a falling E latches the nibble held before."""
         self.writes += 1
         if self._last & PCF_E and not value & PCF_E:
             self.lcd.latch(self._last & PCF_RS, self._last >> 4)
         self._last = value & 0xFF
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """Run write messages (``smbus2.i2c_msg.write``): each byte sets the pins in turn,
+        one I2C transaction per message."""
+        for message in messages:
+            if self.unplugged or message.addr != self.address:
+                raise OSError(errno.EREMOTEIO, "Remote I/O error")
+            data = list(message)
+            if self.wire is not None:
+                self.wire.i2c_write(len(data))
+            for value in data:
+                self._set(value)
 
     def close(self) -> None:
         """Release the bus (the display keeps what it shows)."""
@@ -203,7 +228,8 @@ class Pcf8574Bus:
 def rplcd_on(bus: Pcf8574Bus, slept: list[float] | None = None) -> Iterator[Pcf8574Bus]:
     """Make RPLCD open ``bus`` instead of a real I2C bus, and skip (but count) its sleeps.
 
-    Each sleep RPLCD asks for is appended to ``slept`` in seconds. For the simulator and the
+    Each sleep RPLCD asks for is appended to ``slept`` in seconds, and held on the bus's
+    ``wire`` when it has one (the controller's execution times). For the simulator and the
     benchmarks; tests patch the same three names themselves.
     """
     import RPLCD.common  # imported here: only this stand-in needs RPLCD
@@ -211,9 +237,15 @@ def rplcd_on(bus: Pcf8574Bus, slept: list[float] | None = None) -> Iterator[Pcf8
 
     saved = (RPLCD.i2c.SMBus, RPLCD.common.usleep, RPLCD.common.msleep)
     record = slept if slept is not None else []
+
+    def pause(seconds: float) -> None:
+        record.append(seconds)
+        if bus.wire is not None:
+            bus.wire.hold(seconds)
+
     RPLCD.i2c.SMBus = lambda port: bus
-    RPLCD.common.usleep = lambda us: record.append(us / 1e6)
-    RPLCD.common.msleep = lambda ms: record.append(ms / 1e3)
+    RPLCD.common.usleep = lambda us: pause(us / 1e6)
+    RPLCD.common.msleep = lambda ms: pause(ms / 1e3)
     try:
         yield bus
     finally:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.devices.glyphs import GLYPHS, fold
-from companion.devices.hd44780 import HD44780
+from companion.devices.hd44780 import HD44780, PCF_BACKLIGHT, PCF_E, PCF_RS, row_offsets
 
 #: Custom characters in CGRAM slot order: slot n shows SLOTS[n].
 SLOTS: tuple[str, ...] = tuple(GLYPHS)
@@ -201,6 +201,21 @@ class FakeHD44780:
         return self.controller.lines()
 
 
+def pcf8574_stream(instruction: int, codes: bytes, *, backlight: bool = True) -> bytes:
+    """The bytes a PCF8574 backpack turns into ``instruction`` then ``codes`` as data.
+
+    Each byte goes as two nibbles (high first) on D4..D7, each set with E low, raised with E
+    high and latched as E falls: three expander writes per nibble, as RPLCD does.
+    """
+    light = PCF_BACKLIGHT if backlight else 0
+    out = bytearray()
+    for rs, byte in ((0, instruction), *((PCF_RS, code) for code in codes)):
+        for nibble in (byte >> 4, byte & 0x0F):
+            level = nibble << 4 | rs | light
+            out += bytes((level, level | PCF_E, level))
+    return bytes(out)
+
+
 class RplcdPort:
     """An ``LcdPort`` on RPLCD's ``CharLCD`` (PCF8574, MCP23008 or MCP23017 backpack)."""
 
@@ -234,6 +249,7 @@ class RplcdPort:
                 bus.close()
             raise
         self.lcd = lcd
+        self.expander = expander
 
     def define_char(self, slot: int, bitmap: Sequence[int]) -> None:
         """Store a custom character through RPLCD."""
@@ -244,7 +260,19 @@ class RplcdPort:
         self.lcd.clear()
 
     def write(self, row: int, col: int, codes: bytes) -> None:
-        """Move the cursor and write raw codes (RPLCD's own text codec is bypassed)."""
+        """Move the cursor and write raw codes (RPLCD's own text codec is bypassed).
+
+        On a PCF8574 the whole run goes in one I2C transaction (``pcf8574_stream``): the
+        expander takes each byte in turn, and at any bus speed a byte lasts longer than the
+        controller needs, so RPLCD's pauses and per-byte transactions are not needed.
+        """
+        if self.expander == "PCF8574" and hasattr(self.lcd.bus, "i2c_rdwr"):
+            from smbus2 import i2c_msg  # imported here: only a real LCD needs smbus2
+
+            address = 0x80 | (row_offsets(self.lcd.lcd.cols)[row] + col)
+            stream = pcf8574_stream(address, codes, backlight=bool(self.lcd._backlight))
+            self.lcd.bus.i2c_rdwr(i2c_msg.write(self.lcd._address, stream))
+            return
         self.lcd.cursor_pos = (row, col)
         for code in codes:
             self.lcd.write(code)

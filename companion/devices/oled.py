@@ -3,15 +3,18 @@
 ``Oled`` is the :class:`~companion.devices.base.PixelDisplay`. It draws with Pillow into a
 1-bit image, sends it only when it differs from the frame on the glass, and works on any luma
 device: a real controller (``Oled.open``, luma imported there) or luma's ``dummy`` device
-(``Oled.dummy``) for tests and the simulator. Text uses Pillow's built-in bitmap font (6x11
-cells, Latin-1) with the suits and symbols of :mod:`companion.devices.glyphs` drawn in.
+(``Oled.dummy``) for tests and the simulator; on an SSD1306 or SH1106 only the changed columns
+of the changed pages go over the bus (luma sets the controller up). Text uses Pillow's built-in
+bitmap font (6x11 cells, Latin-1) with the suits and symbols of :mod:`companion.devices.glyphs`
+drawn in.
 """
 
 from __future__ import annotations
 
 import errno
 import functools
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,11 @@ CELL_W, CELL_H, LINE_PITCH, CELL_TOP = 6, 11, 12, 2
 ROLL_FACES = (3, 6, 2, 5, 1, 4)
 
 _DRIVERS = ("ssd1306", "sh1106")
+
+#: Each byte with its bits in the opposite order.
+_REVERSED = bytes(int(f"{n:08b}"[::-1], 2) for n in range(256))
+#: The SH1106 has 132 columns; a 128-pixel module shows them from column 2.
+_SH1106_OFFSET = 2
 
 
 @functools.cache
@@ -136,6 +144,87 @@ def text_image(lines: Sequence[str], size: tuple[int, int] = (128, 64)) -> Image
     return image
 
 
+def page_bytes(image: Image.Image) -> bytes:
+    """Return a 1-bit frame as the controller stores it: page after page (8 pixel rows each),
+    one byte per column, the top pixel in bit 0."""
+    pages = image.height // 8
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
+    return b"".join(columns[page::pages] for page in range(pages))
+
+
+def changed_spans(old: bytes | None, new: bytes, width: int) -> list[tuple[int, int, int]]:
+    """Return (page, first column, last column) of each page where ``new`` differs from ``old``
+    (every whole page when ``old`` is None)."""
+    spans = []
+    for page in range(len(new) // width):
+        row = new[page * width : (page + 1) * width]
+        if old is None:
+            spans.append((page, 0, width - 1))
+            continue
+        before = old[page * width : (page + 1) * width]
+        if row == before:
+            continue
+        first = next(c for c in range(width) if row[c] != before[c])
+        last = next(c for c in range(width - 1, -1, -1) if row[c] != before[c])
+        spans.append((page, first, last))
+    return spans
+
+
+def _i2c_cost(payload: int) -> int:
+    return 11 + 9 * payload
+
+
+class PageWriter:
+    """Send only the changed columns of the changed pages to an SSD1306 or SH1106 (128x64).
+
+    Uses luma's device for rotation and for the bus (``command`` and ``data``).
+    """
+
+    def __init__(self, device: Any, controller: str) -> None:
+        self.device = device
+        self.controller = controller
+        #: The frame on the glass, in page bytes; None when unknown.
+        self.shown: bytes | None = None
+
+    @classmethod
+    def for_device(cls, device: Any) -> PageWriter | None:
+        """Return a writer for a 128x64 SSD1306 or SH1106 from luma; None for other devices."""
+        name = type(device).__name__
+        size = (getattr(device, "_w", None), getattr(device, "_h", None))
+        if name not in _DRIVERS or size != (128, 64) or not callable(getattr(device, "data", None)):
+            return None
+        return cls(device, name)
+
+    def send(self, image: Image.Image) -> None:
+        """Put ``image`` on the glass; the frame is unknown after an error."""
+        new = page_bytes(self.device.preprocess(image))
+        old, self.shown = self.shown, None
+        spans = changed_spans(old, new, 128)
+        if self.controller == "sh1106":
+            for page, first, last in spans:
+                column = first + _SH1106_OFFSET
+                self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+                self.device.data(new[page * 128 + first : page * 128 + last + 1])
+        elif spans:
+            self._send_ssd1306(new, spans)
+        self.shown = new
+
+    def _send_ssd1306(self, new: bytes, spans: list[tuple[int, int, int]]) -> None:
+        """One window around every change, or one per page, whichever is fewer bits."""
+        top, bottom = spans[0][0], spans[-1][0]
+        left, right = min(s[1] for s in spans), max(s[2] for s in spans)
+        window = _i2c_cost(7) + _i2c_cost(1 + (bottom - top + 1) * (right - left + 1))
+        per_page = sum(_i2c_cost(7) + _i2c_cost(2 + last - first) for _, first, last in spans)
+        if window <= per_page:
+            spans = [(page, left, right) for page in range(top, bottom + 1)]
+            self.device.command(0x21, left, right, 0x22, top, bottom)
+            self.device.data(b"".join(new[p * 128 + left : p * 128 + right + 1] for p, *_ in spans))
+            return
+        for page, first, last in spans:
+            self.device.command(0x21, first, last, 0x22, page, page)
+            self.device.data(new[page * 128 + first : page * 128 + last + 1])
+
+
 def _is_luma_error(exc: BaseException) -> bool:
     return type(exc).__module__.split(".")[0] == "luma"
 
@@ -156,6 +245,8 @@ class Oled:
         self.frames_sent = 0
         self._steps = Steps(scheduler)
         self._lock = self._steps.lock
+        self._clock: Callable[[], float] = getattr(scheduler, "now", time.monotonic)
+        self._pager = PageWriter.for_device(device)
         self._sent: bytes | None = None
         self._image = Image.new("1", (self.width, self.height))
         self._steady: Image.Image | None = None
@@ -190,6 +281,13 @@ class Oled:
         return cls(device, scheduler=scheduler)
 
     @classmethod
+    def on_wire(cls, wire: Any, driver: str = "ssd1306", rotate: int = 0) -> Oled:
+        """Return an OLED on luma's real driver over a modelled interface (an ``OledWire``)."""
+        import luma.oled.device
+
+        return cls(getattr(luma.oled.device, driver)(wire, width=128, height=64, rotate=rotate))
+
+    @classmethod
     def dummy(
         cls, width: int = 128, height: int = 64, *, scheduler: Scheduler | None = None
     ) -> Oled:
@@ -219,12 +317,19 @@ class Oled:
                 self._send(self._steady)
 
     def roll(self, duration_s: float = 0.6, frame_s: float = 0.075) -> None:
-        """Animate a rolling die for ``duration_s``; then show the latest frame asked for."""
+        """Animate a rolling die for ``duration_s``; then show the latest frame asked for.
+
+        A frame whose time has passed when its turn comes (a slow bus) is skipped, so the
+        roll keeps its length.
+        """
         size = (self.width, self.height)
         count = max(1, round(duration_s / frame_s))
+        began = self._clock()
         steps: list[Step] = [
-            (functools.partial(self._send_roll_frame, step, size), frame_s) for step in range(count)
-        ]
+            (functools.partial(self._send_roll_frame, step, size, began + (step + 1) * frame_s),
+             frame_s)
+            for step in range(count)
+        ]  # fmt: skip
         steps.append((self._send_steady, 0.0))
         with self._lock:
             self._raise_failure()
@@ -259,8 +364,9 @@ class Oled:
 
     # Inside.
 
-    def _send_roll_frame(self, step: int, size: tuple[int, int]) -> None:
-        self._send(roll_image(step, size))
+    def _send_roll_frame(self, step: int, size: tuple[int, int], until: float) -> None:
+        if step == 0 or self._clock() < until:
+            self._send(roll_image(step, size))
 
     def _send_steady(self) -> None:
         if self._steady is not None:
@@ -279,7 +385,10 @@ class Oled:
             return
         self._sent = None
         try:
-            self.device.display(image)
+            if self._pager is not None:
+                self._pager.send(image)
+            else:
+                self.device.display(image)
         except Exception as exc:
             if _is_luma_error(exc):
                 raise OSError(errno.EIO, f"OLED: {exc}") from exc

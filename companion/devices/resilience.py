@@ -12,6 +12,7 @@ and ``ResilientBuzzer`` put that behind each output interface.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
@@ -73,6 +74,8 @@ class Resilient(Generic[D]):
         self._next_retry = 0.0
         self._reported_down = False
         self._closed = False
+        #: Held while the device is used: a writer thread may send while the loop ticks.
+        self._busy = threading.RLock()
         #: How many times the device failed, and how many times it was opened.
         self.failures = 0
         self.opens = 0
@@ -96,6 +99,10 @@ class Resilient(Generic[D]):
         ``latest`` (often ``action`` itself) is what to send again when the device comes back.
         While the device is down, ``action`` is dropped; it is retried first if a retry is due.
         """
+        with self._busy:
+            return self._call(action, latest)
+
+    def _call(self, action: Callable[[D], None], latest: Callable[[D], None] | None) -> bool:
         if self._closed:
             return False
         if latest is not None:
@@ -115,9 +122,17 @@ class Resilient(Generic[D]):
         return True
 
     def tick(self) -> None:
-        """Reopen the device if it is down and a retry is due (call this now and then)."""
-        if not self._closed and self._device is None and self._clock() >= self._next_retry:
-            self._open()
+        """Reopen the device if it is down and a retry is due (call this now and then).
+
+        Never waits: while another thread is using the device, there is nothing to reopen.
+        """
+        if not self._busy.acquire(blocking=False):
+            return
+        try:
+            if not self._closed and self._device is None and self._clock() >= self._next_retry:
+                self._open()
+        finally:
+            self._busy.release()
 
     def close(self, action: Callable[[D], None]) -> None:
         """Run ``action`` (the device's close) if the device is up, quietly; stop retrying."""

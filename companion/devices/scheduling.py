@@ -5,6 +5,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -54,6 +55,11 @@ class ManualScheduler:
         """How many actions are waiting."""
         return len(self._queue)
 
+    def sleep(self, seconds: float) -> None:
+        """Move the pretend time forward without running anything (a caller held up by a bus
+        transfer); what fell due runs at the next :meth:`advance`."""
+        self._now += max(0.0, seconds)
+
     def advance(self, seconds: float) -> int:
         """Move the clock forward, running every action that falls due in order; return the count.
 
@@ -66,7 +72,7 @@ class ManualScheduler:
             self._now = max(self._now, when)
             action()
             ran += 1
-        self._now = deadline
+        self._now = max(self._now, deadline)
         return ran
 
     def run_all(self, limit: int = 10_000) -> int:
@@ -124,10 +130,18 @@ class Steps:
         if failure is not None:
             raise failure
 
-    def _run(self, generation: int, steps: list[Step], index: int) -> None:
+    def _run(self, generation: int, steps: list[Step], index: int, due: float = -1.0) -> None:
+        """Run step ``index``; the next one is due ``hold_s`` after this one was due (``due``,
+        or now for the first), so a slow step does not stretch the whole sequence."""
         with self.lock:
             if generation != self._generation:
                 return
+            if self._scheduler is None:
+                self._scheduler = ThreadScheduler()
+            scheduler = self._scheduler
+            clock = getattr(scheduler, "now", time.monotonic)
+            if index == 0:
+                due = clock()
             action, hold_s = steps[index]
             last = index == len(steps) - 1
             if last:
@@ -143,7 +157,6 @@ class Steps:
                 return
             if last:
                 return
-            if self._scheduler is None:
-                self._scheduler = ThreadScheduler()
-            scheduler = self._scheduler
-        scheduler.call_later(hold_s, lambda: self._run(generation, steps, index + 1))
+            following = due + hold_s
+            delay = max(0.0, following - clock())
+        scheduler.call_later(delay, lambda: self._run(generation, steps, index + 1, following))

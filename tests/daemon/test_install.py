@@ -159,3 +159,28 @@ def test_an_unknown_option_is_refused() -> None:
     result = subprocess.run(["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "unknown option --frobnicate" in result.stderr
+
+
+def test_the_installer_sets_the_bus_speeds_the_build_guide_describes(tmp_path: Path) -> None:
+    boot = tmp_path / "boot/firmware/config.txt"
+    boot.parent.mkdir(parents=True)
+    boot.write_text("dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=50000\ndtparam=spi=on\n")
+    config = tmp_path / "etc/companion/companion.toml"
+    config.parent.mkdir(parents=True)
+    own_bus = '[oled]\ndriver = "ssd1306"\nport = 4\ni2c_hz = 400000\n'
+    config.write_text((REPO / "systemd/companion.toml").read_text().replace(
+        "[oled]\ndriver = \"ssd1306\"\nport = 1\n", own_bus
+    ))  # fmt: skip
+    first = run_installer("--root", str(tmp_path), "--no-start")
+    # The LCD's bus at 100 kHz (another speed replaced), the OLED's own bus 4 at 400 kHz;
+    # the other lines stay as they were.
+    assert boot.read_text().splitlines() == [
+        "dtparam=i2c_arm=on",
+        "dtparam=spi=on",
+        "dtparam=i2c_arm_baudrate=100000",
+        "dtoverlay=i2c4,pins_8_9,baudrate=400000",
+    ]
+    assert "takes effect after a reboot" in first.stdout
+    second = run_installer("--root", str(tmp_path), "--no-start")
+    assert "unchanged: dtoverlay=i2c4,pins_8_9,baudrate=400000" in second.stdout
+    assert boot.read_text().count("baudrate") == 2

@@ -370,3 +370,16 @@ def test_serial_readers_have_their_usual_speed() -> None:
     assert ReaderSection(kind="rdm6300", device="x").serial_baudrate == 9600
     assert ReaderSection(kind="lines", device="x").serial_baudrate == 115200
     assert ReaderSection(kind="lines", device="x", baudrate=57600).serial_baudrate == 57600
+
+
+def test_each_i2c_bus_has_one_speed_and_the_oled_may_have_bus_4_to_itself() -> None:
+    key, reason = only_problem("[oled]\ni2c_hz = 400000\n[lcd]\n")
+    assert key == "oled.i2c_hz"
+    assert "share I2C bus 1" in reason and len(reason) < 200
+    assert only_problem("[lcd]\ni2c_hz = 5000\n")[0] == "lcd.i2c_hz"
+    config = parse_config("[oled]\nport = 4\ni2c_hz = 400000\n[lcd]\n", "test.toml")
+    assert config.oled is not None and config.lcd is not None
+    assert (config.oled.i2c_hz, config.lcd.i2c_hz) == (400_000, 100_000)
+    # Bus 4 is GPIO8/9, which SPI0 needs too: an SPI strip cannot have them.
+    found = problems('[oled]\nport = 4\ni2c_hz = 400000\n[strip]\nbackend = "spi"\n')
+    assert ("strip.backend", "GPIO8 is already taken by I2C bus 4 SDA (oled.port)") in found

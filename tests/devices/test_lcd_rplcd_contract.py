@@ -50,9 +50,9 @@ def test_an_update_through_rplcd_sends_only_the_changed_cells(bus: Pcf8574Bus) -
     assert bus.lcd.lines()[1].startswith("Ben     95")
     assert bus.lcd.lines()[3].startswith("turn: Bob ")
     # "80" -> "95" and "en" -> "ob": four cells and two cursor moves; every controller byte
-    # is two nibbles of four expander writes each.
+    # is two nibbles of three expander writes each (data, E high, E low).
     assert bus.lcd.data_bytes - data_before == 4
-    assert bus.writes - writes_before == 8 * (4 + 2)
+    assert bus.writes - writes_before == 6 * (4 + 2)
 
 
 def test_a_missing_backpack_raises_oserror_and_leaves_no_bus_open(bus: Pcf8574Bus) -> None:

@@ -14,6 +14,7 @@ from companion.devices.config.sections import (
     GPIO_RANGE,
     I2C_ADDRESSES,
     I2C_PINS,
+    I2C_SPEEDS,
     LCD_EXPANDERS,
     MFRC522_RST,
     OLED_DRIVERS,
@@ -377,6 +378,7 @@ class _Checker:
             port=t.integer("port", d.port, 0, 99),
             address=t.integer("address", d.address, *I2C_ADDRESSES, hexa=True),
             rotate=t.integer("rotate", d.rotate, 0, 3),
+            i2c_hz=t.integer("i2c_hz", d.i2c_hz, *I2C_SPEEDS),
         )
 
     def _lcd(self, t: _Table) -> LcdSection:
@@ -387,6 +389,7 @@ class _Checker:
             address=t.integer("address", d.address, *I2C_ADDRESSES, hexa=True),
             cols=t.integer("cols", d.cols, 8, 40),
             rows=t.integer("rows", d.rows, 1, 4),
+            i2c_hz=t.integer("i2c_hz", d.i2c_hz, *I2C_SPEEDS),
         )
         if section.cols * section.rows > 80:
             t.problem(
@@ -479,6 +482,21 @@ class _Checker:
 
     def _check_i2c(self, config: Config) -> None:
         oled, lcd = config.oled, config.lcd
+        wrong = {problem.key for problem in self.problems}
+        shared = oled is not None and lcd is not None and oled.port == lcd.port
+        if (
+            shared
+            and oled is not None
+            and lcd is not None
+            and oled.i2c_hz != lcd.i2c_hz
+            and not wrong & {"oled.i2c_hz", "lcd.i2c_hz"}
+        ):
+            self.problem(
+                "oled.i2c_hz",
+                f"the OLED and the LCD share I2C bus {lcd.port}, which has one speed: "
+                f"{oled.i2c_hz} and {lcd.i2c_hz} differ (put the OLED on bus 4 for "
+                "its own speed)",
+            )
         if (
             oled is not None
             and lcd is not None

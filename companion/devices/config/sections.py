@@ -20,6 +20,9 @@ PI_UARTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 GPIO_RANGE = (0, 27)
 #: 7-bit I2C addresses a device may use (the others are reserved by the I2C standard).
 I2C_ADDRESSES = (0x03, 0x77)
+#: I2C bus speeds the companion accepts (Hz); Raspberry Pi OS runs its buses at 100 kHz.
+I2C_SPEEDS = (10_000, 1_000_000)
+DEFAULT_I2C_HZ = 100_000
 
 #: BCM number → physical pin of the 40-pin header.
 HEADER_PIN = {
@@ -29,7 +32,8 @@ HEADER_PIN = {
 }  # fmt: skip
 
 #: The pins each bus takes on the header, signal by signal.
-I2C_PINS = {0: {"SDA": 0, "SCL": 1}, 1: {"SDA": 2, "SCL": 3}}
+#: Bus 4 is the Pi 4's second I2C bus on GPIO8/9 (`dtoverlay=i2c4,pins_8_9`), for the OLED.
+I2C_PINS = {0: {"SDA": 0, "SCL": 1}, 1: {"SDA": 2, "SCL": 3}, 4: {"SDA": 8, "SCL": 9}}
 SPI_PINS = {
     0: {"CE1": 7, "CE0": 8, "MISO": 9, "MOSI": 10, "SCLK": 11},
     1: {"CE2": 16, "CE1": 17, "CE0": 18, "MISO": 19, "MOSI": 20, "SCLK": 21},
@@ -109,6 +113,8 @@ class OledSection:
     port: int = 1
     address: int = 0x3C
     rotate: int = 0
+    #: The speed of the OLED's bus (every device on one bus shares it).
+    i2c_hz: int = DEFAULT_I2C_HZ
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,8 @@ class LcdSection:
     address: int = 0x27
     cols: int = 20
     rows: int = 4
+    #: The speed of the LCD's bus; a PCF8574 backpack is specified for 100 kHz.
+    i2c_hz: int = DEFAULT_I2C_HZ
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,455 @@
+"""Press to glass: from an input to what the players see, with every bus modelled at its speed.
+
+The real daemon loop, table, journal and panel run on real threads against the display and
+strip fakes, whose buses (``companion.devices.bus``) hold each transfer for as long as the
+wire would, by sleeping on the wall clock. A figure is therefore the real time of the real
+code plus the modelled time of the wires. Each press waits until everything is on the glass
+before the next one, except in the "press during a transfer" run, which presses again while
+a display is being written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.benchmarks import Figure, percentile
+from companion.devices.base import RGB, ButtonPressed, CardScanned, DieRolled, EncoderTurned, Event
+from companion.devices.bus import (
+    USB_FRAME_S,
+    USB_FULL_SPEED_HZ,
+    Bus,
+    WallClock,
+    ws2812_s,
+)
+from companion.devices.buzzer import MemoryBuzzer
+from companion.devices.config import Config, default_config
+from companion.devices.hd44780 import Pcf8574Bus, rplcd_on
+from companion.devices.lcd import CharacterLcd
+from companion.devices.oled import Oled
+from companion.devices.oled_ram import OledWire
+from companion.devices.pico_protocol import Codec, runs_of
+from companion.devices.strip import MemoryStrip
+
+NAME = "glass"
+
+#: The wiring set-ups measured: name, LCD bus speed, OLED bus speed, OLED on its own bus.
+SETUPS: tuple[tuple[str, int, int, bool], ...] = (
+    ("100 kHz", 100_000, 100_000, False),
+    ("400 kHz", 400_000, 400_000, False),
+    ("LCD 100k, OLED on bus 4 at 400k", 100_000, 400_000, True),
+)
+#: How far a caller runs ahead of the modelled wire before it really sleeps.
+SLACK_S = 0.002
+PLAYING = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                            "J", "Q", "K")]  # fmt: skip
+JOCKEY = [f"jockey:{n}" for n in range(1, 55)]
+
+
+class PicoWireStrip(MemoryStrip):
+    """The strip on the Pico as the wires see it: each frame is a FRAME line on the USB link
+    (full speed, after the host's next 1 ms frame at worst), then the WS2812 frame and latch;
+    the Pico animates moves itself."""
+
+    def __init__(self, count: int, wire: Bus, on_lit: Callable[[float], None]) -> None:
+        super().__init__(count, 0.25)
+        self.wire = wire
+        self.on_lit = on_lit
+        self._codec = Codec()
+
+    def animate_move(self, frame: Any, path: Any, colour: RGB) -> None:
+        """The Pico walks the light; the Pi only sends the frame (and the MOVE line)."""
+        self.show(frame)
+
+    def _write(self, leds: list[RGB]) -> None:
+        line = self._codec.encode(1, "FRAME", colours=runs_of(leds))
+        self.wire.transfer(8 * len(line), USB_FRAME_S + ws2812_s(self.count))
+        super()._write(leds)
+        self.on_lit(8 * len(line) / self.wire.hz + ws2812_s(self.count))
+
+
+class Quiet:
+    """A notifier that tells nobody (the loop needs one)."""
+
+    ping_every: float | None = None
+
+    def ready(self, status: str = "ready") -> None:
+        """Nothing to tell."""
+
+    def alive(self) -> None:
+        """Nothing to tell."""
+
+    def stopping(self) -> None:
+        """Nothing to tell."""
+
+
+class Marks:
+    """When things reached the glass, per output (wall-clock seconds, modelled wire included)."""
+
+    def __init__(self) -> None:
+        self.lcd: list[float] = []
+        self.oled: list[float] = []
+        self.leds: list[float] = []
+        #: Beside each mark, the time its bytes need on the wire alone (bits / bus speed).
+        self.lcd_floor: list[float] = []
+        self.oled_floor: list[float] = []
+        self.leds_floor: list[float] = []
+        self.tones: list[float] = []
+        #: The loop thread's CPU time after each input it handled.
+        self.loop_cpu: list[float] = []
+        self.started = threading.Event()
+
+    def sizes(self) -> tuple[int, int, int, int]:
+        """Where each list ends now."""
+        return len(self.lcd), len(self.oled), len(self.leds), len(self.tones)
+
+
+class ProbePort:
+    """An LCD port that notes when each write has gone over the bus."""
+
+    def __init__(self, inner: Any, wire: Bus, marks: Marks, pcf: Pcf8574Bus) -> None:
+        self.inner, self.wire, self.marks, self.pcf = inner, wire, marks, pcf
+
+    def define_char(self, slot: int, bitmap: Any) -> None:
+        self.inner.define_char(slot, bitmap)
+
+    def clear(self) -> None:
+        self.inner.clear()
+
+    def write(self, row: int, col: int, codes: bytes) -> None:
+        self.marks.started.set()
+        bits = self.wire.bits
+        self.inner.write(row, col, codes)
+        self.marks.lcd_floor.append((self.wire.bits - bits) / self.wire.hz)
+        self.marks.lcd.append(self.wire.done_at())
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class ProbeBuzzer(MemoryBuzzer):
+    """A buzzer that notes when each tone starts."""
+
+    def __init__(self, marks: Marks) -> None:
+        super().__init__()
+        self.marks = marks
+
+    def play(self, tone: Any) -> None:
+        self.marks.tones.append(time.perf_counter())
+        super().play(tone)
+
+
+@dataclass
+class Rig:
+    """One companion wired on modelled buses, and what it marked."""
+
+    daemon: Any
+    panel: Any
+    marks: Marks
+    buses: list[Bus]
+    oled: Oled
+    pcf: Pcf8574Bus
+    wire: OledWire
+    strip: PicoWireStrip
+    handled: threading.Event
+    thread: threading.Thread
+    folder: tempfile.TemporaryDirectory[str]
+
+    def quiet(self) -> None:
+        """Wait until every output has finished what it was given."""
+        while True:
+            now = time.perf_counter()
+            ahead = max(bus.busy_until for bus in self.buses) - now
+            idle = getattr(self.panel, "idle", None)
+            if ahead <= 0 and not self.oled.rolling and (idle is None or idle()):
+                return
+            time.sleep(max(ahead, 0.002))
+
+    def close(self) -> None:
+        self.daemon.stop()
+        self.thread.join(10)
+        self.folder.cleanup()
+
+
+def wired(lcd_hz: int, oled_hz: int, own_bus: bool) -> Config:
+    """The default build with these bus speeds; with ``own_bus``, the OLED on bus 4."""
+    base = default_config()
+    assert base.lcd is not None and base.oled is not None
+    return dataclasses.replace(
+        base,
+        lcd=dataclasses.replace(base.lcd, i2c_hz=lcd_hz),
+        oled=dataclasses.replace(base.oled, i2c_hz=oled_hz, port=4 if own_bus else 1),
+    )
+
+
+def build(config: Config) -> Rig:
+    """Open the journal, the table and the panel on buses modelled at the configured speeds;
+    start the loop."""
+    from companion.daemon.loop import Daemon
+    from companion.daemon.outputs import Panel
+    from companion.daemon.rig import bus_names
+    from companion.daemon.table import TableController
+    from companion.session.session import Session
+
+    assert config.lcd is not None and config.oled is not None
+    names = bus_names(config)
+    clock = WallClock()
+    marks = Marks()
+    i2c1 = Bus(names["lcd"], config.lcd.i2c_hz, clock, SLACK_S)
+    oled_bus = (
+        i2c1
+        if names["oled"] == i2c1.name
+        else Bus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
+    )
+    serial = Bus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
+    pcf = Pcf8574Bus(config.lcd.address, config.lcd.cols, config.lcd.rows, wire=i2c1)
+    with rplcd_on(pcf):
+        lcd = CharacterLcd.open(address=config.lcd.address)
+    lcd.port = ProbePort(lcd.port, i2c1, marks, pcf)
+    wire = OledWire(oled_bus, config.oled.driver)
+    oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)
+    send = wire.data
+    counted = [wire.bits]
+
+    def data(block: Any) -> None:
+        marks.started.set()
+        send(block)
+        marks.oled_floor.append((wire.bits - counted[0]) / oled_bus.hz)
+        counted[0] = wire.bits
+        marks.oled.append(oled_bus.done_at())
+
+    wire.data = data  # type: ignore[method-assign,assignment]
+
+    def lit(floor: float) -> None:
+        marks.leds_floor.append(floor)
+        marks.leds.append(serial.done_at())
+
+    strip = PicoWireStrip(60, serial, lit)
+    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=ProbeBuzzer(marks), buses=names)
+    folder = tempfile.TemporaryDirectory(prefix="cmp-glass-")
+    session = Session.open(Path(folder.name) / "journal.sqlite3")
+    table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
+    daemon = Daemon(table, panel, [], Quiet())
+    handled = threading.Event()
+
+    def after_event() -> None:
+        marks.loop_cpu.append(time.thread_time())
+        handled.set()
+
+    daemon.after_event = after_event
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    rig = Rig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip,
+              handled, thread, folder)  # fmt: skip
+    thread.start()
+    daemon.running.wait(10)
+    rig.quiet()
+    return rig
+
+
+#: The menu presses that start each game (three players, options as they are).
+OPENINGS = {
+    "jumpy_jack": ("horse1", "push", "push", "horse1", "horse2", "horse3", "horse2", "horse3",
+                   "horse4", "horse3", "horse4", "horse5"),
+    "course_hippique": ("horse2", "push", "push"),
+    "jockey": ("horse3", "push", "push"),
+}  # fmt: skip
+
+
+def script(
+    game: str, rng: random.Random, legal: Callable[[], list[int]] = list
+) -> Iterator[tuple[str, Event]]:
+    """The inputs of one table: the opening, then presses, rolls, turns and scans at random
+    (in Jumpy Jack mostly a roll, then a horse the roll may move)."""
+    for button in OPENINGS[game]:
+        yield "menu", ButtonPressed(button)
+    while True:
+        draw = rng.random()
+        if game == "jumpy_jack" and draw < 0.7:
+            yield "die", ButtonPressed("die")
+            yield "roll", DieRolled(rng.randint(1, 6))
+            horses = legal() or [1, 2, 3, 4, 5]
+            yield "horse", ButtonPressed(f"horse{rng.choice(horses)}")
+        elif game != "jumpy_jack" and draw < 0.35:
+            deck = PLAYING if game == "course_hippique" else JOCKEY
+            yield "card", CardScanned(f"{rng.getrandbits(32):08X}", rng.choice(deck), "reader")
+        elif draw < 0.8:
+            yield "horse", ButtonPressed(f"horse{rng.randint(1, 5)}")
+        elif draw < 0.9:
+            yield "push", ButtonPressed("push")
+        else:
+            yield "turn", EncoderTurned(rng.choice((-1, 1)))
+
+
+@dataclass
+class Samples:
+    """Latencies in seconds, by what was measured."""
+
+    by: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, label: str, value: float) -> None:
+        self.by.setdefault(label, []).append(value)
+
+
+def legal_buttons(rig: Rig) -> list[int]:
+    """The horse buttons that may move now (read on the loop's thread)."""
+
+    def read() -> list[int]:
+        board = rig.daemon.table.session.view().board
+        names = [h["name"] for h in board.get("horses", [])]
+        return [names.index(n) + 1 for n in board.get("legal_horses", []) if n in names]
+
+    try:
+        return list(rig.daemon.call(read).result(5))  # type: ignore[call-overload]
+    except Exception:
+        return []
+
+
+def press(rig: Rig, event: Event) -> tuple[float, tuple[int, int, int, int], float]:
+    """Post one input and wait until it is on the glass; return when, the marks before, and
+    the CPU time the daemon's threads (the loop, the bus writers, animations) spent on it."""
+    before = rig.marks.sizes()
+    cpu, own = time.process_time(), time.thread_time()
+    rig.handled.clear()
+    began = time.perf_counter()
+    rig.daemon.post(event)
+    rig.handled.wait(5)
+    rig.quiet()
+    return began, before, (time.process_time() - cpu) - (time.thread_time() - own)
+
+
+def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int) -> None:
+    """Play ``game`` until ``presses`` horse presses or card scans; note press-to-glass times."""
+    rng = random.Random(seed)
+    count = 0
+    for kind, event in script(game, rng, lambda: legal_buttons(rig)):
+        if count >= presses:
+            return
+        if kind == "roll":
+            began, before, cpu = press(rig, event)
+            continue
+        frames = rig.oled.frames_sent
+        began, before, cpu = press(rig, event)
+        if kind == "menu":
+            continue
+        count += kind in ("horse", "card")
+        samples.add("cpu", cpu)
+        loop = rig.marks.loop_cpu
+        if len(loop) >= 2:
+            samples.add("loop cpu", loop[-1] - loop[-2])
+        marks = rig.marks
+        lcd, oled = marks.lcd[before[0] :], marks.oled[before[1] :]
+        leds, tones = marks.leds[before[2] :], marks.tones[before[3] :]
+        if kind == "die":
+            if oled:  # the roll's frames, then the face: frames shown per second of the roll
+                length = oled[-1] - began
+                samples.add("roll fps", (rig.oled.frames_sent - frames - 1) / length)
+                samples.add("roll length", length)
+            continue
+        if tones:
+            samples.add("applied", tones[0] - began)
+        lcd_floor = marks.lcd_floor[before[0] : before[0] + len(lcd)]
+        oled_floor = marks.oled_floor[before[1] : before[1] + len(oled)]
+        if kind == "horse":
+            if leds:
+                samples.add("horse leds", leds[0] - began)
+                samples.add("horse leds floor", marks.leds_floor[before[2]])
+            if lcd:
+                samples.add("horse lcd row", lcd[0] - began)
+                samples.add("horse lcd row floor", lcd_floor[0])
+                samples.add("horse lcd", lcd[-1] - began)
+                samples.add("horse lcd floor", sum(lcd_floor))
+            if oled:
+                samples.add("horse oled", oled[-1] - began)
+                samples.add("horse oled floor", sum(oled_floor))
+            ends = [m[-1] for m in (lcd, oled, leds) if m]
+            if ends:
+                samples.add("horse all", max(ends) - began)
+        if kind == "card" and lcd:
+            samples.add("card lcd", lcd[-1] - began)
+            samples.add("card lcd floor", sum(lcd_floor))
+
+
+def measure_overlap(rig: Rig, presses: int, samples: Samples, seed: int) -> None:
+    """Press again while a display is being written; time until the second press is handled
+    (journaled, its tone started)."""
+    rng = random.Random(seed)
+    tries = 0
+    for kind, event in script("jumpy_jack", rng, lambda: legal_buttons(rig)):
+        if kind == "menu" or tries >= 4 * presses:
+            press(rig, event)
+            if kind != "menu":
+                return
+            continue
+        tries += 1
+        rig.marks.started.clear()
+        handled = rig.daemon.handled
+        rig.daemon.post(event)
+        if rig.marks.started.wait(0.3) and rig.daemon.handled <= handled + 1:
+            began = time.perf_counter()
+            rig.daemon.post(ButtonPressed("undo"))  # a short touch of undo changes nothing
+            while rig.daemon.handled < handled + 2 and time.perf_counter() < began + 5:
+                time.sleep(0.0002)
+            samples.add("overlap", time.perf_counter() - began)
+            if len(samples.by["overlap"]) >= presses:
+                tries = 4 * presses
+        rig.quiet()
+
+
+def _ms(values: list[float], fraction: float) -> float:
+    return percentile(values, fraction) * 1000 if values else float("nan")
+
+
+LABELS = {
+    "horse leds": "horse press -> LEDs lit",
+    "horse lcd row": "horse press -> first LCD row",
+    "horse lcd": "horse press -> LCD whole",
+    "horse oled": "horse press -> OLED",
+    "horse all": "horse press -> everything",
+    "card lcd": "card scan -> LCD",
+    "applied": "press -> applied (tone)",
+    "overlap": "press during a transfer -> applied",
+    "cpu": "CPU per press, all the daemon's threads",
+    "loop cpu": "CPU per press, the loop thread",
+}
+
+
+def run(quick: bool) -> dict[str, Figure]:
+    """Measure each wiring set-up: three games of scripted inputs, then overlapping presses."""
+    presses = 12 if quick else 40
+    figures: dict[str, Figure] = {}
+    for name, lcd_hz, oled_hz, own in SETUPS:
+        samples = Samples()
+        for number, game in enumerate(OPENINGS):
+            rig = build(wired(lcd_hz, oled_hz, own))
+            try:
+                measure_game(rig, game, presses, samples, seed=number)
+            finally:
+                rig.close()
+        rig = build(wired(lcd_hz, oled_hz, own))
+        try:
+            measure_overlap(rig, presses // 3 or 1, samples, seed=9)
+        finally:
+            rig.close()
+        for key, label in LABELS.items():
+            values = samples.by.get(key, [])
+            figures[f"{name}: {label} (median)"] = Figure(_ms(values, 0.5), "ms")
+            figures[f"{name}: {label} (p99)"] = Figure(_ms(values, 0.99), "ms")
+            floors = samples.by.get(f"{key} floor")
+            if floors:
+                figures[f"{name}: {label}, wire floor (median)"] = Figure(_ms(floors, 0.5), "ms")
+                figures[f"{name}: {label}, wire floor (p99)"] = Figure(_ms(floors, 0.99), "ms")
+        fps = samples.by.get("roll fps", [])
+        figures[f"{name}: roll, OLED frames per second"] = Figure(
+            statistics.median(fps) if fps else float("nan"), "fps"
+        )
+        length = samples.by.get("roll length", [])
+        figures[f"{name}: roll, press to last frame"] = Figure(_ms(length, 0.5), "ms")
+    return figures

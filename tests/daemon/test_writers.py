@@ -1,0 +1,224 @@
+"""The writer per bus: the loop never waits for a display, and only the newest frame is sent."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from companion.daemon.outputs import BusWriter, Panel, next_row
+from companion.devices.base import RGB, Tone
+from companion.devices.buzzer import MemoryBuzzer
+from companion.render.screen import Cue, Oled, Screen
+
+
+class Gate:
+    """Holds the first write it sees until the test opens it (a long bus transfer)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+        self.used = False
+
+    def pass_through(self) -> None:
+        if not self.used:
+            self.used = True
+            self.entered.set()
+            assert self.opened.wait(10), "the test never opened the gate"
+
+
+class Lcd:
+    """A 20x4 text display recording every row it was asked to show."""
+
+    cols, rows = 20, 4
+
+    def __init__(self, log: list[str], gate: Gate | None = None) -> None:
+        self.log = log
+        self.gate = gate
+        self.shown = [""] * 4
+
+    def show(self, lines: Sequence[str]) -> None:
+        if self.gate is not None:
+            self.gate.pass_through()
+        for row, line in enumerate(lines):
+            if line != self.shown[row]:
+                self.log.append(f"lcd {row}: {line}")
+        self.shown = list(lines)
+
+    def close(self) -> None:
+        pass
+
+
+class PixelScreen:
+    width, height = 128, 64
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def show_die(self, face: int) -> None:
+        self.log.append(f"oled die {face}")
+
+    def show_text(self, lines: Sequence[str]) -> None:
+        self.log.append(f"oled {' '.join(lines)}")
+
+    def close(self) -> None:
+        pass
+
+
+class Strip:
+    count = 3
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        self.log.append(f"leds {list(frame)}")
+
+    def animate_move(self, frame: Sequence[RGB], path: Sequence[int], colour: RGB) -> None:
+        self.log.append(f"move {list(path)}")
+
+    def close(self) -> None:
+        pass
+
+
+class GatedStrip(Strip):
+    """A strip whose first frame is held at the gate."""
+
+    def __init__(self, log: list[str], gate: Gate) -> None:
+        super().__init__(log)
+        self.gate = gate
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        self.gate.pass_through()
+        self.log.append("leds")
+
+
+RED, OFF = (255, 0, 0), (0, 0, 0)
+
+
+def test_a_waiting_frame_is_replaced_by_a_newer_one_and_priorities_hold() -> None:
+    writer = BusWriter("i2c-1")  # not started: the test runs each job itself
+    ran: list[str] = []
+    writer.submit("oled", lambda: ran.append("oled A"))
+    writer.submit("lcd-rest", lambda: ran.append("rows"))
+    writer.submit("oled", lambda: ran.append("oled B"))
+    writer.submit("strip", lambda: ran.append("leds"))
+    assert writer.pending == ["strip", "oled", "lcd-rest"]
+    while writer.step():
+        pass
+    assert ran == ["leds", "oled B", "rows"]
+    assert writer.idle()
+
+
+def test_a_failing_job_is_logged_and_the_next_one_still_runs(caplog) -> None:
+    writer = BusWriter("i2c-1")
+    ran: list[str] = []
+    writer.submit("lcd", lambda: 1 / 0)
+    writer.submit("oled", lambda: ran.append("oled"))
+    while writer.step():
+        pass
+    assert ran == ["oled"]
+    assert "sending on i2c-1 failed" in caplog.text
+
+
+def test_the_changed_row_with_the_fewest_changes_goes_first() -> None:
+    sent = ["Race 1/3", "Anna 12", "Ben 10", "Your turn"]
+    target = ["Race 2/3", "Anna 14", "Ben 10", "Ben's turn: roll"]
+    assert next_row(sent, target) == 1  # one cell (a tie with row 0: the lower one)
+    assert next_row(sent, sent) is None
+
+
+def test_a_press_during_a_long_lcd_write_is_answered_at_once_and_its_screen_wins() -> None:
+    log: list[str] = []
+    gate = Gate()
+    buzzer = MemoryBuzzer()
+    panel = Panel(
+        lcd=Lcd(log, gate),
+        oled=PixelScreen(log),
+        strip=Strip(log),
+        buzzer=buzzer,
+        buses={"lcd": "i2c-1", "oled": "i2c-1", "strip": "pico"},
+    )
+    first = Screen(lcd=("Race 1/3", "Anna 12"), oled=Oled(die=3), leds=(RED, OFF, OFF))
+    panel.show(first)
+    assert gate.entered.wait(10)  # the LCD write is under way on the bus's thread
+    # The next press: the loop hands its picture over and plays its tone, without waiting.
+    second = Screen(lcd=("Race 1/3", "Anna 14"), oled=Oled(die=5), leds=(OFF, RED, OFF))
+    panel.cue(Cue(tone=Tone.ACCEPTED), second)
+    panel.show(second)
+    assert buzzer.played == [Tone.ACCEPTED]
+    assert not panel.idle()
+    gate.opened.set()
+    assert panel.wait_idle(10)
+    # The OLED never showed the first picture's face: it had not been sent when the second
+    # came. On i2c-1, the first LCD picture ends, then the row that changed, then the OLED.
+    assert [entry for entry in log if not entry.startswith("leds")] == [
+        "lcd 0: Race 1/3",
+        "lcd 1: Anna 12",
+        "lcd 1: Anna 14",
+        "oled die 5",
+    ]
+    assert [entry for entry in log if entry.startswith("leds")][-1] == f"leds {[OFF, RED, OFF]}"
+    panel.goodbye()
+
+
+def test_leds_first_then_the_answering_row_then_the_oled_then_the_other_rows() -> None:
+    log: list[str] = []
+    gate = Gate()
+    panel = Panel(
+        lcd=Lcd(log),
+        oled=PixelScreen(log),
+        strip=Strip(log),
+        buses={"lcd": "i2c-1", "oled": "i2c-1", "strip": "i2c-1"},  # one bus for all
+    )
+    panel.show(Screen(lcd=("Race 1/3", "Anna 12", "Ben 10", "Your turn")))
+    assert panel.wait_idle(10)
+    panel.strip = GatedStrip(log, gate)
+    log.clear()
+    panel.show(
+        Screen(
+            lcd=("Race 2/3", "Anna 14", "Ben 10", "Ben's turn: roll"),
+            oled=Oled(lines=("Anna", "+2")),
+            leds=(RED, OFF, OFF),
+        )
+    )
+    assert gate.entered.wait(10)
+    gate.opened.set()
+    assert panel.wait_idle(10)
+    assert log == [
+        "leds",
+        "lcd 1: Anna 14",
+        "oled Anna +2",
+        "lcd 0: Race 2/3",
+        "lcd 3: Ben's turn: roll",
+    ]
+    panel.goodbye()
+
+
+def test_goodbye_sends_what_is_waiting_then_says_bye() -> None:
+    log: list[str] = []
+    panel = Panel(lcd=Lcd(log), buses={"lcd": "i2c-1"})
+    panel.show(Screen(lcd=("Race 1/3",)))
+    panel.goodbye()
+    assert log[0] == "lcd 0: Race 1/3"
+    assert log[-1] == f"lcd 1: {'bye'.center(20)}"
+
+
+def test_the_loop_s_tick_never_waits_for_a_writer_using_the_device() -> None:
+    from companion.devices.resilience import Resilient
+
+    gate = Gate()
+    opened: list[int] = []
+
+    def open_lcd() -> Lcd:
+        opened.append(1)
+        return Lcd([], gate)
+
+    guard: Resilient[Lcd] = Resilient("LCD", open_lcd)
+    writer = threading.Thread(target=lambda: guard.call(lambda lcd: lcd.show(["Race 1/3"])))
+    writer.start()
+    assert gate.entered.wait(10)  # the writer is in the middle of a transfer
+    guard.tick()  # returns at once (the test would hang otherwise) and opens nothing
+    assert opened == [1]
+    gate.opened.set()
+    writer.join(10)
+    assert guard.device is not None and guard.device.shown == ["Race 1/3"]
