@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.course_hippique import Bet as PlacedBet
+from companion.games.course_hippique import CourseHippiqueGame, Phase
 from companion.games.errors import Refusal
-from companion.games.hippique_table import Bet as PlacedBet
-from companion.games.hippique_table import Phase
 from companion.session.binding import Binding
 from companion.session.log import (
     Bet,

@@ -38,7 +38,7 @@ from companion.devices.base import (
     EncoderTurned,
     Event,
 )
-from companion.games.jockey_deck import default_deck
+from companion.games.jockey.deck import default_deck
 from companion.games.jumpy_jack import Board
 from companion.session.session import Session
 

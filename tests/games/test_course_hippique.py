@@ -11,7 +11,7 @@ import pytest
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique import CourseHippiqueGame
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.hippique_table import HippiqueOptions, Phase
+from companion.games.course_hippique.table import HippiqueOptions, Phase
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -472,7 +472,7 @@ def test_a_course_may_be_entered_as_one_text_but_not_empty() -> None:
 
 def test_the_rules_page_lists_every_reason_code_the_engine_can_give() -> None:
     root = Path(__file__).resolve().parents[2]
-    sources = ["cards.py", "course_hippique.py", "hippique_rules.py", "hippique_table.py"]
+    sources = ["cards.py", *(f"course_hippique/{m}.py" for m in ("game", "rules", "table"))]
     raised: set[str] = set()
     for name in sources:
         text = (root / "companion" / "games" / name).read_text(encoding="utf-8")

@@ -8,8 +8,8 @@ import pytest
 
 from companion.games.errors import DataError, Refusal, fits_display
 from companion.games.jockey import JockeyGame
-from companion.games.jockey_deck import Horse
-from companion.games.jockey_state import Phase
+from companion.games.jockey.deck import Horse
+from companion.games.jockey.state import Phase
 
 BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
 PLAYERS = ("Ann", "Bob", "Cy")

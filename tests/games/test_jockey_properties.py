@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from companion.games.errors import Refusal
 from companion.games.jockey import JockeyGame
-from companion.games.jockey_bets import BetKind
-from companion.games.jockey_deck import HORSES
-from companion.games.jockey_race import Race
-from companion.games.jockey_state import Phase
+from companion.games.jockey.bets import BetKind
+from companion.games.jockey.deck import HORSES
+from companion.games.jockey.race import Race
+from companion.games.jockey.state import Phase
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
 

@@ -392,7 +392,7 @@ def test_every_reason_code_the_engine_gives_is_explained_on_the_rules_page() -> 
     root = Path(__file__).resolve().parents[2]
     source = "".join(
         path.read_text(encoding="utf-8")
-        for path in sorted((root / "companion" / "games").glob("jumpy_*.py"))
+        for path in sorted((root / "companion" / "games" / "jumpy_jack").glob("*.py"))
     )
     codes = set(re.findall(r'Refusal\(\s*"(\w+)"', source))
     codes |= set(re.findall(r'check_horses\(.*board, "(\w+)"', source))  # predictions, guesses

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey_deck import Horse, parse_horse
+from companion.games.jockey.deck import Horse, parse_horse
 
 #: Every player's balance before the first race.
 STARTING_BALANCE = 1000

@@ -8,14 +8,14 @@ from dataclasses import dataclass, replace
 
 from companion.games.cards import Card, Suit
 from companion.games.errors import Refusal
-from companion.games.hippique_odds import (
+from companion.games.course_hippique.odds import (
     RaceChances,
     announced_odds,
     estimated_chances,
     exact_chances,
 )
-from companion.games.hippique_table import Bet, HippiqueOptions, Phase, RaceResult, Turn
-from companion.games.hippique_track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.course_hippique.table import Bet, HippiqueOptions, Phase, RaceResult, Turn
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
 
 #: A course row with this many cards of one suit is dealt again.
 REDEAL_AT = 5

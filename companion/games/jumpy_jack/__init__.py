@@ -1,11 +1,10 @@
 """Jumpy Jack: the board, a race, and a whole match — the names the rest of the companion uses.
 
-The engine lives in six modules: ``jumpy_board`` (the board file), ``jumpy_moves`` (a move,
-its outcome, the podium), ``jumpy_race`` (a position, its legal moves, the race notation,
-fast random play), ``jumpy_scoring`` (options, predictions, guesses, points, race results),
-``jumpy_state`` (a snapshot of the match and its saved form) and ``jumpy_match`` (turns, the
-match to the target, undo, saving). This module gathers their public names so that callers
-import from one place.
+The engine lives in six modules: ``board`` (the board file), ``moves`` (a move, its outcome,
+the podium), ``race`` (a position, its legal moves, the race notation, fast random play),
+``scoring`` (options, predictions, guesses, points, race results), ``state`` (a snapshot of
+the match and its saved form) and ``match`` (turns, the match to the target, saving). This
+module is the engine's public face: the rest of the companion imports from it only.
 
 Race notation (one line that round-trips a race position; the empty line is the start)::
 
@@ -21,11 +20,11 @@ board order, e.g. ``red=12 blue=F1 green=0 yellow=12 white=X5``.
 
 from __future__ import annotations
 
-from companion.games.jumpy_board import DIE_FACES, Board, Horse, Hurdle
-from companion.games.jumpy_match import JumpyJackMatch, Phase
-from companion.games.jumpy_moves import Effect, HorseState, Move, Podium
-from companion.games.jumpy_race import Position, place_chances, play_out, random_race
-from companion.games.jumpy_scoring import (
+from companion.games.jumpy_jack.board import COLOURS, DIE_FACES, Board, Horse, Hurdle
+from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
+from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
+from companion.games.jumpy_jack.scoring import (
     Guess,
     MatchOptions,
     Prediction,
@@ -35,6 +34,7 @@ from companion.games.jumpy_scoring import (
 )
 
 __all__ = [
+    "COLOURS",
     "DIE_FACES",
     "Board",
     "Effect",

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.jockey_bets import Bet, BetKind, Markers, Payout, RaceResult, Standing, rank
-from companion.games.jockey_deck import DECK_SIZE, HORSES, Card, Deck, Horse, load_deck
-from companion.games.jockey_race import Blocked, Effect, Place, Race
-from companion.games.jockey_state import (
+from companion.games.jockey.bets import Bet, BetKind, Markers, Payout, RaceResult, Standing, rank
+from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Deck, Horse, load_deck
+from companion.games.jockey.race import Blocked, Effect, Place, Race
+from companion.games.jockey.state import (
     HAND_SIZES,
     KEEP_LIMIT,
     REDEAL,
@@ -29,26 +29,6 @@ from companion.games.jockey_state import (
     with_item,
 )
 
-__all__ = [
-    "HORSES",
-    "Bet",
-    "BetKind",
-    "Blocked",
-    "Card",
-    "Deck",
-    "Effect",
-    "Horse",
-    "JockeyGame",
-    "JockeyOptions",
-    "Markers",
-    "Payout",
-    "Phase",
-    "Place",
-    "Race",
-    "RaceResult",
-    "Standing",
-    "load_deck",
-]
 
 _GAME_OVER = ("game_over", "The game is over after three races.")
 _RACE_OVER = ("race_over", "The race is over: start the next race.")

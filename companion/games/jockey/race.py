@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey_deck import HORSES, Card, CardKind, Horse
+from companion.games.jockey.deck import HORSES, Card, CardKind, Horse
 
 #: The last square of the standard board; a horse beyond it has passed the finish.
 TRACK_LENGTH = 80

@@ -14,9 +14,9 @@ from typing import Any
 
 from companion.games.cards import Card, Suit
 from companion.games.errors import DataError, GameError, Refusal
-from companion.games.hippique_odds import DEFAULT_SAMPLES, RaceChances
-from companion.games.hippique_rules import Rules, TableState, counts, short
-from companion.games.hippique_table import (
+from companion.games.course_hippique.odds import DEFAULT_SAMPLES, RaceChances
+from companion.games.course_hippique.rules import Rules, TableState, counts, short
+from companion.games.course_hippique.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Bet,
@@ -26,7 +26,7 @@ from companion.games.hippique_table import (
     Standing,
     Turn,
 )
-from companion.games.hippique_track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
 
 __all__ = ["Action", "CourseHippiqueGame"]
 

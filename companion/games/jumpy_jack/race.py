@@ -23,8 +23,8 @@ import random
 from dataclasses import dataclass, field
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jumpy_board import DIE_FACES, Board, Hurdle, Kind
-from companion.games.jumpy_moves import EFFECT_OF_KIND, Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.board import DIE_FACES, Board, Hurdle, Kind
+from companion.games.jumpy_jack.moves import EFFECT_OF_KIND, Effect, HorseState, Move, Podium
 
 
 def _short(name: str, width: int = 10) -> str:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.errors import DataError
-from companion.games.jumpy_board import Board
-from companion.games.jumpy_moves import Podium
+from companion.games.jumpy_jack.board import Board
+from companion.games.jumpy_jack.moves import Podium
 
 #: A prediction (or a guess): the horses for places 1, 2 and 3.
 Prediction = tuple[str, str, str]

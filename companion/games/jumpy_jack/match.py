@@ -19,11 +19,11 @@ from enum import Enum
 from typing import Any
 
 from companion.games.errors import DataError, GameError, Refusal
-from companion.games.jumpy_board import DIE_FACES, Board
-from companion.games.jumpy_moves import Move, Podium
-from companion.games.jumpy_race import Position
-from companion.games.jumpy_scoring import Guess, MatchOptions, Prediction, RaceResult
-from companion.games.jumpy_state import (
+from companion.games.jumpy_jack.board import DIE_FACES, Board
+from companion.games.jumpy_jack.moves import Move, Podium
+from companion.games.jumpy_jack.race import Position
+from companion.games.jumpy_jack.scoring import Guess, MatchOptions, Prediction, RaceResult
+from companion.games.jumpy_jack.state import (
     MatchState,
     check_horses,
     score_race,

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.errors import Refusal
-from companion.games.jumpy_board import DIE_FACES, Board
-from companion.games.jumpy_moves import Move
-from companion.games.jumpy_race import Position
-from companion.games.jumpy_scoring import (
+from companion.games.jumpy_jack.board import DIE_FACES, Board
+from companion.games.jumpy_jack.moves import Move
+from companion.games.jumpy_jack.race import Position
+from companion.games.jumpy_jack.scoring import (
     Guess,
     Prediction,
     RaceResult,

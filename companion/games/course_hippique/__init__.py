@@ -1,0 +1,55 @@
+"""Course hippique: the croupier's course, the bets, the race of the four aces — its public face.
+
+The engine lives in five modules: ``track`` (the four lanes and the setback variant),
+``table`` (options, phases, bets, turns, race results), ``odds`` (announced odds and exact or
+estimated chances), ``rules`` (the state machine) and ``game`` (the game a table plays). The
+rest of the companion imports from this module only.
+"""
+
+from __future__ import annotations
+
+from companion.games.course_hippique.game import Action, CourseHippiqueGame
+from companion.games.course_hippique.odds import (
+    DEFAULT_SAMPLES,
+    HorseChance,
+    RaceChances,
+    fair_odds,
+    house_margin,
+    win_probabilities,
+)
+from companion.games.course_hippique.table import (
+    COURSE_LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Bet,
+    HippiqueOptions,
+    Phase,
+    RaceResult,
+    Standing,
+    Turn,
+)
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Setback, Track
+
+__all__ = [
+    "CARDS_PER_SUIT",
+    "COURSE_LENGTHS",
+    "DEFAULT_SAMPLES",
+    "HORSES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Action",
+    "Bet",
+    "CourseHippiqueGame",
+    "HippiqueOptions",
+    "HorseChance",
+    "Phase",
+    "RaceChances",
+    "RaceResult",
+    "Setback",
+    "Standing",
+    "Track",
+    "Turn",
+    "fair_odds",
+    "house_margin",
+    "win_probabilities",
+]
