@@ -10,8 +10,8 @@ import pytest
 
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique import CourseHippiqueGame
-from companion.games.errors import DataError, Refusal, fits_display
 from companion.games.course_hippique.table import HippiqueOptions, Phase
+from companion.games.errors import DataError, Refusal, fits_display
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]

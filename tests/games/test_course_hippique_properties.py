@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from companion.games.cards import Card, full_deck
 from companion.games.course_hippique import CourseHippiqueGame
-from companion.games.errors import Refusal
 from companion.games.course_hippique.table import Phase
+from companion.games.errors import Refusal
 
 NON_ACES = [c for c in full_deck() if not c.is_ace]
 

@@ -6,8 +6,8 @@ button, knob, die and card events driving the table controller through whole gam
 expected output is ``expected.json``: the full ``companion replay --json`` text of each
 example log of docs/examples, and a SHA-256 for every other replay and table script.
 The inputs were drawn once by ``tests/golden/make_inputs.py`` (random ``autoplay`` logs, and
-the table fuzz test's driver). Regenerate the expected output (``python -m tests.golden.test_golden``) only for a change of output that is
-meant and named.
+the table fuzz test's driver). Regenerate the expected output
+(``python -m tests.golden.test_golden``) only for a change of output that is meant and named.
 """
 
 from __future__ import annotations

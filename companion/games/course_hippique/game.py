@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.cards import Card, Suit
-from companion.games.errors import DataError, GameError, Refusal
 from companion.games.course_hippique.odds import DEFAULT_SAMPLES, RaceChances
 from companion.games.course_hippique.rules import Rules, TableState, counts, short
 from companion.games.course_hippique.table import (
@@ -27,6 +26,7 @@ from companion.games.course_hippique.table import (
     Turn,
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.errors import DataError, GameError, Refusal
 
 __all__ = ["Action", "CourseHippiqueGame"]
 

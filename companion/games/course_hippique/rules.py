@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from companion.games.cards import Card, Suit
-from companion.games.errors import Refusal
 from companion.games.course_hippique.odds import (
     RaceChances,
     announced_odds,
@@ -16,6 +15,7 @@ from companion.games.course_hippique.odds import (
 )
 from companion.games.course_hippique.table import Bet, HippiqueOptions, Phase, RaceResult, Turn
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.errors import Refusal
 
 #: A course row with this many cards of one suit is dealt again.
 REDEAL_AT = 5

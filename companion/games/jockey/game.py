@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.jockey.bets import Bet, BetKind, Markers, Payout, RaceResult, Standing, rank
-from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Deck, Horse, load_deck
-from companion.games.jockey.race import Blocked, Effect, Place, Race
+from companion.games.jockey.bets import Bet, Markers, RaceResult, Standing, rank
+from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Horse
+from companion.games.jockey.race import Effect, Place, Race
 from companion.games.jockey.state import (
     HAND_SIZES,
     KEEP_LIMIT,
@@ -28,7 +28,6 @@ from companion.games.jockey.state import (
     state_to_data,
     with_item,
 )
-
 
 _GAME_OVER = ("game_over", "The game is over after three races.")
 _RACE_OVER = ("race_over", "The race is over: start the next race.")
