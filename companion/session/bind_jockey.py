@@ -133,7 +133,7 @@ class JockeyBinding(Binding):
         }
 
     def engine_state(self) -> Any:
-        """The game's saved form (players, options, state; the undo history is the log's)."""
+        """The game's saved form (players, options, state)."""
         return json.loads(self.game.to_json())
 
 

@@ -154,10 +154,8 @@ class JumpyJackBinding(Binding):
         }
 
     def engine_state(self) -> Any:
-        """The match's saved form without its undo history (the history is the journal's)."""
-        data = self.match.to_mapping()
-        data.pop("history", None)
-        return data
+        """The match's saved form."""
+        return self.match.to_mapping()
 
 
 BINDING = JumpyJackBinding

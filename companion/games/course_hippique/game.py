@@ -2,8 +2,8 @@
 
 ``CourseHippiqueGame`` takes one method call per table input. Every call checks the whole
 input against the rules and raises ``Refusal`` before anything changes; the game's state is
-an immutable value replaced on each accepted input, so ``undo()`` simply brings back the
-previous one. The cards are whatever the table scanned: the engine never shuffles.
+an immutable value replaced on each accepted input (undo is the session's, by replay). The
+cards are whatever the table scanned: the engine never shuffles.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class CourseHippiqueGame:
         """Use ``CourseHippiqueGame.new``: it checks the players and the options."""
         self._rules = Rules(players, options)
         self._state = self._rules.start()
-        self._history: list[tuple[TableState, Action]] = []
+        self._actions: list[Action] = []
 
     @classmethod
     def new(
@@ -87,7 +87,7 @@ class CourseHippiqueGame:
         self._commit(new, {"do": "deal_course_card", "card": dealt.code})
 
     def deal_course(self, cards: Sequence[Card | str] | str) -> None:
-        """Record several course cards at once, as one input (one undo step).
+        """Record several course cards at once, as one input (one table input).
 
         ``cards`` may also be one text, e.g. ``"7H,QS,2D"`` (commas or spaces between).
         Same rules and refusals as ``deal_course_card`` for each card, plus ``no_cards``;
@@ -145,13 +145,6 @@ class CourseHippiqueGame:
         Raises Refusal: ``race_not_over``, ``game_over``.
         """
         self._commit(self._rules.next_race(self._state), {"do": "next_race"})
-
-    def undo(self) -> Action:
-        """Take back the last accepted input; return it. Raises Refusal ``nothing_to_undo``."""
-        if not self._history:
-            raise Refusal("nothing_to_undo", "Nothing to undo.")
-        self._state, action = self._history.pop()
-        return dict(action)
 
     def apply(self, action: Mapping[str, Any]) -> object:
         """Apply one recorded input (as in ``actions``); return what its method returns.
@@ -311,12 +304,7 @@ class CourseHippiqueGame:
     @property
     def actions(self) -> tuple[Action, ...]:
         """Every accepted input since the start, as plain data (replayable with ``apply``)."""
-        return tuple(dict(a) for _, a in self._history)
-
-    @property
-    def can_undo(self) -> bool:
-        """Tell whether there is an input to take back."""
-        return bool(self._history)
+        return tuple(dict(a) for a in self._actions)
 
     # ----------------------------------------------------------------- saving
 
@@ -327,7 +315,7 @@ class CourseHippiqueGame:
             "version": SAVE_VERSION,
             "players": list(self.players),
             "options": self.options.to_dict(),
-            "actions": [dict(a) for _, a in self._history],
+            "actions": [dict(a) for a in self._actions],
             "summary": self._summary(),
         }
 
@@ -337,7 +325,7 @@ class CourseHippiqueGame:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CourseHippiqueGame:
-        """Rebuild a game from ``to_dict`` data by replaying its inputs (undo works after).
+        """Rebuild a game from ``to_dict`` data by replaying its inputs.
 
         Raises DataError naming the key and the reason when the data cannot be used.
         """
@@ -384,7 +372,7 @@ class CourseHippiqueGame:
         return cls.from_dict(data)
 
     def _commit(self, state: TableState, action: Action) -> None:
-        self._history.append((self._state, action))
+        self._actions.append(action)
         self._state = state
 
     def _summary(self) -> dict[str, Any]:

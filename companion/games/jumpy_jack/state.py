@@ -21,7 +21,7 @@ from companion.games.jumpy_jack.scoring import (
 
 @dataclass(frozen=True)
 class MatchState:
-    """Everything that changes during a match: one snapshot of the undo history."""
+    """Everything that changes during a match, as one immutable snapshot."""
 
     race: int
     position: Position
