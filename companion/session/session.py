@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.errors import GameError, Refusal
-from companion.session.binding import GAME_NAMES, Binding, binding_class
+from companion.games.registry import find_game
+from companion.session.binding import Binding, binding_class
 from companion.session.journal import GameNotRebuilt, GameRecord, Journal, JournalError, utc_now
 from companion.session.log import (
+    EVERY_GAME,
     DealCard,
     DealCourse,
     Entry,
@@ -124,8 +126,9 @@ class Table:
         """Refuse an input this game never takes, from a stranger, or out of turn."""
         if isinstance(entry, NewGame):
             raise Refusal("game_started", "A game is already on.")
-        if "*" not in entry.GAMES and self.kind not in entry.GAMES:
-            raise Refusal("wrong_game", f"Not an input of {GAME_NAMES[self.kind]}.")
+        game = find_game(self.kind)
+        if entry.TYPE not in EVERY_GAME and entry.TYPE not in game.entries:
+            raise Refusal("wrong_game", f"Not an input of {game.title}.")
         player = getattr(entry, "player", None)
         if player is not None and player not in self.start.players:
             raise Refusal("unknown_player", f"No player {short(player)} at this table.")

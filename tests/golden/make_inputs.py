@@ -12,13 +12,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.flows.menu import GAMES as MENU
 from companion.daemon.table import TableController
 from companion.devices.base import (
     ButtonPressed,
     EncoderTurned,
     Event,
 )
+from companion.games.registry import GAMES as MENU
 from companion.session.autoplay import random_log
 from companion.session.log import dumps
 from companion.session.session import Session

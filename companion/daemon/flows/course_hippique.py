@@ -296,3 +296,7 @@ class CourseHippiqueFlow(CardGameFlow):
         view = self.ctx.view()
         facts = race_facts(view, self.setback)
         return render.screen(facts, self._entry(view), self.layout, self.page)
+
+
+#: The table flow of this game, found by the controller through the game's kind.
+FLOW = CourseHippiqueFlow

@@ -215,3 +215,7 @@ class JockeyFlow(CardGameFlow):
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
         return render.screen(view, self._entry(view), self.layout, self.page)
+
+
+#: The table flow of this game, found by the controller through the game's kind.
+FLOW = JockeyFlow

@@ -29,7 +29,7 @@ from companion.devices.base import ButtonPressed, DieIgnored, DieRolled, InputEv
 from companion.render import jumpy_jack as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
-from companion.session.bind_jumpy_jack import match_options
+from companion.session.bindings.jumpy_jack import match_options
 from companion.session.log import Forfeit, Guess, Move, Predict, Roll
 from companion.session.view import View
 
@@ -264,3 +264,7 @@ class JumpyJackFlow(GameFlow):
         """Return the picture of the match as it stands."""
         view = self.ctx.view()
         return render.screen(view, self._entry(view), self.track, self.layout, self.page)
+
+
+#: The table flow of this game, found by the controller through the game's kind.
+FLOW = JumpyJackFlow

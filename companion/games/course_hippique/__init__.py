@@ -29,11 +29,13 @@ from companion.games.course_hippique.table import (
     Turn,
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Setback, Track
+from companion.games.info import GameInfo, Option
 
 __all__ = [
     "CARDS_PER_SUIT",
     "COURSE_LENGTHS",
     "DEFAULT_SAMPLES",
+    "GAME",
     "HORSES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -53,3 +55,19 @@ __all__ = [
     "house_margin",
     "win_probabilities",
 ]
+
+#: Course hippique as the registry lists it: the horses are the four aces, by suit letter.
+GAME = GameInfo(
+    kind="course_hippique",
+    title="Course hippique",
+    low=MIN_PLAYERS,
+    high=MAX_PLAYERS,
+    horses=tuple(suit.letter for suit in HORSES),
+    options=(
+        Option("starting_chips", "Chips", (100, 200, 500, 50)),
+        Option("rounds", "Rounds", (1, 2, 3)),
+        Option("course_length", "Course cards", (7, 6, 5)),
+        Option("setback", "Setback", (None, "first", "all")),
+    ),
+    entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "turn_card"}),
+)

@@ -8,6 +8,7 @@ companion imports from this module only.
 
 from __future__ import annotations
 
+from companion.games.info import GameInfo, Option
 from companion.games.jockey.bets import Bet, BetKind, Markers, Payout, RaceResult, Standing
 from companion.games.jockey.deck import (
     DECK_SIZE,
@@ -26,6 +27,7 @@ from companion.games.jockey.state import JockeyOptions, Phase
 
 __all__ = [
     "DECK_SIZE",
+    "GAME",
     "HORSES",
     "TRACK_LENGTH",
     "Bet",
@@ -49,3 +51,14 @@ __all__ = [
     "default_deck",
     "load_deck",
 ]
+
+#: Jockey as the registry lists it.
+GAME = GameInfo(
+    kind="jockey",
+    title="Jockey",
+    low=2,
+    high=6,
+    horses=tuple(str(horse) for horse in HORSES),
+    options=(Option("track_length", "Last square", (80, 81, 82)),),
+    entries=frozenset({"bet", "hand", "play_card"}),
+)

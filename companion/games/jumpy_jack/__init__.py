@@ -20,6 +20,7 @@ board order, e.g. ``red=12 blue=F1 green=0 yellow=12 white=X5``.
 
 from __future__ import annotations
 
+from companion.games.info import GameInfo, Option
 from companion.games.jumpy_jack.board import COLOURS, DIE_FACES, Board, Horse, Hurdle
 from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
 from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
@@ -36,6 +37,7 @@ from companion.games.jumpy_jack.scoring import (
 __all__ = [
     "COLOURS",
     "DIE_FACES",
+    "GAME",
     "Board",
     "Effect",
     "Guess",
@@ -56,3 +58,19 @@ __all__ = [
     "prediction_points",
     "random_race",
 ]
+
+#: Jumpy Jack as the registry lists it. It has no upper limit of players in its rules;
+#: eight is what one LCD page of scores can show.
+GAME = GameInfo(
+    kind="jumpy_jack",
+    title="Jumpy Jack",
+    low=1,
+    high=8,
+    horses=Board.default().horse_names,
+    options=(
+        Option("target", "Target", (16, 8, 4, 2, 24, 32)),
+        Option("guess", "Guess variant", (False, True)),
+    ),
+    entries=frozenset({"roll", "move", "forfeit", "predict", "guess"}),
+    teams=True,
+)

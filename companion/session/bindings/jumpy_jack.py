@@ -8,13 +8,17 @@ Predictions and guesses stay sealed until their race is scored.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.errors import DataError, Refusal
 from companion.games.jumpy_jack import Board, JumpyJackMatch, MatchOptions, Phase
 from companion.session.binding import Binding
 from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
+
+if TYPE_CHECKING:
+    from companion.session.session import Table
 
 OPTIONS = ("target", "guess", "teams", "board")
 
@@ -156,6 +160,34 @@ class JumpyJackBinding(Binding):
     def engine_state(self) -> Any:
         """The match's saved form."""
         return self.match.to_mapping()
+
+
+#: The players and options autoplay starts a game with.
+SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {})
+
+
+def random_input(table: Table, rng: random.Random) -> Entry | None:
+    """Draw an input the game accepts now (for autoplay), or None when it is over."""
+    view = table.view(None)
+    board = view.board
+    horses = [h["name"] for h in board["horses"]]
+    if view.phase == "predict":
+        missing = list(view.waiting_for)
+        if missing and rng.random() < 0.9:
+            return Predict(rng.choice(missing), tuple(rng.sample(horses, 3)))
+        if not missing and rng.random() < 0.1:
+            return Predict(rng.choice(view.players), tuple(rng.sample(horses, 3)))
+        if missing:
+            return Predict(missing[0], tuple(rng.sample(horses, 3)))
+        return Roll(rng.randint(1, 6), view.turn)
+    if view.phase == "roll":
+        return Roll(rng.randint(1, 6), view.turn if rng.random() < 0.5 else None)
+    if view.phase == "move":
+        legal = board["legal_horses"]
+        return Move(rng.choice(legal), view.turn) if legal else Forfeit(view.turn)
+    if view.phase == "race_over":
+        return NextRace()
+    return None
 
 
 BINDING = JumpyJackBinding
