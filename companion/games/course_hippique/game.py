@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique.odds import DEFAULT_SAMPLES, RaceChances
-from companion.games.course_hippique.rules import Rules, TableState, counts, short
+from companion.games.course_hippique.rules import Rules, TableState
 from companion.games.course_hippique.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,6 +27,7 @@ from companion.games.course_hippique.table import (
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
 from companion.games.errors import DataError, GameError, Refusal
+from companion.games.text import short
 
 __all__ = ["Action", "CourseHippiqueGame"]
 
@@ -66,7 +67,7 @@ class CourseHippiqueGame:
             if not name:
                 raise Refusal("bad_name", "Every player needs a name.")
             if name.casefold() in (n.casefold() for n in names):
-                raise Refusal("same_name", f"Two players are called {short(name)}.")
+                raise Refusal("same_name", f"Two players are called {short(name, 12)}.")
             names.append(name)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise Refusal("player_count", "Course hippique needs 3 to 10 players.")
@@ -202,10 +203,6 @@ class CourseHippiqueGame:
         """One entry per course row: its card once known, None while face down or not dealt."""
         known = self._state.course
         return known + (None,) * (self.options.course_length - len(known))
-
-    def course_counts(self) -> dict[Suit, int]:
-        """How many known course cards each suit has."""
-        return counts(self._state.course)
 
     def odds(self) -> dict[Suit, int | None]:
         """The announced odds ("N to 1") per horse; None for a suit with 5 or more in the row."""

@@ -199,10 +199,6 @@ class Race:
         """Return the square the horse is on."""
         return self.progress[HORSES.index(horse)]
 
-    def has_finished(self, horse: Horse) -> bool:
-        """Tell whether the horse has passed the finish."""
-        return horse in self.finish_order
-
     @property
     def over(self) -> bool:
         """Tell whether the race has ended (a second horse has passed the finish)."""

@@ -30,6 +30,7 @@ from companion.games.jumpy_jack.state import (
     state_from_mapping,
     state_to_mapping,
 )
+from companion.games.text import short
 
 #: The version written in every saved match.
 FORMAT = "companion.jumpy_jack/1"
@@ -43,10 +44,6 @@ class Phase(Enum):
     MOVE = "move"  # a die value waits for a move, or a forfeit when no move is legal
     RACE_OVER = "race_over"  # the race is scored; next_race() starts the next one
     MATCH_OVER = "match_over"  # someone reached the target
-
-
-def _short(name: str, width: int = 12) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 class JumpyJackMatch:
@@ -158,7 +155,7 @@ class JumpyJackMatch:
         self._check_racing()
         self._check_turn(player)
         if not isinstance(horse, str) or self._options.board.horse_index(horse) is None:
-            raise Refusal("unknown_horse", f"There is no horse called {_short(str(horse), 10)}.")
+            raise Refusal("unknown_horse", f"There is no horse called {short(str(horse), 10)}.")
         die = self._check_die()
         move = state.position.check(horse, die)
         position = state.position.after(move)
@@ -465,7 +462,7 @@ class JumpyJackMatch:
     def _seat(self, player: str) -> int:
         seat = self._seats.get(player) if isinstance(player, str) else None
         if seat is None:
-            raise Refusal("unknown_player", f"No player called {_short(str(player))}.")
+            raise Refusal("unknown_player", f"No player called {short(str(player), 12)}.")
         return seat
 
     def _check_racing(self) -> None:
@@ -479,7 +476,7 @@ class JumpyJackMatch:
         if player is None:
             return
         if self._seat(player) != self._state.turn:
-            turn = _short(self._players[self._state.turn])
+            turn = short(self._players[self._state.turn], 12)
             raise Refusal("not_your_turn", f"It is {turn}'s turn.")
 
     def _check_die(self) -> int:
