@@ -17,12 +17,12 @@ from companion.session.log import (
     NewGame,
     Undo,
 )
-from companion.session.session import Session, Table
+from companion.session.session import Game, Session
 
-Player = Callable[[Table, random.Random], Entry | None]
+Player = Callable[[Game, random.Random], Entry | None]
 
 
-def legal_input(table: Table, rng: random.Random) -> Entry | None:
+def legal_input(table: Game, rng: random.Random) -> Entry | None:
     """Draw an input the game accepts now, or None when the game is over."""
     player: Player = binding_module(table.kind).random_input
     return player(table, rng)

@@ -1,7 +1,7 @@
 """The table session: applies each input to the right game, journals it, takes it back on undo.
 
-A game's state is a pure function of its accepted inputs: a ``Table`` folds the entries of
-one game through that game's binding (no clock, no I/O). A ``Session`` puts a ``Table``
+A game's state is a pure function of its accepted inputs: a ``Game`` folds the entries of
+one game through that game's binding (no clock, no I/O). A ``Session`` puts a ``Game``
 behind the durable journal: an input is applied, written and committed to disk, and only
 then reported as accepted. Undo drops the last accepted input and rebuilds the game by replaying
 the inputs still in force (engines apply a thousand inputs in a few hundredths of a
@@ -67,7 +67,7 @@ class EntryRefused(Refusal):
         self.entry = entry
 
 
-class Table:
+class Game:
     """One game as a pure function of its accepted inputs.
 
     ``entries`` is everything accepted, in order, undo entries included (what the journal
@@ -89,7 +89,7 @@ class Table:
         self._effective: list[Entry] = [start]
 
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry]) -> Table:
+    def from_entries(cls, entries: Sequence[Entry]) -> Game:
         """Rebuild a game from its accepted entries (the first one a new_game).
 
         Raises Refusal when the entries are not a game's journal: EntryRefused (which
@@ -203,7 +203,7 @@ class Session:
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.journal = journal
-        self._table: Table | None = None
+        self._table: Game | None = None
         self._game_id: int | None = None
         self._memory_ids = 0
         self._refusal: tuple[RefusalView, RefusalView] | None = None
@@ -241,7 +241,7 @@ class Session:
         return self._game_id
 
     @property
-    def table(self) -> Table | None:
+    def table(self) -> Game | None:
         """The game being played (read it; change it only through ``submit``)."""
         return self._table
 
@@ -282,7 +282,7 @@ class Session:
         return self.submit(Undo())
 
     def _start(self, entry: NewGame) -> Outcome:
-        table = Table(entry)
+        table = Game(entry)
         if self.journal is not None:
             game_id = self.journal.create_game(entry.game, entry.players, dumps(entry))
         else:
@@ -359,7 +359,7 @@ class Session:
             self.journal = None
 
 
-def rebuild(game_id: int, lines: Iterable[str]) -> Table:
+def rebuild(game_id: int, lines: Iterable[str]) -> Game:
     """Rebuild one game from its journal lines; raises JournalError if they do not replay."""
     way_out = f"export it with `companion export {game_id}` or abandon it"
     entries: list[Entry] = []
@@ -372,7 +372,7 @@ def rebuild(game_id: int, lines: Iterable[str]) -> Table:
                 f"game {game_id}: journal entry {seq} is unreadable ({error}); {way_out}",
             ) from None
     try:
-        return Table.from_entries(entries)
+        return Game.from_entries(entries)
     except Refusal as error:
         # The message is logged: a sealed input is named by its player, its reason by its code.
         reason = f"{error.code}: {error.sentence}"

@@ -28,7 +28,7 @@ from companion.session.log import (
     TurnCard,
     Undo,
 )
-from companion.session.session import Session, Table
+from companion.session.session import Game, Session
 
 PEOPLE = ("Anna", "Bob", "Chloé", "Zoé")
 HORSES = ("red", "blue", "green", "yellow", "white", "brown", "S", "H", "D", "C", "pink")
@@ -58,7 +58,7 @@ def junk(rng: random.Random) -> Entry:
     return rng.choice(choices)
 
 
-def state(table: Table) -> dict[str, Any]:
+def state(table: Game) -> dict[str, Any]:
     """Everything the table knows: the public view (no refusal banner), private views, engine."""
     view = table.view(1).to_json()
     view.pop("last_refusal")
@@ -107,7 +107,7 @@ def test_replaying_any_prefix_of_the_log_equals_the_live_game(
     log = table.entries
     for cut in cuts:
         length = 1 + round(cut * (len(log) - 1))
-        assert state(Table.from_entries(log[:length])) == live[length - 1]
+        assert state(Game.from_entries(log[:length])) == live[length - 1]
 
 
 @settings(max_examples=30, deadline=None)

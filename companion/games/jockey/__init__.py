@@ -9,7 +9,15 @@ companion imports from this module only.
 from __future__ import annotations
 
 from companion.games.info import GameInfo, Option
-from companion.games.jockey.bets import Bet, BetKind, Markers, Payout, RaceResult, Standing
+from companion.games.jockey.bets import (
+    BET_SHAPES,
+    Bet,
+    BetKind,
+    Markers,
+    Payout,
+    RaceResult,
+    Standing,
+)
 from companion.games.jockey.deck import (
     DECK_SIZE,
     HORSES,
@@ -26,6 +34,7 @@ from companion.games.jockey.race import TRACK_LENGTH, Blocked, Effect, Place, Ra
 from companion.games.jockey.state import JockeyOptions, Phase
 
 __all__ = [
+    "BET_SHAPES",
     "DECK_SIZE",
     "GAME",
     "HORSES",

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.games.cards import full_deck
+from companion.games.course_hippique import GAME, CourseHippiqueGame, Phase
 from companion.games.course_hippique import Bet as PlacedBet
-from companion.games.course_hippique import CourseHippiqueGame, Phase
 from companion.games.errors import Refusal
 from companion.session.binding import Binding
 from companion.session.log import (
@@ -29,7 +29,7 @@ from companion.session.log import (
 )
 
 if TYPE_CHECKING:
-    from companion.session.session import Table
+    from companion.session.session import Game
 
 _OPEN = (Phase.DEALING, Phase.REDEAL, Phase.BETTING)
 _OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
@@ -174,7 +174,7 @@ SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"r
 _PACK = tuple(c.code for c in full_deck() if not c.is_ace)
 
 
-def random_input(table: Table, rng: random.Random) -> Entry | None:
+def random_input(table: Game, rng: random.Random) -> Entry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     view = table.view(None)
     board = view.board
@@ -199,7 +199,7 @@ def random_input(table: Table, rng: random.Random) -> Entry | None:
         if bettors and rng.random() < 0.7:
             player = rng.choice(bettors)
             most = min(board["max_bet"], table.binding.private(player)["balance"])
-            horse = rng.choice(["S", "H", "D", "C"])
+            horse = rng.choice(GAME.horses)
             return Bet(player, horse, rng.randint(1, most))
         return TurnCard(rng.choice(unseen), croupier)
     if view.phase == "racing":

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.games.errors import Refusal
-from companion.games.jockey import JockeyGame, Phase
+from companion.games.jockey import BET_SHAPES, GAME, BetKind, JockeyGame, Phase
 from companion.session.binding import Binding
 from companion.session.log import Bet, Entry, Hand, NextRace, PlayCard
 
 if TYPE_CHECKING:
-    from companion.session.session import Table
+    from companion.session.session import Game
 
 _SEALED = (Phase.BETTING, Phase.RACING)
 _OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
@@ -145,13 +145,9 @@ class JockeyBinding(Binding):
 SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"hands": True})
 
 
-_KINDS = {"win": 1, "place": 1, "double": 2, "order": 2}
-_JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
-
-
 def _jockey_bet(player: str, limit: int, rng: random.Random) -> Bet:
-    kind = rng.choice(list(_KINDS))
-    horses = rng.sample(_JOCKEY_HORSES, _KINDS[kind])
+    kind = str(rng.choice(list(BET_SHAPES)))
+    horses = rng.sample(GAME.horses, BET_SHAPES[BetKind(kind)][0])
     units = max(1, limit // 100)
     if kind == "order" and units >= 2:
         first = rng.randint(1, units - 1)
@@ -163,7 +159,7 @@ def _jockey_bet(player: str, limit: int, rng: random.Random) -> Bet:
     return Bet(player, horses[0], rng.randint(1, units) * 100, kind, second_horse)
 
 
-def random_input(table: Table, rng: random.Random) -> Entry | None:
+def random_input(table: Game, rng: random.Random) -> Entry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     binding = table.binding
     assert isinstance(binding, JockeyBinding)

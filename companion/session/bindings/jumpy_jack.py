@@ -18,7 +18,7 @@ from companion.session.binding import Binding
 from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
 
 if TYPE_CHECKING:
-    from companion.session.session import Table
+    from companion.session.session import Game
 
 OPTIONS = ("target", "guess", "teams", "board")
 
@@ -166,7 +166,7 @@ class JumpyJackBinding(Binding):
 SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {})
 
 
-def random_input(table: Table, rng: random.Random) -> Entry | None:
+def random_input(table: Game, rng: random.Random) -> Entry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     view = table.view(None)
     board = view.board
