@@ -26,10 +26,10 @@ from __future__ import annotations
 from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, DieIgnored, DieRolled, InputEvent, Tone
+from companion.games.jumpy_jack import MatchOptions
 from companion.render import jumpy_jack as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
-from companion.session.bindings.jumpy_jack import match_options
 from companion.session.log import Forfeit, Guess, Move, Predict, Roll
 from companion.session.view import View
 
@@ -41,7 +41,7 @@ class JumpyJackFlow(GameFlow):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        options = match_options(self.table.start.options)
+        options = MatchOptions.parse(self.table.start.options)
         board = options.board
         self.guess_variant = options.guess
         self.teams = options.teams

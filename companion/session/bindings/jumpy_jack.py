@@ -1,6 +1,6 @@
 """The session's binding to Jumpy Jack: inputs in, public board and sealed predictions out.
 
-Options of a ``new_game`` entry: ``target`` (points that end the match, default 16),
+Options of a ``new_game`` entry (read by ``MatchOptions.parse``): ``target`` (points that end the match, default 16),
 ``guess`` (true for the guess variant), ``teams`` (a list of teams, each a list of players)
 and ``board`` (a board as its file's mapping: ``squares``, ``hurdles``, ``horses``...).
 Predictions and guesses stay sealed until their race is scored.
@@ -12,44 +12,13 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.games.errors import DataError, Refusal
-from companion.games.jumpy_jack import Board, JumpyJackMatch, MatchOptions, Phase
+from companion.games.errors import Refusal
+from companion.games.jumpy_jack import JumpyJackMatch, MatchOptions, Phase
 from companion.session.binding import Binding
 from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
 
 if TYPE_CHECKING:
     from companion.session.session import Game
-
-OPTIONS = ("target", "guess", "teams", "board")
-
-
-def match_options(options: Mapping[str, Any]) -> MatchOptions:
-    """Read the options of a new_game entry; raises Refusal ``bad_option``."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise Refusal("bad_option", f"Unknown option: {unknown[0][:40]}.")
-    target = options.get("target", 16)
-    guess = options.get("guess", False)
-    teams = options.get("teams", [])
-    if isinstance(target, bool) or not isinstance(target, int):
-        raise Refusal("bad_option", "Option target: a whole number of points.")
-    if not isinstance(guess, bool):
-        raise Refusal("bad_option", "Option guess: true or false.")
-    if not isinstance(teams, list) or not all(
-        isinstance(team, list) and all(isinstance(p, str) for p in team) for team in teams
-    ):
-        raise Refusal("bad_option", "Option teams: lists of player names.")
-    board = Board.default()
-    if "board" in options:
-        if not isinstance(options["board"], dict):
-            raise Refusal("bad_option", "Option board: a board table.")
-        try:
-            board = Board.from_mapping(options["board"], "options.board")
-        except DataError as error:
-            raise Refusal("bad_option", "Option board is not a valid board.") from error
-    return MatchOptions(
-        board=board, target=target, teams=tuple(tuple(t) for t in teams), guess=guess
-    )
 
 
 class JumpyJackBinding(Binding):
@@ -59,7 +28,7 @@ class JumpyJackBinding(Binding):
 
     def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
         super().__init__(players, options)
-        self.match = JumpyJackMatch.new(players, match_options(options))
+        self.match = JumpyJackMatch.new(players, MatchOptions.parse(options))
 
     def apply(self, entry: Entry) -> None:
         """Forward one input to the match (Refusal comes from the engine)."""
