@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from enum import StrEnum
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -35,8 +36,8 @@ class Binding(ABC):
         """Return the player whose turn it is for the turn-bound inputs, or None."""
 
     @abstractmethod
-    def phase(self) -> str:
-        """Return a short word for where the game stands (``predicting``, ``racing``...)."""
+    def phase(self) -> StrEnum:
+        """Return where the game stands: the engine's own phase (a word such as ``racing``)."""
 
     @abstractmethod
     def race(self) -> int:

@@ -15,7 +15,7 @@ MAX_PLAYERS = 10
 COURSE_LENGTHS = (5, 6, 7)
 
 
-class Phase(enum.Enum):
+class Phase(enum.StrEnum):
     """Where the current race stands: what the table is expected to do next."""
 
     #: The croupier deals (scans) the face-up course, one card at a time.

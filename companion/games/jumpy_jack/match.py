@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from companion.games.errors import DataError, GameError, Refusal
@@ -36,7 +36,7 @@ from companion.games.text import short
 FORMAT = "companion.jumpy_jack/1"
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     """What the match waits for."""
 
     PREDICT = "predict"  # before the race's first roll: predictions (and guesses) are open

@@ -72,9 +72,9 @@ class CourseHippiqueBinding(Binding):
         """The croupier, who deals, sets the maximum and turns the cards (None between races)."""
         return None if self.game.phase in _OVER else self.game.croupier
 
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``dealing``, ``redeal``, ``betting``, ``racing``, ``race_over`` or ``game_over``."""
-        return self.game.phase.value
+        return self.game.phase
 
     def race(self) -> int:
         """The race number, from 1."""

@@ -54,9 +54,9 @@ class JockeyBinding(Binding):
         """The player who plays the next card (None once the race is over)."""
         return self.game.current_player
 
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``betting``, ``racing``, ``race_over`` or ``game_over``."""
-        return str(self.game.phase)
+        return self.game.phase
 
     def race(self) -> int:
         """The race number, 1 to 3."""

@@ -1,8 +1,8 @@
 """The session's binding to Jumpy Jack: inputs in, public board and sealed predictions out.
 
-Options of a ``new_game`` entry (read by ``MatchOptions.parse``): ``target`` (points that end the match, default 16),
-``guess`` (true for the guess variant), ``teams`` (a list of teams, each a list of players)
-and ``board`` (a board as its file's mapping: ``squares``, ``hurdles``, ``horses``...).
+Options of a ``new_game`` entry (read by ``MatchOptions.parse``): ``target`` (points that
+end the match, default 16), ``guess`` (true for the guess variant), ``teams`` (a list of
+teams, each a list of players) and ``board`` (a board as its file's mapping).
 Predictions and guesses stay sealed until their race is scored.
 """
 
@@ -52,9 +52,9 @@ class JumpyJackBinding(Binding):
         """The player who rolls or moves next."""
         return self.match.current_player
 
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``predict``, ``roll``, ``move``, ``race_over`` or ``match_over``."""
-        return self.match.phase.value
+        return self.match.phase
 
     def race(self) -> int:
         """The race number, from 1."""
