@@ -31,7 +31,7 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check .
 
 typecheck: $(VENV)/.dev
-	$(BIN)/mypy --strict companion/games
+	$(BIN)/mypy --strict companion/games companion/session companion/render
 	$(BIN)/mypy companion
 
 pytest: $(VENV)/.dev

@@ -62,7 +62,7 @@ def sources(folder: str) -> list[Path]:
 
 
 def test_the_checker_sees_imports_and_calls(tmp_path: Path) -> None:
-    probe = PACKAGE / "games" / "errors.py"
+    probe = PACKAGE / "games" / "text.py"
     assert {"__future__.annotations", "textwrap"} <= imports_of(probe)
     assert "importlib.import_module" in calls_of(PACKAGE / "cli.py")
     assert "companion.benchmarks" in imports_of(PACKAGE / "commands" / "bench.py")
@@ -101,3 +101,64 @@ def test_device_adapters_never_import_the_engines_or_the_session() -> None:
             assert not name.startswith(("companion.games", "companion.session")), (
                 f"{path.relative_to(PACKAGE.parent)} imports {name}"
             )
+
+
+def modules_of(path: Path) -> set[str]:
+    """Return the modules a source file imports from (``from m import x`` gives ``m`` only)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+    return names
+
+
+#: The engines: each a package of companion/games whose __init__ is its only public face.
+ENGINES = sorted(p.parent.name for p in (PACKAGE / "games").glob("*/__init__.py"))
+#: What companion/games shares between the engines and with the other layers.
+SHARED = {f"companion.games.{p.stem}" for p in (PACKAGE / "games").glob("*.py")}
+
+
+def allowed_games_import(name: str) -> bool:
+    """An import of companion.games other layers may make: a face or a shared module."""
+    return name in SHARED or name in {f"companion.games.{e}" for e in ENGINES}
+
+
+def test_the_checker_sees_the_engine_packages() -> None:
+    assert ENGINES == ["course_hippique", "jockey", "jumpy_jack"]
+    assert {"companion.games.registry", "companion.games.errors"} <= SHARED
+    assert not allowed_games_import("companion.games.jumpy_jack.match")
+
+
+def test_other_layers_import_only_an_engines_face() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).parts[0] == "games":
+            continue
+        for name in modules_of(path):
+            if name.startswith("companion.games."):
+                assert allowed_games_import(name), (
+                    f"{path.relative_to(PACKAGE.parent)} imports {name}: import the face"
+                )
+
+
+def test_render_imports_only_the_view_and_value_types() -> None:
+    allowed = ("companion.render", "companion.session.view", "companion.devices.base")
+    for path in sources("render"):
+        for name in modules_of(path):
+            if not name.startswith("companion"):
+                continue
+            ok = name.startswith(allowed) or allowed_games_import(name)
+            assert ok, f"{path.relative_to(PACKAGE.parent)} imports {name}"
+
+
+def test_the_session_imports_only_itself_and_the_games() -> None:
+    for path in sources("session"):
+        for name in modules_of(path):
+            top = name.split(".")[0]
+            if top != "companion":
+                assert top in sys.stdlib_module_names, f"{path.name} imports {name}"
+                continue
+            ok = name.startswith("companion.session") or allowed_games_import(name)
+            assert ok, f"{path.relative_to(PACKAGE.parent)} imports {name}"

@@ -7,9 +7,7 @@ import time
 
 from companion.benchmarks import Figure, percentile, rate
 from companion.games.cards import Card, full_deck
-from companion.games.course_hippique import CourseHippiqueGame
-from companion.games.hippique_table import HippiqueOptions, Phase
-from companion.games.hippique_track import Setback
+from companion.games.course_hippique import CourseHippiqueGame, HippiqueOptions, Phase, Setback
 
 NAME = "course_hippique"
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import random
 
 from companion.benchmarks import Figure, rate
-from companion.games.jockey import JockeyGame
-from companion.games.jockey_deck import HORSES, default_deck
-from companion.games.jockey_race import Race
+from companion.games.jockey import HORSES, JockeyGame, Race, default_deck
 
 NAME = "jockey"
 

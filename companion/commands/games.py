@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from companion.commands.export import open_existing
-from companion.session.binding import GAME_NAMES
+from companion.games.registry import GAMES
 from companion.session.journal import JournalError
 
 NAME = "games"
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if not records:
         print("no games in the journal")
     for r in records:
-        name = GAME_NAMES.get(r.kind, r.kind)
+        name = next((g.title for g in GAMES if g.kind == r.kind), r.kind)
         players = ", ".join(r.players) or "(players unreadable)"
         print(f"{r.id:>4}  {name:<15}  {r.status:<9}  {r.events:>5} events  {r.created}  {players}")
     return 0

@@ -8,11 +8,15 @@ import sys
 from typing import Any
 
 from companion.games.cards import Card
-from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.course_hippique import (
+    DEFAULT_SAMPLES,
+    CourseHippiqueGame,
+    HippiqueOptions,
+    HorseChance,
+    RaceChances,
+    Setback,
+)
 from companion.games.errors import Refusal
-from companion.games.hippique_odds import DEFAULT_SAMPLES, HorseChance, RaceChances
-from companion.games.hippique_table import HippiqueOptions
-from companion.games.hippique_track import Setback
 
 NAME = "odds"
 HELP = "Course hippique: each horse's exact chance of winning against the announced odds"

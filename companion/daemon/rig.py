@@ -37,8 +37,7 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
-from companion.games.jockey_deck import Deck, default_deck
-from companion.games.jockey_state import JockeyOptions
+from companion.games.jockey import Deck, JockeyOptions, default_deck
 from companion.session.session import Session
 
 log = logging.getLogger("companion.rig")

@@ -22,6 +22,7 @@ UI decisions:
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +31,7 @@ from typing import Any
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
 from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
+from companion.games.registry import find_game
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
@@ -72,22 +74,13 @@ def lost_change(elapsed: float) -> float:
 
 
 def game_flow(ctx: Context) -> Flow:
-    """Return the flow of the session's game (by its kind)."""
+    """Return the flow of the session's game: ``FLOW`` of ``companion.daemon.flows.<kind>``."""
     table = ctx.session.table
-    kind = table.kind if table is not None else None
-    if kind == "jumpy_jack":
-        from companion.daemon.flows.jumpy_jack import JumpyJackFlow
-
-        return JumpyJackFlow(ctx)
-    if kind == "course_hippique":
-        from companion.daemon.flows.course_hippique import CourseHippiqueFlow
-
-        return CourseHippiqueFlow(ctx)
-    if kind == "jockey":
-        from companion.daemon.flows.jockey import JockeyFlow
-
-        return JockeyFlow(ctx)
-    raise ValueError(f"no flow for a game of kind {kind!r}")
+    if table is None:
+        raise ValueError("no game to show")
+    kind = find_game(table.kind).kind
+    flow: type[Flow] = importlib.import_module(f"companion.daemon.flows.{kind}").FLOW
+    return flow(ctx)
 
 
 class TableController:

@@ -156,11 +156,6 @@ def runs_of(frame: Sequence[RGB]) -> tuple[Run, ...]:
     return tuple(runs)
 
 
-def frame_of(runs: Sequence[Run]) -> tuple[RGB, ...]:
-    """Return the colours that ``runs`` stand for, one per LED."""
-    return tuple(colour for colour, count in runs for _ in range(count))
-
-
 def _hex6(colour: RGB) -> str:
     red, green, blue = colour
     return f"{red:02X}{green:02X}{blue:02X}"

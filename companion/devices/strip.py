@@ -13,7 +13,6 @@ import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
 from companion.devices.base import OFF, RGB
@@ -66,57 +65,6 @@ def parse_colour(value: object) -> RGB:
         if all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in channels):
             return (channels[0], channels[1], channels[2])
     raise ValueError(f"a colour is #rrggbb, a name or [r, g, b] with 0..255, not {value!r}")
-
-
-@dataclass(frozen=True)
-class TrackLayout:
-    """Which LED lights each track square (the numbering of squares is the caller's)."""
-
-    count: int
-    leds: Mapping[int, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.count < 1:
-            raise ValueError(f"a strip has at least one LED, not {self.count}")
-        used: dict[int, int] = {}
-        for square, index in self.leds.items():
-            if not 0 <= index < self.count:
-                raise ValueError(f"square {square}: LED {index} is not on a {self.count}-LED strip")
-            if index in used:
-                raise ValueError(f"squares {used[index]} and {square} both use LED {index}")
-            used[index] = square
-
-    @classmethod
-    def in_order(cls, count: int, squares: Sequence[int], first_led: int = 0) -> TrackLayout:
-        """Return a layout giving ``squares`` consecutive LEDs from ``first_led``."""
-        return cls(count, {square: first_led + i for i, square in enumerate(squares)})
-
-    @classmethod
-    def from_list(cls, count: int, indexes: Sequence[int], first_square: int = 0) -> TrackLayout:
-        """Return a layout from a list of LED indexes: item i is square ``first_square + i``."""
-        return cls(count, {first_square + i: index for i, index in enumerate(indexes)})
-
-    def led(self, square: int) -> int:
-        """Return the LED of ``square``. Raises KeyError for a square with no LED."""
-        try:
-            return self.leds[square]
-        except KeyError:
-            raise KeyError(f"square {square} has no LED") from None
-
-    def path(self, squares: Sequence[int]) -> list[int]:
-        """Return the LEDs of ``squares`` in order, skipping squares that have no LED."""
-        return [self.leds[s] for s in squares if s in self.leds]
-
-    def frame(self, colours: Mapping[int, RGB], background: RGB = OFF) -> list[RGB]:
-        """Return a full frame: each square's colour on its LED, ``background`` elsewhere.
-
-        Squares without an LED are skipped.
-        """
-        frame = [background] * self.count
-        for square, colour in colours.items():
-            if square in self.leds:
-                frame[self.leds[square]] = colour
-        return frame
 
 
 class Animation(TypedDict, total=False):

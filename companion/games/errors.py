@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import textwrap
+from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, display_lines, fits_display
 
-#: A refusal is shown on a 20x4 character LCD: 20 columns, 4 rows.
-DISPLAY_WIDTH = 20
-DISPLAY_ROWS = 4
-
-
-def display_lines(sentence: str, width: int = DISPLAY_WIDTH) -> list[str]:
-    """Word-wrap ``sentence`` into the rows of a character display ``width`` columns wide."""
-    return textwrap.wrap(sentence, width=width, break_long_words=True) or [""]
-
-
-def fits_display(sentence: str) -> bool:
-    """Tell whether ``sentence`` word-wraps into the 4 rows of a 20-column LCD."""
-    return len(display_lines(sentence)) <= DISPLAY_ROWS
+__all__ = [
+    "DISPLAY_ROWS",
+    "DISPLAY_WIDTH",
+    "DataError",
+    "GameError",
+    "Refusal",
+    "display_lines",
+    "fits_display",
+]
 
 
 class GameError(ValueError):

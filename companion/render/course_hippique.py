@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from companion.games.course_hippique import GAME
 from companion.render.layout import LaneLeds
 from companion.render.leds import LANE_MARK, RGB, SUIT_COLOURS, dim, frame
 from companion.render.screen import Oled, Screen
@@ -34,7 +35,7 @@ from companion.render.text import (
     suit,
 )
 
-HORSES = ("S", "H", "D", "C")
+HORSES = GAME.horses
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.jockey import GAME
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
 from companion.render.screen import Move, Oled, Screen
@@ -32,7 +33,7 @@ from companion.render.text import (
     stars,
 )
 
-HORSES = ("brown", "yellow", "blue", "red")
+HORSES = GAME.horses
 #: A strip LED that two horses share (two squares per LED, or a tie).
 SHARED: RGB = (200, 200, 200)
 

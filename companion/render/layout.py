@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-GAMES = ("jumpy_jack", "course_hippique", "jockey")
+from companion.games.registry import KINDS, find_game
 
 #: The Course hippique lanes, in the engine's horse order (spades, hearts, diamonds, clubs).
-LANES = ("S", "H", "D", "C")
+LANES = find_game("course_hippique").horses
 _LANE_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 
 
@@ -99,7 +99,7 @@ class Layouts:
         """
         base = cls.default()
         found: dict[str, TrackLeds | LaneLeds] = {}
-        for game in GAMES:
+        for game in KINDS:
             path = Path(folder) / f"{game}.toml"
             if path.exists():
                 found[game] = load_layout(path.read_text(encoding="utf-8"), str(path), game)
@@ -123,8 +123,8 @@ def load_layout(text: str, source: str, game: str | None = None) -> TrackLeds | 
     except tomllib.TOMLDecodeError as error:
         raise LayoutError(f"{source}: not valid TOML: {error}") from None
     kind = data.get("game")
-    if kind not in GAMES or (game is not None and kind != game):
-        raise LayoutError(f"{source}: game: expected {game or ' or '.join(GAMES)}, got {kind!r}")
+    if kind not in KINDS or (game is not None and kind != game):
+        raise LayoutError(f"{source}: game: expected {game or ' or '.join(KINDS)}, got {kind!r}")
     count = _int(data.get("strip_leds"), source, "strip_leds")
     leds = data.get("leds")
     if not isinstance(leds, dict):

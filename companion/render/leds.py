@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from companion.games.jumpy_board import COLOURS
+from companion.games.jumpy_jack import COLOURS
 
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
@@ -35,7 +35,7 @@ _HEX = re.compile(r"#[0-9A-Fa-f]{6}\Z")
 def colour(word: str) -> RGB:
     """Return the RGB of a colour word or ``#rrggbb`` (grey for anything else).
 
-    The colour words are the board file's (``companion.games.jumpy_board.COLOURS``); the
+    The colour words are the board file's (``companion.games.jumpy_jack.board.COLOURS``); the
     Jockey horses use the same ones.
     """
     if _HEX.match(word):

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, short
+
+__all__ = ["short"]
+
 #: The character LCD the renderers draw for.
-COLS = 20
-ROWS = 4
+COLS = DISPLAY_WIDTH
+ROWS = DISPLAY_ROWS
 
 #: What a sealed secret looks like on every shared display.
 SEALED = "***"
@@ -58,30 +61,6 @@ def cut(text: str, width: int = COLS) -> str:
     The renderers build rows that fit; only names are shortened, by ``short``.
     """
     return text if len(text) <= width else text[:width]
-
-
-_NUMBERED = re.compile(r"(.*\S) (\d+)\Z")
-#: What a shortened name never ends with before its ".".
-_TRAILING = " -'."
-
-
-def short(name: str, width: int) -> str:
-    """Shorten a name to ``width`` characters, a "." marking the cut.
-
-    A numbered name keeps its number ("Player 12" -> "Play.12", "P.12"), so seats and teams
-    stay told apart however short.
-    """
-    if len(name) <= width:
-        return name
-    numbered = _NUMBERED.match(name)
-    if numbered is not None:
-        stem, number = numbered.groups()
-        room = width - len(number) - 1
-        if room >= 1:
-            return stem[:room].rstrip(_TRAILING) + "." + number
-    if width <= 1:
-        return name[:width]
-    return name[: width - 1].rstrip(_TRAILING) + "."
 
 
 def named(name: str, rest: str = "", width: int = COLS) -> str:

@@ -5,23 +5,12 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from enum import StrEnum
+from types import ModuleType
 from typing import Any, ClassVar
 
-from companion.games.errors import Refusal
+from companion.games.registry import find_game
 from companion.session.log import Entry
-
-#: The binding module of each game kind.
-MODULES = {
-    "jumpy_jack": "companion.session.bind_jumpy_jack",
-    "course_hippique": "companion.session.bind_course_hippique",
-    "jockey": "companion.session.bind_jockey",
-}
-
-GAME_NAMES = {
-    "jumpy_jack": "Jumpy Jack",
-    "course_hippique": "Course hippique",
-    "jockey": "Jockey",
-}
 
 
 class Binding(ABC):
@@ -47,8 +36,8 @@ class Binding(ABC):
         """Return the player whose turn it is for the turn-bound inputs, or None."""
 
     @abstractmethod
-    def phase(self) -> str:
-        """Return a short word for where the game stands (``predicting``, ``racing``...)."""
+    def phase(self) -> StrEnum:
+        """Return where the game stands: the engine's own phase (a word such as ``racing``)."""
 
     @abstractmethod
     def race(self) -> int:
@@ -83,10 +72,15 @@ class Binding(ABC):
         """Return the engine's own saved form (for diagnosis and exact comparisons)."""
 
 
+def binding_module(kind: str) -> ModuleType:
+    """Return the session's module of a game kind (its binding and its random input).
+
+    Raises Refusal ``unknown_game`` for a kind the registry does not list.
+    """
+    return importlib.import_module(f"companion.session.bindings.{find_game(kind).kind}")
+
+
 def binding_class(kind: str) -> type[Binding]:
     """Return the binding of a game kind; raises Refusal for a kind the companion lacks."""
-    if kind not in MODULES:
-        raise Refusal("unknown_game", "The companion does not know this game.")
-    module = importlib.import_module(MODULES[kind])
-    cls: type[Binding] = module.BINDING
+    cls: type[Binding] = binding_module(kind).BINDING
     return cls

@@ -43,16 +43,12 @@ class Entry:
     """Base of every table-log entry; ``TYPE`` is the value of its ``type`` key."""
 
     TYPE: ClassVar[str] = ""
-    #: Which game kinds use this entry ("*" for every game).
-    GAMES: ClassVar[frozenset[str]] = frozenset({"*"})
     #: True when the entry carries information the rest of the table must not see yet.
     SECRET: ClassVar[bool] = False
 
 
-JUMPY_JACK = "jumpy_jack"
-COURSE_HIPPIQUE = "course_hippique"
-JOCKEY = "jockey"
-GAME_KINDS = (JUMPY_JACK, COURSE_HIPPIQUE, JOCKEY)
+#: The entries every game takes; each game lists the others it takes (``GameInfo.entries``).
+EVERY_GAME = frozenset({"new_game", "next_race", "undo"})
 
 
 @dataclass(frozen=True)
@@ -84,7 +80,6 @@ class Roll(Entry):
     """The die shows ``value``; ``player`` (if known) is who rolled it."""
 
     TYPE = "roll"
-    GAMES = frozenset({JUMPY_JACK})
     value: int
     player: str | None = None
 
@@ -94,7 +89,6 @@ class Move(Entry):
     """Move ``horse`` by the value just rolled."""
 
     TYPE = "move"
-    GAMES = frozenset({JUMPY_JACK})
     horse: str
     player: str | None = None
 
@@ -104,7 +98,6 @@ class Forfeit(Entry):
     """Give up the roll because no horse can legally move with it."""
 
     TYPE = "forfeit"
-    GAMES = frozenset({JUMPY_JACK})
     player: str | None = None
 
 
@@ -113,7 +106,6 @@ class Predict(Entry):
     """``player`` seals (or rewrites) a prediction: the horses for places 1, 2 and 3."""
 
     TYPE = "predict"
-    GAMES = frozenset({JUMPY_JACK})
     SECRET = True
     player: str
     horses: tuple[str, ...] = field(repr=False)
@@ -124,7 +116,6 @@ class Guess(Entry):
     """``player`` guesses the prediction of the opponent ``target`` (the `guess` variant)."""
 
     TYPE = "guess"
-    GAMES = frozenset({JUMPY_JACK})
     SECRET = True
     player: str
     target: str = field(repr=False)
@@ -136,7 +127,6 @@ class DealCard(Entry):
     """The croupier lays one card of the course, the next one along the row."""
 
     TYPE = "deal_card"
-    GAMES = frozenset({COURSE_HIPPIQUE})
     card: str
     player: str | None = None
 
@@ -146,7 +136,6 @@ class DealCourse(Entry):
     """The croupier lays out the whole course at once: the cards in the row, in order."""
 
     TYPE = "deal_course"
-    GAMES = frozenset({COURSE_HIPPIQUE})
     cards: tuple[str, ...]
     player: str | None = None
 
@@ -156,7 +145,6 @@ class SetMaxBet(Entry):
     """The croupier announces (or changes) the largest stake allowed this race."""
 
     TYPE = "set_max_bet"
-    GAMES = frozenset({COURSE_HIPPIQUE})
     amount: int
     player: str | None = None
 
@@ -171,7 +159,6 @@ class Bet(Entry):
     """
 
     TYPE = "bet"
-    GAMES = frozenset({COURSE_HIPPIQUE, JOCKEY})
     SECRET = True
     player: str
     horse: str = field(repr=False)
@@ -186,7 +173,6 @@ class TurnCard(Entry):
     """The croupier turns ``card`` from the pack (Course hippique)."""
 
     TYPE = "turn_card"
-    GAMES = frozenset({COURSE_HIPPIQUE})
     card: str
     player: str | None = None
 
@@ -200,7 +186,6 @@ class Hand(Entry):
     """
 
     TYPE = "hand"
-    GAMES = frozenset({JOCKEY})
     SECRET = True
     player: str
     cards: tuple[str, ...] = field(repr=False)
@@ -212,7 +197,6 @@ class PlayCard(Entry):
     """``card`` is played (Jockey): scanned or chosen, by ``player`` if known."""
 
     TYPE = "play_card"
-    GAMES = frozenset({JOCKEY})
     card: str
     player: str | None = None
 

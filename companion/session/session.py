@@ -1,7 +1,7 @@
 """The table session: applies each input to the right game, journals it, takes it back on undo.
 
-A game's state is a pure function of its accepted inputs: a ``Table`` folds the entries of
-one game through that game's binding (no clock, no I/O). A ``Session`` puts a ``Table``
+A game's state is a pure function of its accepted inputs: a ``Game`` folds the entries of
+one game through that game's binding (no clock, no I/O). A ``Session`` puts a ``Game``
 behind the durable journal: an input is applied, written and committed to disk, and only
 then reported as accepted. Undo drops the last accepted input and rebuilds the game by replaying
 the inputs still in force (engines apply a thousand inputs in a few hundredths of a
@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.errors import GameError, Refusal
-from companion.session.binding import GAME_NAMES, Binding, binding_class
+from companion.games.registry import find_game
+from companion.games.text import short
+from companion.session.binding import Binding, binding_class
 from companion.session.journal import GameNotRebuilt, GameRecord, Journal, JournalError, utc_now
 from companion.session.log import (
+    EVERY_GAME,
     DealCard,
     DealCourse,
     Entry,
@@ -52,9 +55,8 @@ TURN_BOUND: tuple[type[Entry], ...] = (
 SEALED_WORDS = {"predict": "prediction", "guess": "guess", "bet": "bet", "hand": "hand"}
 
 
-def short(name: str, width: int = 12) -> str:
-    """Cut a player's name so that it fits a refusal sentence on the 20x4 LCD."""
-    return name if len(name) <= width else name[: width - 1] + "."
+#: How long a player's name may be in a refusal sentence on the 20x4 LCD.
+NAME_WIDTH = 12
 
 
 class EntryRefused(Refusal):
@@ -65,7 +67,7 @@ class EntryRefused(Refusal):
         self.entry = entry
 
 
-class Table:
+class Game:
     """One game as a pure function of its accepted inputs.
 
     ``entries`` is everything accepted, in order, undo entries included (what the journal
@@ -87,7 +89,7 @@ class Table:
         self._effective: list[Entry] = [start]
 
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry]) -> Table:
+    def from_entries(cls, entries: Sequence[Entry]) -> Game:
         """Rebuild a game from its accepted entries (the first one a new_game).
 
         Raises Refusal when the entries are not a game's journal: EntryRefused (which
@@ -124,15 +126,16 @@ class Table:
         """Refuse an input this game never takes, from a stranger, or out of turn."""
         if isinstance(entry, NewGame):
             raise Refusal("game_started", "A game is already on.")
-        if "*" not in entry.GAMES and self.kind not in entry.GAMES:
-            raise Refusal("wrong_game", f"Not an input of {GAME_NAMES[self.kind]}.")
+        game = find_game(self.kind)
+        if entry.TYPE not in EVERY_GAME and entry.TYPE not in game.entries:
+            raise Refusal("wrong_game", f"Not an input of {game.title}.")
         player = getattr(entry, "player", None)
         if player is not None and player not in self.start.players:
-            raise Refusal("unknown_player", f"No player {short(player)} at this table.")
+            raise Refusal("unknown_player", f"No player {short(player, NAME_WIDTH)} at this table.")
         if isinstance(entry, TURN_BOUND) and player is not None:
             turn = self.binding.turn()
             if turn is not None and player != turn:
-                raise Refusal("not_your_turn", f"It is {short(turn)}'s turn.")
+                raise Refusal("not_your_turn", f"It is {short(turn, NAME_WIDTH)}'s turn.")
 
     def _apply(self, entry: Entry) -> None:
         self.check(entry)
@@ -185,7 +188,7 @@ def public_refusal(entry: Entry, error: Refusal) -> RefusalView:
     """Return a refusal as the whole table may see it: a sealed input's reason stays private."""
     player = getattr(entry, "player", None)
     if entry.SECRET:
-        who = short(player or "?")
+        who = short(player or "?", NAME_WIDTH)
         sentence = f"{who}: {SEALED_WORDS.get(entry.TYPE, entry.TYPE)} refused: enter it again."
         return RefusalView(entry.TYPE, player, "sealed_input_refused", sentence)
     return RefusalView(entry.TYPE, player, error.code, error.sentence)
@@ -200,10 +203,12 @@ class Session:
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.journal = journal
-        self._table: Table | None = None
+        self._table: Game | None = None
         self._game_id: int | None = None
         self._memory_ids = 0
         self._refusal: tuple[RefusalView, RefusalView] | None = None
+        #: The public view, built once after each change and shared by every reader.
+        self._view: View | None = None
 
     @classmethod
     def open(
@@ -236,7 +241,7 @@ class Session:
         return self._game_id
 
     @property
-    def table(self) -> Table | None:
+    def table(self) -> Game | None:
         """The game being played (read it; change it only through ``submit``)."""
         return self._table
 
@@ -269,7 +274,7 @@ class Session:
             except BaseException:
                 self.resume(self._game_id)
                 raise
-        self._refusal = None
+        self._refusal, self._view = None, None
         return Outcome(True, entry, self.view(), game_id=self._game_id)
 
     def undo(self) -> Outcome:
@@ -277,19 +282,19 @@ class Session:
         return self.submit(Undo())
 
     def _start(self, entry: NewGame) -> Outcome:
-        table = Table(entry)
+        table = Game(entry)
         if self.journal is not None:
             game_id = self.journal.create_game(entry.game, entry.players, dumps(entry))
         else:
             self._memory_ids += 1
             game_id = self._memory_ids
-        self._table, self._game_id, self._refusal = table, game_id, None
+        self._table, self._game_id, self._refusal, self._view = table, game_id, None, None
         return Outcome(True, entry, self.view(), game_id=game_id)
 
     def _refused(self, entry: Entry, error: Refusal) -> Outcome:
         player = getattr(entry, "player", None)
         private = RefusalView(entry.TYPE, player, error.code, error.sentence)
-        self._refusal = (public_refusal(entry, error), private)
+        self._refusal, self._view = (public_refusal(entry, error), private), None
         if self.journal is not None:
             detail = str(error.__cause__) if error.__cause__ else error.sentence
             game_id = None if isinstance(entry, NewGame) else self._game_id
@@ -305,7 +310,7 @@ class Session:
             raise JournalError("an in-memory session has no journal to resume from")
         record = self.journal.game(game_id)
         self._table = rebuild(game_id, self.journal.events(game_id))
-        self._game_id, self._refusal = game_id, None
+        self._game_id, self._refusal, self._view = game_id, None, None
         if record.status == "abandoned":
             self.journal.set_status(game_id, "active")
         return self.view()
@@ -318,7 +323,7 @@ class Session:
         if self.journal is not None:
             self.journal.set_status(target, "abandoned")
         if target == self._game_id:
-            self._table, self._game_id, self._refusal = None, None, None
+            self._table, self._game_id, self._refusal, self._view = None, None, None, None
 
     def games(self) -> list[GameRecord]:
         """Return every game of the journal (none for an in-memory session)."""
@@ -329,11 +334,14 @@ class Session:
         return tuple(self._table.entries) if self._table is not None else ()
 
     def view(self) -> View:
-        """Return what the shared displays show now."""
-        public = self._refusal[0] if self._refusal else None
-        if self._table is None:
-            return View(last_refusal=public)
-        return self._table.view(self._game_id, public)
+        """Return what the shared displays show now (built once per change, then shared)."""
+        if self._view is None:
+            public = self._refusal[0] if self._refusal else None
+            if self._table is None:
+                self._view = View(last_refusal=public)
+            else:
+                self._view = self._table.view(self._game_id, public)
+        return self._view
 
     def private_view(self, player: str) -> PrivateView:
         """Return what only ``player`` may see now (their sealed inputs, hand, refusal)."""
@@ -351,7 +359,7 @@ class Session:
             self.journal = None
 
 
-def rebuild(game_id: int, lines: Iterable[str]) -> Table:
+def rebuild(game_id: int, lines: Iterable[str]) -> Game:
     """Rebuild one game from its journal lines; raises JournalError if they do not replay."""
     way_out = f"export it with `companion export {game_id}` or abandon it"
     entries: list[Entry] = []
@@ -364,7 +372,7 @@ def rebuild(game_id: int, lines: Iterable[str]) -> Table:
                 f"game {game_id}: journal entry {seq} is unreadable ({error}); {way_out}",
             ) from None
     try:
-        return Table.from_entries(entries)
+        return Game.from_entries(entries)
     except Refusal as error:
         # The message is logged: a sealed input is named by its player, its reason by its code.
         reason = f"{error.code}: {error.sentence}"

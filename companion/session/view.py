@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from companion.session.log import Entry
+
+
+class NoGame(StrEnum):
+    """The phase of the view while no game is on (each game's phases are its engine's)."""
+
+    NO_GAME = "no_game"
 
 
 @dataclass(frozen=True)
@@ -22,17 +29,19 @@ class RefusalView:
 class View:
     """Everything the shared displays may show: never a secret before its reveal.
 
-    ``board`` holds the game's own public figures (the die, the legal horses, positions,
-    podium, odds, balances...; see docs/table-log.md). ``sealed`` names the players who
-    have committed a secret (a prediction, a guess, a bet) that is not revealed yet, and
-    ``waiting_for`` those whose secret the game still needs before it can go on.
+    ``phase`` is the engine's own phase enum (a ``StrEnum``: it compares equal to its word
+    and is written as it in JSON). ``board`` holds the game's own public figures (the die,
+    the legal horses, positions, podium, odds, balances...; see docs/table-log.md).
+    ``sealed`` names the players who have committed a secret (a prediction, a guess, a bet)
+    that is not revealed yet, and ``waiting_for`` those whose secret the game still needs
+    before it can go on.
     """
 
     game_id: int | None = None
     game: str | None = None
     players: tuple[str, ...] = ()
     race: int = 0
-    phase: str = "no_game"
+    phase: StrEnum = field(default_factory=lambda: NoGame.NO_GAME)
     turn: str | None = None
     sealed: tuple[str, ...] = ()
     waiting_for: tuple[str, ...] = ()

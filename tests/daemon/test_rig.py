@@ -12,7 +12,7 @@ from companion.daemon.rig import (
     simulated_lookup,
     simulated_uid,
 )
-from companion.games.jockey_deck import default_deck
+from companion.games.jockey import default_deck
 
 
 def test_every_card_of_both_decks_round_trips_through_a_valid_tag() -> None:

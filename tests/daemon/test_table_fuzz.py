@@ -26,7 +26,6 @@ import pytest
 
 import companion.render.text as text
 from companion.daemon.flows.cards import jockey_number
-from companion.daemon.flows.menu import GAMES as MENU
 from companion.daemon.table import TableController
 from companion.devices.base import (
     ButtonHeld,
@@ -38,8 +37,9 @@ from companion.devices.base import (
     EncoderTurned,
     Event,
 )
-from companion.games.jockey_deck import default_deck
+from companion.games.jockey.deck import default_deck
 from companion.games.jumpy_jack import Board
+from companion.games.registry import GAMES as MENU
 from companion.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,6 +93,8 @@ def vocabulary() -> set[str]:
             for literal in _literals(path):
                 words.update(LETTERS.findall(literal))
     words.update(LETTERS.findall("".join(_literals(ROOT / "companion/daemon/table.py"))))
+    for game in MENU:  # the titles and option labels each game declares for the menu
+        words.update(LETTERS.findall(" ".join([game.title, *(o.label for o in game.options)])))
     return {w.lower() for w in words if len(w) > 1 or w in ONE_LETTER}
 
 

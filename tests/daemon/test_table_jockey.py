@@ -12,7 +12,7 @@ import pytest
 from companion.daemon.flows.cards import jockey_card, jockey_number, playing_card
 from companion.devices.base import ButtonHeld, Tone
 from companion.devices.cards_file import card_label, deck_cards
-from companion.games.jockey_deck import default_deck
+from companion.games.jockey.deck import default_deck
 from companion.render.leds import colour
 from companion.render.screen import Cue, Screen
 from companion.session.session import Session

@@ -14,7 +14,7 @@ from companion.devices.base import (
     DieRolled,
     Tone,
 )
-from companion.games.jumpy_board import COLOURS, Horse
+from companion.games.jumpy_jack.board import COLOURS, Horse
 from companion.render.leds import BARRAGE, colour, dim
 from companion.render.screen import Cue, Move
 from companion.session.log import Entry, Predict, Roll

@@ -72,7 +72,7 @@ def test_the_playing_deck_is_ace_to_king_in_four_suits() -> None:
 
 
 def test_the_jockey_deck_is_numbered_like_the_default_deck_file() -> None:
-    from companion.games.jockey_deck import default_deck
+    from companion.games.jockey.deck import default_deck
 
     cards = deck_cards("jockey")
     assert [c.name for c in cards] == [f"jockey:{n}" for n in range(1, 55)]

@@ -14,7 +14,6 @@ from companion.devices.scheduling import ManualScheduler
 from companion.devices.strip import (
     MemoryStrip,
     SpiStrip,
-    TrackLayout,
     encode_ws2812,
     parse_colour,
     scale,
@@ -123,32 +122,6 @@ def test_close_turns_every_led_off() -> None:
 def test_the_memory_strip_is_an_led_strip() -> None:
     strip: LedStrip = MemoryStrip(60)
     assert strip.count == 60
-
-
-# Square -> LED mapping.
-
-
-def test_each_square_lights_its_own_led() -> None:
-    layout = TrackLayout(10, {1: 9, 2: 8, 3: 7, 12: 0})
-    frame = layout.frame({1: RED, 12: BLUE, 99: GREEN})
-    assert frame[9] == RED and frame[0] == BLUE
-    assert frame.count(OFF) == 8
-    assert layout.path([1, 2, 3, 4]) == [9, 8, 7]
-    assert layout.led(12) == 0
-    with pytest.raises(KeyError, match="square 4"):
-        layout.led(4)
-
-
-def test_layouts_from_a_list_or_in_order() -> None:
-    assert TrackLayout.from_list(60, [5, 6, 7], first_square=1).leds == {1: 5, 2: 6, 3: 7}
-    assert TrackLayout.in_order(60, [0, 1, 2], first_led=10).leds == {0: 10, 1: 11, 2: 12}
-
-
-def test_a_layout_with_two_squares_on_one_led_or_an_led_off_the_strip_is_an_error() -> None:
-    with pytest.raises(ValueError, match="squares 1 and 2 both use LED 4"):
-        TrackLayout(10, {1: 4, 2: 4})
-    with pytest.raises(ValueError, match="square 3: LED 10"):
-        TrackLayout(10, {3: 10})
 
 
 def test_colours_from_configuration_data() -> None:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from companion.games.jockey_deck import default_deck
+from companion.games.jockey.deck import default_deck
 
 Start = Callable[[], Any]
 

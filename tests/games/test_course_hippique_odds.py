@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.games.cards import Card, Suit, full_deck
 from companion.games.course_hippique import CourseHippiqueGame
-from companion.games.hippique_odds import (
+from companion.games.course_hippique.odds import (
     ODDS,
     fair_odds,
     house_margin,

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.course_hippique.odds import finish_order_winner
+from companion.games.course_hippique.table import Phase
+from companion.games.course_hippique.track import HORSES, Setback, Track
 from companion.games.errors import Refusal
-from companion.games.hippique_odds import finish_order_winner
-from companion.games.hippique_table import Phase
-from companion.games.hippique_track import HORSES, Setback, Track
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 

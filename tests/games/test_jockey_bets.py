@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games.errors import Refusal, fits_display
-from companion.games.jockey_bets import Bet, Ledger, Markers, rank
-from companion.games.jockey_deck import Horse
+from companion.games.jockey.bets import Bet, Ledger, Markers, rank
+from companion.games.jockey.deck import Horse
 
 BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
 

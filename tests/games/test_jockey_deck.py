@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey_deck import CardKind, Horse, default_deck, load_deck
+from companion.games.jockey.deck import CardKind, Horse, default_deck, load_deck
 
 DEFAULT = """
 [[colour]]
@@ -159,7 +159,7 @@ def test_a_file_that_is_not_toml_is_a_data_error() -> None:
 
 
 def test_a_deck_survives_its_own_saved_form() -> None:
-    from companion.games.jockey_deck import deck_from_data
+    from companion.games.jockey.deck import deck_from_data
 
     deck = default_deck()
     assert deck_from_data(deck.to_data()) == deck

@@ -8,8 +8,8 @@ import pytest
 
 from companion.games.errors import DataError, Refusal, fits_display
 from companion.games.jockey import JockeyGame
-from companion.games.jockey_deck import Horse
-from companion.games.jockey_state import Phase
+from companion.games.jockey.deck import Horse
+from companion.games.jockey.state import Phase
 
 BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -28,11 +28,11 @@ def everyone_bets(
 
 def refused(game: JockeyGame, action: Callable[[], object]) -> str:
     """Run a refused input; check it changed nothing and its sentence fits the LCD."""
-    before, could_undo = game.to_json(), game.can_undo
+    before = game.to_json()
     with pytest.raises(Refusal) as refusal:
         action()
     assert fits_display(refusal.value.sentence)
-    assert game.to_json() == before and game.can_undo == could_undo
+    assert game.to_json() == before
     return refusal.value.code
 
 
@@ -335,37 +335,6 @@ def test_positions_in_play() -> None:
     ]
     assert game.play("no4+20#1").horse is YELLOW
     assert game.progress == {BROWN: 7, YELLOW: 20, BLUE: 7, RED: 10}
-
-
-# -- undo ---------------------------------------------------------------------------------------
-
-
-def test_undo_takes_back_inputs_one_at_a_time() -> None:
-    game = new_game(track=5)
-    assert refused(game, game.undo) == "nothing_to_undo"
-    opening = game.to_json()
-    everyone_bets(game)
-    after_bets = game.to_json()
-    game.play("red+7#1")
-    game.play("blue+7#1")
-    assert game.phase is Phase.RACE_OVER and game.balances["Ann"] == 1100
-    game.undo()
-    assert game.phase is Phase.RACING and game.balances["Ann"] == 1000 and game.results == ()
-    game.undo()
-    assert game.to_json() == after_bets
-    for _ in PLAYERS:
-        game.undo()
-    assert game.to_json() == opening and not game.can_undo
-
-
-def test_undo_of_the_next_race_returns_to_the_settled_race() -> None:
-    game = new_game(track=5)
-    everyone_bets(game)
-    short_race(game)
-    settled = game.to_json()
-    game.next_race()
-    game.undo()
-    assert game.to_json() == settled and game.phase is Phase.RACE_OVER
 
 
 # -- saving -------------------------------------------------------------------------------------

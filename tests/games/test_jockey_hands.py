@@ -8,8 +8,8 @@ import pytest
 
 from companion.games.errors import Refusal, fits_display
 from companion.games.jockey import JockeyGame
-from companion.games.jockey_deck import default_deck
-from companion.games.jockey_state import Phase
+from companion.games.jockey.deck import default_deck
+from companion.games.jockey.state import Phase
 
 DECK = [card.id for card in default_deck().cards]
 #: A track so long that no race ends while a test runs through the deck.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.jockey_deck import Horse, default_deck
-from companion.games.jockey_race import Blocked, Effect, Race
+from companion.games.jockey.deck import Horse, default_deck
+from companion.games.jockey.race import Blocked, Effect, Race
 
 BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
 

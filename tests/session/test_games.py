@@ -6,6 +6,7 @@ import dataclasses
 import random
 
 from companion.session import autoplay
+from companion.session.binding import binding_module
 from companion.session.log import (
     Bet,
     DealCourse,
@@ -143,7 +144,7 @@ def test_every_game_plays_to_its_end_through_the_session() -> None:
     for kind in ("jumpy_jack", "course_hippique", "jockey"):
         rng = random.Random(8)
         session = Session.in_memory()
-        players, options = autoplay.SET_UPS[kind]
+        players, options = binding_module(kind).SET_UP
         session.new_game(kind, players, options)
         steps = 0
         while not session.view().finished:

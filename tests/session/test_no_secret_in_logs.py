@@ -22,7 +22,7 @@ import pytest
 from companion.daemon.flows.cards import jockey_number
 from companion.daemon.table import TableController
 from companion.devices.base import ButtonPressed, CardScanned, DieRolled, EncoderTurned, Event
-from companion.games.jockey_deck import default_deck
+from companion.games.jockey.deck import default_deck
 from companion.session.autoplay import legal_input
 from companion.session.journal import GameNotRebuilt
 from companion.session.log import (

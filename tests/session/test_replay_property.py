@@ -8,9 +8,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.registry import KINDS
 from companion.session import autoplay
+from companion.session.binding import binding_module
 from companion.session.log import (
-    GAME_KINDS,
     Bet,
     DealCard,
     Entry,
@@ -27,7 +28,7 @@ from companion.session.log import (
     TurnCard,
     Undo,
 )
-from companion.session.session import Session, Table
+from companion.session.session import Game, Session
 
 PEOPLE = ("Anna", "Bob", "Chloé", "Zoé")
 HORSES = ("red", "blue", "green", "yellow", "white", "brown", "S", "H", "D", "C", "pink")
@@ -57,7 +58,7 @@ def junk(rng: random.Random) -> Entry:
     return rng.choice(choices)
 
 
-def state(table: Table) -> dict[str, Any]:
+def state(table: Game) -> dict[str, Any]:
     """Everything the table knows: the public view (no refusal banner), private views, engine."""
     view = table.view(1).to_json()
     view.pop("last_refusal")
@@ -70,7 +71,7 @@ def state(table: Table) -> dict[str, Any]:
 
 @settings(max_examples=45, deadline=None)
 @given(
-    kind=st.sampled_from(GAME_KINDS),
+    kind=st.sampled_from(KINDS),
     seed=st.integers(0, 2**32 - 1),
     cuts=st.lists(st.floats(0, 1), min_size=1, max_size=4),
 )
@@ -78,7 +79,7 @@ def test_replaying_any_prefix_of_the_log_equals_the_live_game(
     kind: str, seed: int, cuts: list[float]
 ) -> None:
     rng = random.Random(seed)
-    players, options = autoplay.SET_UPS[kind]
+    players, options = binding_module(kind).SET_UP
     session = Session.in_memory()
     assert session.submit(NewGame(kind, players, options)).accepted
     table = session.table
@@ -106,15 +107,15 @@ def test_replaying_any_prefix_of_the_log_equals_the_live_game(
     log = table.entries
     for cut in cuts:
         length = 1 + round(cut * (len(log) - 1))
-        assert state(Table.from_entries(log[:length])) == live[length - 1]
+        assert state(Game.from_entries(log[:length])) == live[length - 1]
 
 
 @settings(max_examples=30, deadline=None)
-@given(kind=st.sampled_from(GAME_KINDS), seed=st.integers(0, 2**32 - 1))
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
 def test_a_sealed_input_shows_the_table_only_who_committed(kind: str, seed: int) -> None:
     """After a prediction, guess, bet or hand, the board is as before (a hand adds counts)."""
     rng = random.Random(seed)
-    players, options = autoplay.SET_UPS[kind]
+    players, options = binding_module(kind).SET_UP
     session = Session.in_memory()
     session.submit(NewGame(kind, players, options))
     table = session.table

@@ -19,7 +19,7 @@ from companion.session.log import (
     Undo,
     dumps,
 )
-from companion.session.session import Session, Table
+from companion.session.session import Game, Session
 from companion.session.view import View
 
 HORSES = ("red", "blue", "green", "yellow", "white")
@@ -280,11 +280,11 @@ def test_rebuilding_from_entries_equals_the_live_game() -> None:
     play_race(session, random.Random(5))
     session.submit(NextRace())
     session.undo()
-    rebuilt = Table.from_entries(session.accepted())
+    rebuilt = Game.from_entries(session.accepted())
     assert rebuilt.view(1) == session.view()
     assert rebuilt.binding.engine_state() == session.table.binding.engine_state()
 
 
 def test_a_bad_log_start_is_refused() -> None:
     with pytest.raises(Exception, match="new game"):
-        Table.from_entries([Roll(3)])
+        Game.from_entries([Roll(3)])

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from companion.devices.config import default_config
-from companion.games.hippique_table import COURSE_LENGTHS, HippiqueOptions
-from companion.games.hippique_track import HORSES as HIPPIQUE_HORSES
-from companion.games.jockey_race import TRACK_LENGTH
-from companion.games.jumpy_board import Board
+from companion.games.course_hippique.table import COURSE_LENGTHS, HippiqueOptions
+from companion.games.course_hippique.track import HORSES as HIPPIQUE_HORSES
+from companion.games.jockey.race import TRACK_LENGTH
+from companion.games.jumpy_jack.board import Board
 
 BOARDS = ("jumpy_jack", "course_hippique", "jockey")
 

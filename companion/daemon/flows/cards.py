@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.games.cards import Card
 from companion.games.errors import Refusal
-from companion.games.jockey_deck import Deck
+from companion.games.jockey import Deck
 
 JOCKEY_PREFIX = "jockey:"
 

@@ -31,8 +31,7 @@ from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
 from companion.games.cards import Suit
-from companion.games.hippique_odds import win_probabilities
-from companion.games.hippique_track import CARDS_PER_SUIT
+from companion.games.course_hippique import CARDS_PER_SUIT, win_probabilities
 from companion.render import course_hippique as render
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
@@ -297,3 +296,7 @@ class CourseHippiqueFlow(CardGameFlow):
         view = self.ctx.view()
         facts = race_facts(view, self.setback)
         return render.screen(facts, self._entry(view), self.layout, self.page)
+
+
+#: The table flow of this game, found by the controller through the game's kind.
+FLOW = CourseHippiqueFlow

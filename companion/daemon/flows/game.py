@@ -8,7 +8,7 @@ from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, not
 from companion.daemon.flows.cards import UNKNOWN_CARD
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.session.log import NewGame, NextRace
-from companion.session.session import Table
+from companion.session.session import Game
 from companion.session.view import View
 
 
@@ -30,7 +30,7 @@ class GameFlow(Flow):
         self.page = 0
 
     @property
-    def table(self) -> Table:
+    def table(self) -> Game:
         """The session's game (a game flow only exists while there is one)."""
         table = self.ctx.session.table
         assert table is not None, "a game flow runs only while a game is on"

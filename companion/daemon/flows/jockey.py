@@ -27,7 +27,7 @@ from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.cards import jockey_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
-from companion.games.jockey_state import JockeyOptions
+from companion.games.jockey import JockeyOptions
 from companion.render import jockey as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
@@ -215,3 +215,7 @@ class JockeyFlow(CardGameFlow):
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
         return render.screen(view, self._entry(view), self.layout, self.page)
+
+
+#: The table flow of this game, found by the controller through the game's kind.
+FLOW = JockeyFlow

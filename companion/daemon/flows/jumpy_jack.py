@@ -26,10 +26,10 @@ from __future__ import annotations
 from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, DieIgnored, DieRolled, InputEvent, Tone
+from companion.games.jumpy_jack import MatchOptions
 from companion.render import jumpy_jack as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
-from companion.session.bind_jumpy_jack import match_options
 from companion.session.log import Forfeit, Guess, Move, Predict, Roll
 from companion.session.view import View
 
@@ -41,7 +41,7 @@ class JumpyJackFlow(GameFlow):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        options = match_options(self.table.start.options)
+        options = MatchOptions.parse(self.table.start.options)
         board = options.board
         self.guess_variant = options.guess
         self.teams = options.teams
@@ -264,3 +264,7 @@ class JumpyJackFlow(GameFlow):
         """Return the picture of the match as it stands."""
         view = self.ctx.view()
         return render.screen(view, self._entry(view), self.track, self.layout, self.page)
+
+
+#: The table flow of this game, found by the controller through the game's kind.
+FLOW = JumpyJackFlow

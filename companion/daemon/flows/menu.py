@@ -17,88 +17,16 @@ UI decisions:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
 from companion.devices.base import ButtonPressed, EncoderTurned, InputEvent, Tone
 from companion.games.errors import Refusal
+from companion.games.info import GameInfo, Option
+from companion.games.registry import GAMES
 from companion.render import menu as render
 from companion.render.screen import Cue, Screen
 from companion.session.log import NewGame
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a game: its key in the new game, its label, the values it cycles through.
-
-    ``words`` say the values on the LCD, in the same order (by default: on/off for
-    true/false, off for none, the value itself otherwise).
-    """
-
-    key: str
-    label: str
-    values: tuple[Any, ...]
-    words: tuple[str, ...] = ()
-
-    def shown(self, value: Any) -> str:
-        """Say a value on the LCD."""
-        if self.words and value in self.values:
-            return self.words[self.values.index(value)]
-        if value is None or value is False:
-            return "off"
-        if value is True:
-            return "on"
-        return str(value)
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """A game the menu offers: its kind, title, player limits and options."""
-
-    kind: str
-    title: str
-    low: int
-    high: int
-    options: tuple[Option, ...]
-    #: Whether the game has the teams variant (offered when the players split evenly).
-    teams: bool = False
-
-
-#: The games, in button order. Player limits follow the engines (Jumpy Jack has no upper
-#: limit in its rules; eight is what one LCD page of scores can show).
-GAMES: tuple[GameSpec, ...] = (
-    GameSpec(
-        "jumpy_jack",
-        "Jumpy Jack",
-        1,
-        8,
-        (
-            Option("target", "Target", (16, 8, 4, 2, 24, 32)),
-            Option("guess", "Guess variant", (False, True)),
-        ),
-        teams=True,
-    ),
-    GameSpec(
-        "course_hippique",
-        "Course hippique",
-        3,
-        10,
-        (
-            Option("starting_chips", "Chips", (100, 200, 500, 50)),
-            Option("rounds", "Rounds", (1, 2, 3)),
-            Option("course_length", "Course cards", (7, 6, 5)),
-            Option("setback", "Setback", (None, "first", "all")),
-        ),
-    ),
-    GameSpec(
-        "jockey",
-        "Jockey",
-        2,
-        6,
-        (Option("track_length", "Last square", (80, 81, 82)),),
-    ),
-)
 
 
 def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> tuple[str, ...]:
@@ -162,7 +90,7 @@ class MenuFlow(Flow):
                 self.values[option.key] = option.values.index(value)
         self.step, self.cursor = "options", len(self.offered())
 
-    def _choose(self, spec: GameSpec) -> None:
+    def _choose(self, spec: GameInfo) -> None:
         self.spec = spec
         configured = len(seat_names(self.ctx.player_names, 0, extra=False))
         self.count = max(spec.low, min(spec.high, configured or spec.low))

@@ -23,12 +23,9 @@ import random
 from dataclasses import dataclass, field
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jumpy_board import DIE_FACES, Board, Hurdle, Kind
-from companion.games.jumpy_moves import EFFECT_OF_KIND, Effect, HorseState, Move, Podium
-
-
-def _short(name: str, width: int = 10) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
+from companion.games.jumpy_jack.board import DIE_FACES, Board, Hurdle, Kind
+from companion.games.jumpy_jack.moves import EFFECT_OF_KIND, Effect, HorseState, Move, Podium
+from companion.games.text import short
 
 
 @dataclass(frozen=True)
@@ -197,7 +194,7 @@ class Position:
             raise ValueError(f"die value {die!r} is not 1..6")
         index = self.board.horse_index(horse)
         if index is None:
-            raise Refusal("unknown_horse", f"There is no horse called {_short(horse)}.")
+            raise Refusal("unknown_horse", f"There is no horse called {short(horse, 10)}.")
         square = self.squares[index]
         if square is None:
             if horse in self.podium.finishers:

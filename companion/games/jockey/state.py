@@ -8,9 +8,9 @@ from enum import StrEnum
 from typing import TypeVar
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey_bets import Bet, Ledger, RaceResult
-from companion.games.jockey_deck import DECK_SIZE, Deck, deck_from_data, default_deck
-from companion.games.jockey_race import TRACK_LENGTH, Effect, Race
+from companion.games.jockey.bets import Bet, Ledger, RaceResult
+from companion.games.jockey.deck import DECK_SIZE, Deck, deck_from_data, default_deck
+from companion.games.jockey.race import TRACK_LENGTH, Effect, Race
 
 #: Cards dealt to each player at the start of a race, by number of players.
 HAND_SIZES = {2: 15, 3: 12, 4: 10, 5: 9, 6: 9}

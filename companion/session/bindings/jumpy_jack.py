@@ -1,51 +1,24 @@
 """The session's binding to Jumpy Jack: inputs in, public board and sealed predictions out.
 
-Options of a ``new_game`` entry: ``target`` (points that end the match, default 16),
-``guess`` (true for the guess variant), ``teams`` (a list of teams, each a list of players)
-and ``board`` (a board as its file's mapping: ``squares``, ``hurdles``, ``horses``...).
+Options of a ``new_game`` entry (read by ``MatchOptions.parse``): ``target`` (points that
+end the match, default 16), ``guess`` (true for the guess variant), ``teams`` (a list of
+teams, each a list of players) and ``board`` (a board as its file's mapping).
 Predictions and guesses stay sealed until their race is scored.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.games.errors import DataError, Refusal
-from companion.games.jumpy_jack import Board, JumpyJackMatch, MatchOptions, Phase
+from companion.games.errors import Refusal
+from companion.games.jumpy_jack import JumpyJackMatch, MatchOptions, Phase
 from companion.session.binding import Binding
 from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
 
-OPTIONS = ("target", "guess", "teams", "board")
-
-
-def match_options(options: Mapping[str, Any]) -> MatchOptions:
-    """Read the options of a new_game entry; raises Refusal ``bad_option``."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise Refusal("bad_option", f"Unknown option: {unknown[0][:40]}.")
-    target = options.get("target", 16)
-    guess = options.get("guess", False)
-    teams = options.get("teams", [])
-    if isinstance(target, bool) or not isinstance(target, int):
-        raise Refusal("bad_option", "Option target: a whole number of points.")
-    if not isinstance(guess, bool):
-        raise Refusal("bad_option", "Option guess: true or false.")
-    if not isinstance(teams, list) or not all(
-        isinstance(team, list) and all(isinstance(p, str) for p in team) for team in teams
-    ):
-        raise Refusal("bad_option", "Option teams: lists of player names.")
-    board = Board.default()
-    if "board" in options:
-        if not isinstance(options["board"], dict):
-            raise Refusal("bad_option", "Option board: a board table.")
-        try:
-            board = Board.from_mapping(options["board"], "options.board")
-        except DataError as error:
-            raise Refusal("bad_option", "Option board is not a valid board.") from error
-    return MatchOptions(
-        board=board, target=target, teams=tuple(tuple(t) for t in teams), guess=guess
-    )
+if TYPE_CHECKING:
+    from companion.session.session import Game
 
 
 class JumpyJackBinding(Binding):
@@ -55,7 +28,7 @@ class JumpyJackBinding(Binding):
 
     def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
         super().__init__(players, options)
-        self.match = JumpyJackMatch.new(players, match_options(options))
+        self.match = JumpyJackMatch.new(players, MatchOptions.parse(options))
 
     def apply(self, entry: Entry) -> None:
         """Forward one input to the match (Refusal comes from the engine)."""
@@ -79,9 +52,9 @@ class JumpyJackBinding(Binding):
         """The player who rolls or moves next."""
         return self.match.current_player
 
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``predict``, ``roll``, ``move``, ``race_over`` or ``match_over``."""
-        return self.match.phase.value
+        return self.match.phase
 
     def race(self) -> int:
         """The race number, from 1."""
@@ -154,10 +127,36 @@ class JumpyJackBinding(Binding):
         }
 
     def engine_state(self) -> Any:
-        """The match's saved form without its undo history (the history is the journal's)."""
-        data = self.match.to_mapping()
-        data.pop("history", None)
-        return data
+        """The match's saved form."""
+        return self.match.to_mapping()
+
+
+#: The players and options autoplay starts a game with.
+SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {})
+
+
+def random_input(table: Game, rng: random.Random) -> Entry | None:
+    """Draw an input the game accepts now (for autoplay), or None when it is over."""
+    view = table.view(None)
+    board = view.board
+    horses = [h["name"] for h in board["horses"]]
+    if view.phase == "predict":
+        missing = list(view.waiting_for)
+        if missing and rng.random() < 0.9:
+            return Predict(rng.choice(missing), tuple(rng.sample(horses, 3)))
+        if not missing and rng.random() < 0.1:
+            return Predict(rng.choice(view.players), tuple(rng.sample(horses, 3)))
+        if missing:
+            return Predict(missing[0], tuple(rng.sample(horses, 3)))
+        return Roll(rng.randint(1, 6), view.turn)
+    if view.phase == "roll":
+        return Roll(rng.randint(1, 6), view.turn if rng.random() < 0.5 else None)
+    if view.phase == "move":
+        legal = board["legal_horses"]
+        return Move(rng.choice(legal), view.turn) if legal else Forfeit(view.turn)
+    if view.phase == "race_over":
+        return NextRace()
+    return None
 
 
 BINDING = JumpyJackBinding

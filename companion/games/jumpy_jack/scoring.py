@@ -6,9 +6,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.errors import DataError
-from companion.games.jumpy_board import Board
-from companion.games.jumpy_moves import Podium
+from companion.games.errors import DataError, Refusal
+from companion.games.jumpy_jack.board import Board
+from companion.games.jumpy_jack.moves import Podium
+
+#: The options of a new game of Jumpy Jack, as the table log names them.
+OPTION_KEYS = ("target", "guess", "teams", "board")
 
 #: A prediction (or a guess): the horses for places 1, 2 and 3.
 Prediction = tuple[str, str, str]
@@ -45,6 +48,38 @@ class MatchOptions:
         if not isinstance(target, int) or not isinstance(guess, bool):
             raise DataError(f"{source}: target must be a number and guess true or false")
         return cls(board=board, target=target, teams=teams, guess=guess)
+
+    @classmethod
+    def parse(cls, options: Mapping[str, Any]) -> MatchOptions:
+        """Read the options of a new game as the table log gives them (the only parser).
+
+        ``target`` (points that end the match, default 16), ``guess`` (true for the guess
+        variant), ``teams`` (a list of teams, each a list of players) and ``board`` (a board
+        as its file's mapping). Raises Refusal ``bad_option``.
+        """
+        unknown = sorted(set(options) - set(OPTION_KEYS))
+        if unknown:
+            raise Refusal("bad_option", f"Unknown option: {unknown[0][:40]}.")
+        target = options.get("target", 16)
+        guess = options.get("guess", False)
+        teams = options.get("teams", [])
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise Refusal("bad_option", "Option target: a whole number of points.")
+        if not isinstance(guess, bool):
+            raise Refusal("bad_option", "Option guess: true or false.")
+        if not isinstance(teams, list) or not all(
+            isinstance(team, list) and all(isinstance(p, str) for p in team) for team in teams
+        ):
+            raise Refusal("bad_option", "Option teams: lists of player names.")
+        board = Board.default()
+        if "board" in options:
+            if not isinstance(options["board"], dict):
+                raise Refusal("bad_option", "Option board: a board table.")
+            try:
+                board = Board.from_mapping(options["board"], "options.board")
+            except DataError as error:
+                raise Refusal("bad_option", "Option board is not a valid board.") from error
+        return cls(board=board, target=target, teams=tuple(tuple(t) for t in teams), guess=guess)
 
 
 @dataclass(frozen=True)

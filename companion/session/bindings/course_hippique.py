@@ -9,13 +9,14 @@ once, so the real balances would give stakes away).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.cards import full_deck
+from companion.games.course_hippique import GAME, CourseHippiqueGame, Phase
+from companion.games.course_hippique import Bet as PlacedBet
 from companion.games.errors import Refusal
-from companion.games.hippique_table import Bet as PlacedBet
-from companion.games.hippique_table import Phase
 from companion.session.binding import Binding
 from companion.session.log import (
     Bet,
@@ -26,6 +27,9 @@ from companion.session.log import (
     SetMaxBet,
     TurnCard,
 )
+
+if TYPE_CHECKING:
+    from companion.session.session import Game
 
 _OPEN = (Phase.DEALING, Phase.REDEAL, Phase.BETTING)
 _OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
@@ -68,9 +72,9 @@ class CourseHippiqueBinding(Binding):
         """The croupier, who deals, sets the maximum and turns the cards (None between races)."""
         return None if self.game.phase in _OVER else self.game.croupier
 
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``dealing``, ``redeal``, ``betting``, ``racing``, ``race_over`` or ``game_over``."""
-        return self.game.phase.value
+        return self.game.phase
 
     def race(self) -> int:
         """The race number, from 1."""
@@ -161,6 +165,48 @@ def _ranking(balances: Mapping[str, int]) -> list[dict[str, Any]]:
         {"place": 1 + sum(c > amount for c in chips), "player": p, "chips": amount}
         for p, amount in ordered
     ]
+
+
+#: The players and options autoplay starts a game with.
+SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"rounds": 2})
+
+
+_PACK = tuple(c.code for c in full_deck() if not c.is_ace)
+
+
+def random_input(table: Game, rng: random.Random) -> Entry | None:
+    """Draw an input the game accepts now (for autoplay), or None when it is over."""
+    view = table.view(None)
+    board = view.board
+    seen = {c for c in board["course"] if c} | set(board["turned"])
+    unseen = [c for c in _PACK if c not in seen]
+    croupier = board["croupier"]
+    if view.phase in ("dealing", "redeal"):
+        if view.phase == "redeal":
+            unseen = [c for c in _PACK if c not in board["turned"]]
+        if rng.random() < 0.5:
+            return DealCard(rng.choice(unseen), croupier)
+        missing = len(board["course"]) if view.phase == "redeal" else board["course"].count(None)
+        return DealCourse(tuple(rng.sample(unseen, missing)), croupier)
+    if view.phase == "betting":
+        if board["max_bet"] is None or rng.random() < 0.05:
+            return SetMaxBet(rng.randint(1, 20), croupier)
+        bettors = [
+            p
+            for p in view.players
+            if p != croupier and p not in view.sealed and table.binding.private(p)["balance"] > 0
+        ]
+        if bettors and rng.random() < 0.7:
+            player = rng.choice(bettors)
+            most = min(board["max_bet"], table.binding.private(player)["balance"])
+            horse = rng.choice(GAME.horses)
+            return Bet(player, horse, rng.randint(1, most))
+        return TurnCard(rng.choice(unseen), croupier)
+    if view.phase == "racing":
+        return TurnCard(rng.choice(unseen), croupier if rng.random() < 0.5 else None)
+    if view.phase == "race_over":
+        return NextRace()
+    return None
 
 
 BINDING = CourseHippiqueBinding

@@ -7,15 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from companion.games.cards import Card, Suit
+from companion.games.course_hippique.track import Setback
 from companion.games.errors import Refusal
-from companion.games.hippique_track import Setback
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 10
 COURSE_LENGTHS = (5, 6, 7)
 
 
-class Phase(enum.Enum):
+class Phase(enum.StrEnum):
     """Where the current race stands: what the table is expected to do next."""
 
     #: The croupier deals (scans) the face-up course, one card at a time.

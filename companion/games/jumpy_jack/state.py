@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.errors import Refusal
-from companion.games.jumpy_board import DIE_FACES, Board
-from companion.games.jumpy_moves import Move
-from companion.games.jumpy_race import Position
-from companion.games.jumpy_scoring import (
+from companion.games.jumpy_jack.board import DIE_FACES, Board
+from companion.games.jumpy_jack.moves import Move
+from companion.games.jumpy_jack.race import Position
+from companion.games.jumpy_jack.scoring import (
     Guess,
     Prediction,
     RaceResult,
@@ -21,7 +21,7 @@ from companion.games.jumpy_scoring import (
 
 @dataclass(frozen=True)
 class MatchState:
-    """Everything that changes during a match: one snapshot of the undo history."""
+    """Everything that changes during a match, as one immutable snapshot."""
 
     race: int
     position: Position

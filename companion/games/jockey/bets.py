@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey_deck import Horse, parse_horse
+from companion.games.jockey.deck import Horse, parse_horse
 
 #: Every player's balance before the first race.
 STARTING_BALANCE = 1000
@@ -28,8 +28,8 @@ class BetKind(StrEnum):
     ORDER = "order"  # the finishing-order bet
 
 
-#: How many horses and how many stakes each kind of bet names.
-_SHAPES: dict[BetKind, tuple[int, int]] = {
+#: How many horses and how many stakes each kind of bet names (the shapes of the bets).
+BET_SHAPES: dict[BetKind, tuple[int, int]] = {
     BetKind.WIN: (1, 1),
     BetKind.DOUBLE: (2, 1),
     BetKind.PLACE: (1, 1),
@@ -94,7 +94,7 @@ class Bet:
             bet_kind = BetKind(_KIND_ALIASES.get(word, word))
         except ValueError:
             raise Refusal("unknown_bet", "Bets: win, double, place or finishing order.") from None
-        horse_count, stake_count = _SHAPES[bet_kind]
+        horse_count, stake_count = BET_SHAPES[bet_kind]
         if len(horses) != horse_count or len(stakes) != stake_count:
             raise Refusal("bet_incomplete", _SHAPE_SENTENCES[bet_kind])
         named = tuple(parse_horse(h) for h in horses)

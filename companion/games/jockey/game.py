@@ -1,8 +1,9 @@
-"""Jockey at the table: three races, turn order, hands, bets and balances, undo and saving.
+"""Jockey at the table: three races, turn order, hands, bets and balances, and saving.
 
 ``JockeyGame`` is the object the table session drives: one method per table input
-(``bet``, ``deal``, ``play``, ``next_race``, ``undo``), each checking everything and
-raising ``Refusal`` before it changes anything, and read-only properties for the view.
+(``bet``, ``deal``, ``play``, ``next_race``), each checking everything and raising
+``Refusal`` before it changes anything, and read-only properties for the view. Undo is the
+session's: it replays the table log without the input taken back.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.jockey_bets import Bet, BetKind, Markers, Payout, RaceResult, Standing, rank
-from companion.games.jockey_deck import DECK_SIZE, HORSES, Card, Deck, Horse, load_deck
-from companion.games.jockey_race import Blocked, Effect, Place, Race
-from companion.games.jockey_state import (
+from companion.games.jockey.bets import Bet, Markers, RaceResult, Standing, rank
+from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Horse
+from companion.games.jockey.race import Effect, Place, Race
+from companion.games.jockey.state import (
     HAND_SIZES,
     KEEP_LIMIT,
     REDEAL,
@@ -29,27 +30,6 @@ from companion.games.jockey_state import (
     with_item,
 )
 
-__all__ = [
-    "HORSES",
-    "Bet",
-    "BetKind",
-    "Blocked",
-    "Card",
-    "Deck",
-    "Effect",
-    "Horse",
-    "JockeyGame",
-    "JockeyOptions",
-    "Markers",
-    "Payout",
-    "Phase",
-    "Place",
-    "Race",
-    "RaceResult",
-    "Standing",
-    "load_deck",
-]
-
 _GAME_OVER = ("game_over", "The game is over after three races.")
 _RACE_OVER = ("race_over", "The race is over: start the next race.")
 
@@ -62,19 +42,17 @@ def _refusal(code: str, sentence: str, fallback: str) -> Refusal:
 class JockeyGame:
     """A game of Jockey: three races, every bet and balance, the cards played.
 
-    Inputs refuse with ``Refusal`` and change nothing, or change the game and can be
-    undone: ``bet``, ``deal``, ``play``, ``next_race``; ``undo`` takes back the last
-    accepted input. Every other member only reads.
+    Inputs refuse with ``Refusal`` and change nothing, or change the game: ``bet``,
+    ``deal``, ``play``, ``next_race``. Every other member only reads.
     """
 
     def __init__(self, players: Sequence[str], options: JockeyOptions, state: TableState) -> None:
-        """Wrap a known state (no undo history); ``new`` starts a game."""
+        """Wrap a known state; ``new`` starts a game."""
         self._players = tuple(players)
         self._options = options
         self._deck = options.deck
         self._deck_order = {card_id: i for i, card_id in enumerate(options.deck.by_id)}
         self._state = state
-        self._history: list[TableState] = []
 
     @classmethod
     def new(
@@ -98,10 +76,7 @@ class JockeyGame:
     # -- saving --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        """Return the game as JSON text: players, options with the deck, and the state.
-
-        The undo history is not saved (the table log keeps it).
-        """
+        """Return the game as JSON text: players, options with the deck, and the state."""
         return json.dumps(state_to_data(self._players, self._options, self._state), indent=1)
 
     @classmethod
@@ -259,11 +234,6 @@ class JockeyGame:
         owed are counted.
         """
         return self._state.left
-
-    @property
-    def can_undo(self) -> bool:
-        """Tell whether there is an input to take back."""
-        return bool(self._history)
 
     def limit(self, player: str) -> int:
         """Return the most ``player`` may stake in a bet now. Raises Refusal unknown_player."""
@@ -424,16 +394,9 @@ class JockeyGame:
             )
         )
 
-    def undo(self) -> None:
-        """Take back the last accepted input. Raises Refusal ``nothing_to_undo``."""
-        if not self._history:
-            raise Refusal("nothing_to_undo", "There is nothing to undo.")
-        self._state = self._history.pop()
-
     # -- helpers -------------------------------------------------------------------------
 
     def _commit(self, state: TableState) -> None:
-        self._history.append(self._state)
         self._state = state
 
     def _seat(self, player: str) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from companion.games.jumpy_board import HORSE_COUNT, Kind
+from companion.games.jumpy_jack.board import HORSE_COUNT, Kind
 
 
 class HorseState(Enum):

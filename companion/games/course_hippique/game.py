@@ -2,8 +2,8 @@
 
 ``CourseHippiqueGame`` takes one method call per table input. Every call checks the whole
 input against the rules and raises ``Refusal`` before anything changes; the game's state is
-an immutable value replaced on each accepted input, so ``undo()`` simply brings back the
-previous one. The cards are whatever the table scanned: the engine never shuffles.
+an immutable value replaced on each accepted input (undo is the session's, by replay). The
+cards are whatever the table scanned: the engine never shuffles.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.cards import Card, Suit
-from companion.games.errors import DataError, GameError, Refusal
-from companion.games.hippique_odds import DEFAULT_SAMPLES, RaceChances
-from companion.games.hippique_rules import Rules, TableState, counts, short
-from companion.games.hippique_table import (
+from companion.games.course_hippique.odds import DEFAULT_SAMPLES, RaceChances
+from companion.games.course_hippique.rules import Rules, TableState
+from companion.games.course_hippique.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Bet,
@@ -26,7 +25,9 @@ from companion.games.hippique_table import (
     Standing,
     Turn,
 )
-from companion.games.hippique_track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.errors import DataError, GameError, Refusal
+from companion.games.text import short
 
 __all__ = ["Action", "CourseHippiqueGame"]
 
@@ -44,7 +45,7 @@ class CourseHippiqueGame:
         """Use ``CourseHippiqueGame.new``: it checks the players and the options."""
         self._rules = Rules(players, options)
         self._state = self._rules.start()
-        self._history: list[tuple[TableState, Action]] = []
+        self._actions: list[Action] = []
 
     @classmethod
     def new(
@@ -66,7 +67,7 @@ class CourseHippiqueGame:
             if not name:
                 raise Refusal("bad_name", "Every player needs a name.")
             if name.casefold() in (n.casefold() for n in names):
-                raise Refusal("same_name", f"Two players are called {short(name)}.")
+                raise Refusal("same_name", f"Two players are called {short(name, 12)}.")
             names.append(name)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise Refusal("player_count", "Course hippique needs 3 to 10 players.")
@@ -87,7 +88,7 @@ class CourseHippiqueGame:
         self._commit(new, {"do": "deal_course_card", "card": dealt.code})
 
     def deal_course(self, cards: Sequence[Card | str] | str) -> None:
-        """Record several course cards at once, as one input (one undo step).
+        """Record several course cards at once, as one input (one table input).
 
         ``cards`` may also be one text, e.g. ``"7H,QS,2D"`` (commas or spaces between).
         Same rules and refusals as ``deal_course_card`` for each card, plus ``no_cards``;
@@ -146,13 +147,6 @@ class CourseHippiqueGame:
         """
         self._commit(self._rules.next_race(self._state), {"do": "next_race"})
 
-    def undo(self) -> Action:
-        """Take back the last accepted input; return it. Raises Refusal ``nothing_to_undo``."""
-        if not self._history:
-            raise Refusal("nothing_to_undo", "Nothing to undo.")
-        self._state, action = self._history.pop()
-        return dict(action)
-
     def apply(self, action: Mapping[str, Any]) -> object:
         """Apply one recorded input (as in ``actions``); return what its method returns.
 
@@ -209,10 +203,6 @@ class CourseHippiqueGame:
         """One entry per course row: its card once known, None while face down or not dealt."""
         known = self._state.course
         return known + (None,) * (self.options.course_length - len(known))
-
-    def course_counts(self) -> dict[Suit, int]:
-        """How many known course cards each suit has."""
-        return counts(self._state.course)
 
     def odds(self) -> dict[Suit, int | None]:
         """The announced odds ("N to 1") per horse; None for a suit with 5 or more in the row."""
@@ -311,12 +301,7 @@ class CourseHippiqueGame:
     @property
     def actions(self) -> tuple[Action, ...]:
         """Every accepted input since the start, as plain data (replayable with ``apply``)."""
-        return tuple(dict(a) for _, a in self._history)
-
-    @property
-    def can_undo(self) -> bool:
-        """Tell whether there is an input to take back."""
-        return bool(self._history)
+        return tuple(dict(a) for a in self._actions)
 
     # ----------------------------------------------------------------- saving
 
@@ -327,7 +312,7 @@ class CourseHippiqueGame:
             "version": SAVE_VERSION,
             "players": list(self.players),
             "options": self.options.to_dict(),
-            "actions": [dict(a) for _, a in self._history],
+            "actions": [dict(a) for a in self._actions],
             "summary": self._summary(),
         }
 
@@ -337,7 +322,7 @@ class CourseHippiqueGame:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CourseHippiqueGame:
-        """Rebuild a game from ``to_dict`` data by replaying its inputs (undo works after).
+        """Rebuild a game from ``to_dict`` data by replaying its inputs.
 
         Raises DataError naming the key and the reason when the data cannot be used.
         """
@@ -384,7 +369,7 @@ class CourseHippiqueGame:
         return cls.from_dict(data)
 
     def _commit(self, state: TableState, action: Action) -> None:
-        self._history.append((self._state, action))
+        self._actions.append(action)
         self._state = state
 
     def _summary(self) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey_deck import HORSES, Card, CardKind, Horse
+from companion.games.jockey.deck import HORSES, Card, CardKind, Horse
 
 #: The last square of the standard board; a horse beyond it has passed the finish.
 TRACK_LENGTH = 80
@@ -198,10 +198,6 @@ class Race:
     def square(self, horse: Horse) -> int:
         """Return the square the horse is on."""
         return self.progress[HORSES.index(horse)]
-
-    def has_finished(self, horse: Horse) -> bool:
-        """Tell whether the horse has passed the finish."""
-        return horse in self.finish_order
 
     @property
     def over(self) -> bool:

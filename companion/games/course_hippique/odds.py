@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.games.cards import Suit
-from companion.games.hippique_track import HORSES, Setback, Track
+from companion.games.course_hippique.track import HORSES, Setback, Track
 
 #: Announced odds ("N to 1") by the number of the horse's suit in the course row.
 ODDS: Mapping[int, int] = {0: 1, 1: 2, 2: 3, 3: 5, 4: 10}

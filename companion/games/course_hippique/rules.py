@@ -7,15 +7,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from companion.games.cards import Card, Suit
-from companion.games.errors import Refusal
-from companion.games.hippique_odds import (
+from companion.games.course_hippique.odds import (
     RaceChances,
     announced_odds,
     estimated_chances,
     exact_chances,
 )
-from companion.games.hippique_table import Bet, HippiqueOptions, Phase, RaceResult, Turn
-from companion.games.hippique_track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.course_hippique.table import Bet, HippiqueOptions, Phase, RaceResult, Turn
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.errors import Refusal
+from companion.games.text import short
 
 #: A course row with this many cards of one suit is dealt again.
 REDEAL_AT = 5
@@ -135,9 +136,11 @@ class Rules:
         name = self.players[seat]
         croupier = self.croupier_seat(state)
         if seat == croupier:
-            raise Refusal("croupier_cannot_bet", f"{short(name)} is the croupier and cannot bet.")
+            raise Refusal(
+                "croupier_cannot_bet", f"{short(name, 12)} is the croupier and cannot bet."
+            )
         if any(b.player == name for b in state.bets):
-            raise Refusal("already_bet", f"{short(name)} has already bet on this race.")
+            raise Refusal("already_bet", f"{short(name, 12)} has already bet on this race.")
         if state.max_bet is None:
             raise Refusal("no_max_bet", "The croupier has not announced the max bet yet.")
         if not whole(stake):
@@ -148,7 +151,7 @@ class Rules:
             raise Refusal("stake_over_max", f"The max bet is {state.max_bet} chips.")
         held = state.balances[seat]
         if stake > held:
-            raise Refusal("stake_over_chips", f"{short(name)} holds only {held} chips.")
+            raise Refusal("stake_over_chips", f"{short(name, 12)} holds only {held} chips.")
         odds = self.odds(state)[horse]
         assert odds is not None, "betting opens only on a course without 5 of a suit"
         balances = list(state.balances)
@@ -271,8 +274,3 @@ def counts(cards: Sequence[Card]) -> dict[Suit, int]:
 def whole(value: object) -> bool:
     """Tell whether ``value`` is a whole number (and not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def short(name: str, width: int = 12) -> str:
-    """Cut a name so that a sentence naming it still fits the LCD."""
-    return name if len(name) <= width else name[: width - 1] + "…"

@@ -1,10 +1,10 @@
 """A Jumpy Jack match: turns, sealed predictions, guesses, race after race to the target.
 
 ``JumpyJackMatch`` has one method per table input (``roll``, ``move``, ``forfeit``,
-``predict``, ``guess``, ``next_race``, ``undo``). Each checks the input completely and raises
-``Refusal`` before anything changes; an accepted input makes a new immutable state and keeps
-the old one for ``undo``. Read-only queries give what the displays show. ``to_json`` and
-``from_json`` save and restore the whole match, undo history included.
+``predict``, ``guess``, ``next_race``). Each checks the input completely and raises
+``Refusal`` before anything changes; an accepted input makes a new immutable state. Undo is
+the session's: it replays the table log without the input taken back. Read-only queries give
+what the displays show. ``to_json`` and ``from_json`` save and restore the whole match.
 
 Turns: players roll in seat order; a move or a forfeit passes the turn to the next seat.
 Race 1 is started by seat 1, race 2 by seat 2, and so on round the table.
@@ -15,27 +15,28 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from companion.games.errors import DataError, GameError, Refusal
-from companion.games.jumpy_board import DIE_FACES, Board
-from companion.games.jumpy_moves import Move, Podium
-from companion.games.jumpy_race import Position
-from companion.games.jumpy_scoring import Guess, MatchOptions, Prediction, RaceResult
-from companion.games.jumpy_state import (
+from companion.games.jumpy_jack.board import DIE_FACES, Board
+from companion.games.jumpy_jack.moves import Move, Podium
+from companion.games.jumpy_jack.race import Position
+from companion.games.jumpy_jack.scoring import Guess, MatchOptions, Prediction, RaceResult
+from companion.games.jumpy_jack.state import (
     MatchState,
     check_horses,
     score_race,
     state_from_mapping,
     state_to_mapping,
 )
+from companion.games.text import short
 
 #: The version written in every saved match.
 FORMAT = "companion.jumpy_jack/1"
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     """What the match waits for."""
 
     PREDICT = "predict"  # before the race's first roll: predictions (and guesses) are open
@@ -43,10 +44,6 @@ class Phase(Enum):
     MOVE = "move"  # a die value waits for a move, or a forfeit when no move is legal
     RACE_OVER = "race_over"  # the race is scored; next_race() starts the next one
     MATCH_OVER = "match_over"  # someone reached the target
-
-
-def _short(name: str, width: int = 12) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 class JumpyJackMatch:
@@ -61,12 +58,10 @@ class JumpyJackMatch:
         players: tuple[str, ...],
         options: MatchOptions,
         state: MatchState,
-        history: list[MatchState],
     ) -> None:
         self._players = players
         self._options = options
         self._state = state
-        self._history = history
         self._seats = {name: seat for seat, name in enumerate(players)}
         self._team_of = {p: i for i, team in enumerate(options.teams) for p in team}
 
@@ -117,7 +112,7 @@ class JumpyJackMatch:
             predictions=(None,) * len(names),
             guesses=(None,) * len(names),
         )
-        return cls(names, options, state, [])
+        return cls(names, options, state)
 
     # -- table inputs ---------------------------------------------------------------------
 
@@ -160,7 +155,7 @@ class JumpyJackMatch:
         self._check_racing()
         self._check_turn(player)
         if not isinstance(horse, str) or self._options.board.horse_index(horse) is None:
-            raise Refusal("unknown_horse", f"There is no horse called {_short(str(horse), 10)}.")
+            raise Refusal("unknown_horse", f"There is no horse called {short(str(horse), 10)}.")
         die = self._check_die()
         move = state.position.check(horse, die)
         position = state.position.after(move)
@@ -268,15 +263,6 @@ class JumpyJackMatch:
             )
         )
 
-    def undo(self) -> None:
-        """Take back the last accepted input (any number of times, across races).
-
-        Refuses ``nothing_to_undo`` at the start of the match.
-        """
-        if not self._history:
-            raise Refusal("nothing_to_undo", "Nothing to undo.")
-        self._state = self._history.pop()
-
     # -- queries --------------------------------------------------------------------------
 
     @property
@@ -335,11 +321,6 @@ class JumpyJackMatch:
     def last_move(self) -> Move | None:
         """Return the move made by the last accepted input, if that input was a move."""
         return self._state.last_move
-
-    @property
-    def can_undo(self) -> bool:
-        """Tell whether there is an input to take back."""
-        return bool(self._history)
 
     @property
     def must_forfeit(self) -> bool:
@@ -407,14 +388,13 @@ class JumpyJackMatch:
     # -- saving ---------------------------------------------------------------------------
 
     def to_mapping(self) -> dict[str, Any]:
-        """Return the whole match, undo history included, as plain data."""
+        """Return the whole match as plain data (its undo is the table log's, by replay)."""
         return {
             "format": FORMAT,
             "players": list(self._players),
             "options": self._options.to_mapping(),
             "results": [r.to_mapping() for r in self._state.results],
             "state": state_to_mapping(self._state),
-            "history": [state_to_mapping(s) for s in self._history],
         }
 
     def to_json(self) -> str:
@@ -432,10 +412,6 @@ class JumpyJackMatch:
             options = MatchOptions.from_mapping(data["options"], f"{source}: options")
             match = cls.new([str(p) for p in data["players"]], options)
             results = tuple(RaceResult.from_mapping(r) for r in data["results"])
-            history = [
-                state_from_mapping(s, options.board, len(match._players), results)
-                for s in data["history"]
-            ]
             state = state_from_mapping(data["state"], options.board, len(match._players), results)
             if len(state.results) != len(results):
                 raise ValueError("the current state does not hold every result")
@@ -445,7 +421,7 @@ class JumpyJackMatch:
             raise DataError(
                 f"{source}: not a Jumpy Jack match ({type(error).__name__}: {error})"
             ) from None
-        restored = cls(match._players, options, state, history)
+        restored = cls(match._players, options, state)
         if restored.to_mapping() != dict(data):
             raise DataError(f"{source}: inconsistent saved match")
         return restored
@@ -468,7 +444,6 @@ class JumpyJackMatch:
             self._players == other._players
             and self._options == other._options
             and self._state == other._state
-            and self._history == other._history
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -482,13 +457,12 @@ class JumpyJackMatch:
     # -- internals ------------------------------------------------------------------------
 
     def _commit(self, state: MatchState) -> None:
-        self._history.append(self._state)
         self._state = state
 
     def _seat(self, player: str) -> int:
         seat = self._seats.get(player) if isinstance(player, str) else None
         if seat is None:
-            raise Refusal("unknown_player", f"No player called {_short(str(player))}.")
+            raise Refusal("unknown_player", f"No player called {short(str(player), 12)}.")
         return seat
 
     def _check_racing(self) -> None:
@@ -502,7 +476,7 @@ class JumpyJackMatch:
         if player is None:
             return
         if self._seat(player) != self._state.turn:
-            turn = _short(self._players[self._state.turn])
+            turn = short(self._players[self._state.turn], 12)
             raise Refusal("not_your_turn", f"It is {turn}'s turn.")
 
     def _check_die(self) -> int:

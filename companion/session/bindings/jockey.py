@@ -9,13 +9,17 @@ never shown to the table, only how many cards each player holds.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.errors import Refusal
-from companion.games.jockey import JockeyGame, Phase
+from companion.games.jockey import BET_SHAPES, GAME, BetKind, JockeyGame, Phase
 from companion.session.binding import Binding
 from companion.session.log import Bet, Entry, Hand, NextRace, PlayCard
+
+if TYPE_CHECKING:
+    from companion.session.session import Game
 
 _SEALED = (Phase.BETTING, Phase.RACING)
 _OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
@@ -50,9 +54,9 @@ class JockeyBinding(Binding):
         """The player who plays the next card (None once the race is over)."""
         return self.game.current_player
 
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``betting``, ``racing``, ``race_over`` or ``game_over``."""
-        return str(self.game.phase)
+        return self.game.phase
 
     def race(self) -> int:
         """The race number, 1 to 3."""
@@ -133,8 +137,57 @@ class JockeyBinding(Binding):
         }
 
     def engine_state(self) -> Any:
-        """The game's saved form (players, options, state; the undo history is the log's)."""
+        """The game's saved form (players, options, state)."""
         return json.loads(self.game.to_json())
+
+
+#: The players and options autoplay starts a game with.
+SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"hands": True})
+
+
+def _jockey_bet(player: str, limit: int, rng: random.Random) -> Bet:
+    kind = str(rng.choice(list(BET_SHAPES)))
+    horses = rng.sample(GAME.horses, BET_SHAPES[BetKind(kind)][0])
+    units = max(1, limit // 100)
+    if kind == "order" and units >= 2:
+        first = rng.randint(1, units - 1)
+        second = rng.randint(1, units - first)
+        return Bet(player, horses[0], first * 100, kind, horses[1], second * 100)
+    if kind == "order":
+        kind, horses = "win", horses[:1]
+    second_horse = horses[1] if kind == "double" else None
+    return Bet(player, horses[0], rng.randint(1, units) * 100, kind, second_horse)
+
+
+def random_input(table: Game, rng: random.Random) -> Entry | None:
+    """Draw an input the game accepts now (for autoplay), or None when it is over."""
+    binding = table.binding
+    assert isinstance(binding, JockeyBinding)
+    view = table.view(None)
+    board = view.board
+    game = binding.game
+    if view.phase in ("race_over",):
+        return NextRace()
+    if view.phase == "game_over":
+        return None
+    waiting = list(view.waiting_for)
+    if waiting:
+        player = rng.choice(waiting)
+        mine = binding.private(player)
+        if mine["bet"] is None and (mine["owed"] == 0 or rng.random() < 0.5):
+            return _jockey_bet(player, mine["limit"], rng)
+        held = {c for p in view.players for c in game.hand(p)}
+        free = [c for c in game.options.deck.by_id if c not in held and c not in board["pile"]]
+        keepable = [c for c in mine["leftover"] if c not in held]
+        kept = tuple(rng.sample(keepable, min(len(keepable), rng.randint(0, 2))))
+        free = [c for c in free if c not in kept]
+        count = mine["owed"] - len(kept)
+        return Hand(player, tuple(rng.sample(free, count)), kept)
+    if board["hands"]:
+        playable = binding.private(view.turn or "")["playable"]
+        return PlayCard(rng.choice(playable), view.turn if rng.random() < 0.5 else None)
+    unplayed = [c for c in game.options.deck.by_id if c not in board["pile"]]
+    return PlayCard(rng.choice(unplayed), view.turn if rng.random() < 0.5 else None)
 
 
 BINDING = JockeyBinding

@@ -1,0 +1,73 @@
+"""Course hippique: the croupier's course, the bets, the race of the four aces — its public face.
+
+The engine lives in five modules: ``track`` (the four lanes and the setback variant),
+``table`` (options, phases, bets, turns, race results), ``odds`` (announced odds and exact or
+estimated chances), ``rules`` (the state machine) and ``game`` (the game a table plays). The
+rest of the companion imports from this module only.
+"""
+
+from __future__ import annotations
+
+from companion.games.course_hippique.game import Action, CourseHippiqueGame
+from companion.games.course_hippique.odds import (
+    DEFAULT_SAMPLES,
+    HorseChance,
+    RaceChances,
+    fair_odds,
+    house_margin,
+    win_probabilities,
+)
+from companion.games.course_hippique.table import (
+    COURSE_LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Bet,
+    HippiqueOptions,
+    Phase,
+    RaceResult,
+    Standing,
+    Turn,
+)
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Setback, Track
+from companion.games.info import GameInfo, Option
+
+__all__ = [
+    "CARDS_PER_SUIT",
+    "COURSE_LENGTHS",
+    "DEFAULT_SAMPLES",
+    "GAME",
+    "HORSES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Action",
+    "Bet",
+    "CourseHippiqueGame",
+    "HippiqueOptions",
+    "HorseChance",
+    "Phase",
+    "RaceChances",
+    "RaceResult",
+    "Setback",
+    "Standing",
+    "Track",
+    "Turn",
+    "fair_odds",
+    "house_margin",
+    "win_probabilities",
+]
+
+#: Course hippique as the registry lists it: the horses are the four aces, by suit letter.
+GAME = GameInfo(
+    kind="course_hippique",
+    title="Course hippique",
+    low=MIN_PLAYERS,
+    high=MAX_PLAYERS,
+    horses=tuple(suit.letter for suit in HORSES),
+    options=(
+        Option("starting_chips", "Chips", (100, 200, 500, 50)),
+        Option("rounds", "Rounds", (1, 2, 3)),
+        Option("course_length", "Course cards", (7, 6, 5)),
+        Option("setback", "Setback", (None, "first", "all")),
+    ),
+    entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "turn_card"}),
+)

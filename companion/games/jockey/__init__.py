@@ -1,0 +1,73 @@
+"""Jockey: three races of played cards, sealed bets and balances — its public face.
+
+The engine lives in five modules: ``deck`` (the 54 cards, from a deck file), ``race`` (the
+track and what a card does), ``bets`` (bet shapes, payouts, markers, the ledger), ``state``
+(options, phases, the saved form) and ``game`` (the game a table plays). The rest of the
+companion imports from this module only.
+"""
+
+from __future__ import annotations
+
+from companion.games.info import GameInfo, Option
+from companion.games.jockey.bets import (
+    BET_SHAPES,
+    Bet,
+    BetKind,
+    Markers,
+    Payout,
+    RaceResult,
+    Standing,
+)
+from companion.games.jockey.deck import (
+    DECK_SIZE,
+    HORSES,
+    Card,
+    CardKind,
+    Deck,
+    Horse,
+    deck_from_data,
+    default_deck,
+    load_deck,
+)
+from companion.games.jockey.game import JockeyGame
+from companion.games.jockey.race import TRACK_LENGTH, Blocked, Effect, Place, Race
+from companion.games.jockey.state import JockeyOptions, Phase
+
+__all__ = [
+    "BET_SHAPES",
+    "DECK_SIZE",
+    "GAME",
+    "HORSES",
+    "TRACK_LENGTH",
+    "Bet",
+    "BetKind",
+    "Blocked",
+    "Card",
+    "CardKind",
+    "Deck",
+    "Effect",
+    "Horse",
+    "JockeyGame",
+    "JockeyOptions",
+    "Markers",
+    "Payout",
+    "Phase",
+    "Place",
+    "Race",
+    "RaceResult",
+    "Standing",
+    "deck_from_data",
+    "default_deck",
+    "load_deck",
+]
+
+#: Jockey as the registry lists it.
+GAME = GameInfo(
+    kind="jockey",
+    title="Jockey",
+    low=2,
+    high=6,
+    horses=tuple(str(horse) for horse in HORSES),
+    options=(Option("track_length", "Last square", (80, 81, 82)),),
+    entries=frozenset({"bet", "hand", "play_card"}),
+)

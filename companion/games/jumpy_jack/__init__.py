@@ -1,0 +1,76 @@
+"""Jumpy Jack: the board, a race, and a whole match — the names the rest of the companion uses.
+
+The engine lives in six modules: ``board`` (the board file), ``moves`` (a move, its outcome,
+the podium), ``race`` (a position, its legal moves, the race notation, fast random play),
+``scoring`` (options, predictions, guesses, points, race results), ``state`` (a snapshot of
+the match and its saved form) and ``match`` (turns, the match to the target, saving). This
+module is the engine's public face: the rest of the companion imports from it only.
+
+Race notation (one line that round-trips a race position; the empty line is the start)::
+
+    position   = [ entry *( 1*SP entry ) ]
+    entry      = horse "=" ( square / "F" place / "X" place )
+    square     = 1*DIGIT      ; 0 .. squares-1: the horse races there (0 = start square)
+    place      = DIGIT        ; F: crossed the line and took this podium place
+                              ; X: eliminated on OUT and took this podium place
+
+A horse left out stands on the start square; ``Position.to_text`` writes every horse in
+board order, e.g. ``red=12 blue=F1 green=0 yellow=12 white=X5``.
+"""
+
+from __future__ import annotations
+
+from companion.games.info import GameInfo, Option
+from companion.games.jumpy_jack.board import COLOURS, DIE_FACES, Board, Horse, Hurdle
+from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
+from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
+from companion.games.jumpy_jack.scoring import (
+    Guess,
+    MatchOptions,
+    Prediction,
+    RaceResult,
+    guess_points,
+    prediction_points,
+)
+
+__all__ = [
+    "COLOURS",
+    "DIE_FACES",
+    "GAME",
+    "Board",
+    "Effect",
+    "Guess",
+    "Horse",
+    "HorseState",
+    "Hurdle",
+    "JumpyJackMatch",
+    "MatchOptions",
+    "Move",
+    "Phase",
+    "Podium",
+    "Position",
+    "Prediction",
+    "RaceResult",
+    "guess_points",
+    "place_chances",
+    "play_out",
+    "prediction_points",
+    "random_race",
+]
+
+#: Jumpy Jack as the registry lists it. It has no upper limit of players in its rules;
+#: eight is what one LCD page of scores can show.
+GAME = GameInfo(
+    kind="jumpy_jack",
+    title="Jumpy Jack",
+    low=1,
+    high=8,
+    horses=Board.default().horse_names,
+    options=(
+        Option("target", "Target", (16, 8, 4, 2, 24, 32)),
+        Option("guess", "Guess variant", (False, True)),
+    ),
+    entries=frozenset({"roll", "move", "forfeit", "predict", "guess"}),
+    teams=True,
+)

@@ -1,0 +1,43 @@
+"""The limits of the table's text: the 20x4 LCD every sentence fits, and shortened names."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+#: The character LCD every sentence is written for: 20 columns, 4 rows.
+DISPLAY_WIDTH = 20
+DISPLAY_ROWS = 4
+
+_NUMBERED = re.compile(r"(.*\S) (\d+)\Z")
+#: What a shortened name never ends with before its ".".
+_TRAILING = " -'."
+
+
+def display_lines(sentence: str, width: int = DISPLAY_WIDTH) -> list[str]:
+    """Word-wrap ``sentence`` into the rows of a character display ``width`` columns wide."""
+    return textwrap.wrap(sentence, width=width, break_long_words=True) or [""]
+
+
+def fits_display(sentence: str) -> bool:
+    """Tell whether ``sentence`` word-wraps into the 4 rows of a 20-column LCD."""
+    return len(display_lines(sentence)) <= DISPLAY_ROWS
+
+
+def short(name: str, width: int) -> str:
+    """Shorten a name to ``width`` characters, a "." marking the cut.
+
+    A numbered name keeps its number ("Player 12" -> "Play.12", "P.12"), so seats and teams
+    stay told apart however short.
+    """
+    if len(name) <= width:
+        return name
+    numbered = _NUMBERED.match(name)
+    if numbered is not None:
+        stem, number = numbered.groups()
+        room = width - len(number) - 1
+        if room >= 1:
+            return stem[:room].rstrip(_TRAILING) + "." + number
+    if width <= 1:
+        return name[:width]
+    return name[: width - 1].rstrip(_TRAILING) + "."
