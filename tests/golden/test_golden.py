@@ -69,7 +69,7 @@ def replay_json(path: Path) -> str:
     """What `companion replay --json` prints for the log at ``path``."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        replay.run(Namespace(log=str(path), json=True))
+        replay.run(Namespace(log=[str(path)], json=True))
     return out.getvalue()
 
 
