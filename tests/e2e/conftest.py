@@ -60,6 +60,10 @@ count = 60
 [reader]
 kind = "pico"
 repeat_window_s = 0.2
+
+[web]
+bind = "127.0.0.1"
+port = 0
 """
 
 
