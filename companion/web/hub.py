@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+log = logging.getLogger("companion.web")
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,7 @@ class Snapshot:
     host: str = ""
 
 
-@dataclass
+@dataclass(eq=False)
 class Connection:
     """One open page: its socket, its seat (None for the scoreboard), whether it is the host's."""
 
@@ -82,5 +85,7 @@ class Hub:
                 frame = self.message(connection)
                 if frame is not None:
                     await connection.socket.send_text(frame)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the page went away; it reconnects by itself
         finally:
             self.connections.discard(connection)

@@ -77,7 +77,7 @@
     if (ask && !window.confirm(ask)) { return; }
     if (form.className.indexOf("command") >= 0) {
       data["do"] = form.getAttribute("data-do");
-      if (data.game) { data.game = parseInt(data.game, 10); }
+      if (data["do"] !== "new_game" && data.game) { data.game = parseInt(data.game, 10); }
       post("/api/host", data, answer);
     } else {
       data.type = form.getAttribute("data-type");
