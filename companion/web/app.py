@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.daemon.flows.base import Reply
 from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
-from companion.web.hub import Connection
+from companion.web.hub import REJOIN, Connection
 from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
@@ -210,10 +210,12 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         seat = seat_of(socket) if page == "play" else None
         host_seat = page == "host" and is_host(socket)
         if (page == "play" and seat is None) or (page == "host" and not host_seat):
-            await socket.close(code=4401)  # the page goes back to joining
+            await socket.close(code=REJOIN)  # the page goes back to joining
             return
         await socket.accept()
-        connection = Connection(socket, seat, host_seat)
+        held = seat if seat is not None else (HOST if host_seat else None)
+        stamp = side.seats.stamps().get(held, "") if held else ""
+        connection = Connection(socket, seat, host_seat, stamp)
         task = asyncio.ensure_future(hub.serve(connection))
         try:
             while True:  # pages only ping; anything else, or too large, closes the socket

@@ -27,15 +27,23 @@ class Snapshot:
     public: str = ""
     private: Mapping[str, str] = field(default_factory=dict)
     host: str = ""
+    #: Each seat's token fingerprint (``SeatBook.stamps``): never sent, compared with a page's.
+    stamps: Mapping[str, str] = field(default_factory=dict)
+
+
+#: The socket's closing code that sends a page back to joining (its seat is no longer its own).
+REJOIN = 4401
 
 
 @dataclass(eq=False)
 class Connection:
-    """One open page: its socket, its seat (None for the scoreboard), whether it is the host's."""
+    """One open page: its socket, its seat (None for the scoreboard) and that seat's token
+    fingerprint when it connected, whether it is the host's."""
 
     socket: WebSocket
     seat: str | None
     host: bool
+    stamp: str = ""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     sent: tuple[str, str, str] = ("", "", "")
 
@@ -58,6 +66,12 @@ class Hub:
     def _wake_all(self) -> None:
         for connection in self.connections:
             connection.wake.set()
+
+    def still_seated(self, connection: Connection) -> bool:
+        """Whether the seat (or host) the page connected with still holds the same token."""
+        stamps = self.latest.stamps
+        held = [s for s in (connection.seat, "#host" if connection.host else None) if s]
+        return all(stamps.get(seat) == connection.stamp for seat in held)
 
     def message(self, connection: Connection) -> str | None:
         """The frame ``connection`` needs now, or None when it has seen all of it."""
@@ -82,6 +96,9 @@ class Hub:
             while True:
                 await connection.wake.wait()
                 connection.wake.clear()
+                if not self.still_seated(connection):
+                    await connection.socket.close(code=REJOIN)
+                    return
                 frame = self.message(connection)
                 if frame is not None:
                     await connection.socket.send_text(frame)

@@ -103,6 +103,12 @@ class SeatBook:
                 found = seat
         return found
 
+    def stamps(self) -> dict[str, str]:
+        """Each seat's current token, as a short fingerprint: a page opened with an older token
+        (the seat moved to another phone, or a new game began) is told to join again."""
+        with self._lock:
+            return {seat: digest[:8].hex() for seat, digest in self._hashes.items()}
+
     def taken(self) -> frozenset[str]:
         """The seats that have a phone (the host's included)."""
         with self._lock:

@@ -84,7 +84,8 @@ class TableSide:
             self.join_url, self.joins.code, self.joins.pending(), session.games(),
             session.game_id, taken,
         )  # fmt: skip
-        self.hub.publish(Snapshot(self._version, public_html(public), private, host))
+        snapshot = Snapshot(self._version, public_html(public), private, host, self.seats.stamps())
+        self.hub.publish(snapshot)
 
     def free_seats(self) -> list[str]:
         """The current game's seats without a phone."""

@@ -8,10 +8,16 @@ daemon is killed and every page finds its seat again by itself.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from tests.web.conftest import PHONE, TV, Table
 
@@ -128,3 +134,81 @@ def test_the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
     assert board.locator(".chart svg polyline").count() == 2
     board.screenshot(path=str(DOCS / "scoreboard-tv.png"))
     seated["host"].page.screenshot(path=str(DOCS / "host-phone.png"))
+
+
+def request(
+    table: Table,
+    path: str,
+    body: bytes | None = None,
+    *,
+    token: str | None = None,
+    origin: str | None = "same",
+    cookie: str = "seat",
+) -> tuple[int, dict[str, Any]]:
+    """Send a request the way a hostile client could; return the status and the JSON answer."""
+    headers = {"Content-Type": "application/json"}
+    if origin is not None:
+        headers["Origin"] = table.url if origin == "same" else origin
+    if token is not None:
+        headers["Cookie"] = f"{cookie}={token}"
+    sent = urllib.request.Request(table.url + path, data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(sent, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read() or b"{}")
+
+
+def token_of(phone: Phone, name: str) -> str:
+    return next(c["value"] for c in phone.context.cookies() if c["name"] == name)
+
+
+def test_hostile_requests_are_refused_and_change_nothing(
+    table: Table, seated: dict[str, Phone]
+) -> None:
+    anna = token_of(seated["Anna"], "seat")
+    before = table.view()
+    move = json.dumps({"type": "next_race"}).encode()
+    assert request(table, "/api/input", move)[0] == 401  # no token
+    assert request(table, "/api/input", move, token="x" * 43)[0] == 401  # a wrong token
+    assert request(table, "/api/input", move, token=anna, origin="http://evil.test")[0] == 403
+    assert request(table, "/api/input", move, token=anna, origin=None)[0] == 403
+    assert request(table, "/api/input", b"{not json", token=anna)[1]["code"] == "malformed"
+    assert request(table, "/api/input", b"[1, 2]", token=anna)[1]["code"] == "malformed"
+    roll = json.dumps({"type": "roll", "value": 6}).encode()
+    assert request(table, "/api/input", roll, token=anna)[1]["code"] == "not_from_a_phone"
+    huge = json.dumps({"type": "predict", "horses": ["red"] * 5000}).encode()
+    assert request(table, "/api/input", huge, token=anna)[0] == 413
+    confirm = json.dumps({"do": "new_game", "game": "jockey", "players": "X\nY"}).encode()
+    assert request(table, "/api/host", confirm, token=anna)[0] == 401  # a seat is no host
+    guess = json.dumps({"code": "abcd", "seat": "Anna"}).encode()
+    codes = [request(table, "/api/join", guess)[1]["code"] for _ in range(8)]
+    assert codes[0] == "wrong_code" and codes[-1] == "too_many"  # guessing the code is slowed
+    with pytest.raises(InvalidStatus):  # a cross-origin socket is refused at the handshake
+        connect(table.url.replace("http", "ws") + "/live?page=board", origin="http://evil.test")
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(
+                connect(table.url.replace("http", "ws") + "/live?page=board", origin=table.url)
+            )
+            for _ in range(50)
+        ]
+        frames = [json.loads(s.recv(timeout=10)) for s in sockets]
+        assert all("Jumpy Jack" in f["public"] for f in frames)
+    after = table.view()
+    assert after["events"] == before["events"] and after["board"] == before["board"]
+
+
+def test_a_new_game_sends_every_phone_back_to_joining(
+    table: Table, seated: dict[str, Phone]
+) -> None:
+    anna = seated["Anna"]
+    old = token_of(anna, "seat")
+    host = seated["host"].page
+    host.select_option("select[name=game]", "course_hippique")
+    host.fill("textarea[name=players]", "Anna\nBob\nChloé")
+    host.click("text=Start")
+    anna.page.wait_for_url("**/join")  # its socket was closed: the seat is not its own any more
+    next_race = json.dumps({"type": "next_race"}).encode()
+    assert request(table, "/api/input", next_race, token=old)[0] == 401
+    assert table.view()["game"] == "course_hippique"
