@@ -133,6 +133,10 @@ def build(
             web = install(config.web, daemon, table, path)
         except OSError as error:
             # The table plays without its pages rather than not at all.
-            log.error("the pages cannot be served on %s:%s (%s)", config.web.bind,
-                      config.web.port, error.strerror or error)
+            log.error(
+                "the pages cannot be served on %s:%s (%s)",
+                config.web.bind,
+                config.web.port,
+                error.strerror or error,
+            )
     return Companion(daemon, rig, session, web)

@@ -162,7 +162,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         seat = seat_of(request)
         if seat is None:
             return refusal("no_seat", "This phone has no seat: join first.", 401)
-        if not inputs_limit.allow(_client(request)):
+        if not inputs_limit.allow(seat):
             return refusal("too_many", "Too fast: wait a moment.", 429)
         game_id = side.seats.game_id
         try:
@@ -177,7 +177,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             return data
         if not is_host(request):
             return refusal("not_host", "Only the host page can do that.", 401)
-        if not inputs_limit.allow(_client(request)):
+        if not inputs_limit.allow(HOST):
             return refusal("too_many", "Too fast: wait a moment.", 429)
         command = data.pop("do", None)
         if not isinstance(command, str):

@@ -70,7 +70,6 @@ class Joins:
         with self._lock:
             self._code = new_code()
             self._waiting.clear()
-            self._opened = None
 
     def code_matches(self, given: str) -> bool:
         """Compare a code typed on a phone with the table's, in constant time."""
