@@ -124,10 +124,12 @@ def join(child: Child, client: Client, seat: str, query: str = "") -> None:
 def scoreboards(url: str, count: int) -> Iterator[queue.Queue[float]]:
     """Open ``count`` scoreboard sockets; yield a queue of the times frames arrive."""
     from websockets.sync.client import connect
+    from websockets.typing import Origin
 
     arrivals: queue.Queue[float] = queue.Queue()
     sockets = [
-        connect(url.replace("http", "ws") + "/live?page=board", origin=url) for _ in range(count)
+        connect(url.replace("http", "ws") + "/live?page=board", origin=Origin(url))
+        for _ in range(count)
     ]
 
     def listen(link: Any) -> None:
