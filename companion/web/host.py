@@ -32,7 +32,7 @@ def host_html(
                 '<button type="submit" name="decline" value="1">Decline</button></form>'
             )
     parts.append(
-        f'<h2>Join</h2><div class="qr">{qr_svg(join_url)}</div>'
+        f'<h2>Join</h2><div class="qr">{qr_svg(f"{join_url}#{code}")}</div>'
         f'<p>Address: <b>{e(join_url)}</b> · join code <b class="code">{e(code)}</b></p>'
     )
     if current is not None:
