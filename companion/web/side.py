@@ -17,7 +17,7 @@ from companion.daemon.flows.base import Context, Reply, notice, refused
 from companion.daemon.loop import Daemon, Outputs
 from companion.daemon.table import TableController
 from companion.devices.base import ButtonPressed, Event, Tone
-from companion.render.screen import Cue, Screen
+from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
 from companion.session.log import Entry, NewGame, dumps
 from companion.web.fragments import private_html, public_html
@@ -25,6 +25,7 @@ from companion.web.host import host_html
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal
 from companion.web.joins import Joins
+from companion.web.qr import oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.state import private_state, public_state
 
@@ -277,7 +278,15 @@ class WebOutputs:
         self.side = side
 
     def show(self, screen: Screen) -> None:
+        """Show ``screen``, with the join QR code on the OLED while someone is joining."""
+        joining = bool(self.side.join_rows())
+        if joining:  # a picture of its own, so the OLED is redrawn when joining is over
+            screen = Screen(screen.lcd, Oled(lines=("Join", self.side.joins.code)), screen.leds)
         self.panel.show(screen)
+        oled = getattr(self.panel, "oled", None)
+        show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame
+        if joining and callable(show_image):
+            show_image(oled_image(self.side.join_url, self.side.joins.code))
         self.side.refresh()
 
     def cue(self, cue: Cue, screen: Screen) -> None:
