@@ -123,10 +123,11 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         data = await body(request)
         if isinstance(data, Response):
             return data
-        if not joins_limit.allow(_client(request)):
+        if not joins_limit.allow(_client(request), spend=False):
             return refusal("too_many", "Too many tries: wait a minute.", 429)
         code, seat = data.get("code"), data.get("seat")
         if not isinstance(code, str) or not side.joins.code_matches(code.strip()):
+            joins_limit.allow(_client(request))  # only a wrong code counts: guessing is slowed
             return refusal("wrong_code", "Wrong code: read it on the table.", 403)
         players = await side.read(side.players)
         if seat != HOST and seat not in players:

@@ -14,7 +14,7 @@ from companion.web.state import Public
 
 GAME_TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
 JOCKEY_KINDS = ("win", "place", "double", "order")
 

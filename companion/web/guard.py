@@ -40,14 +40,15 @@ class RateLimit:
         self._lock = threading.Lock()
         self._buckets: dict[str, tuple[float, float]] = {}
 
-    def allow(self, client: str) -> bool:
-        """Spend one request of ``client``'s bucket; False when it is empty."""
+    def allow(self, client: str, spend: bool = True) -> bool:
+        """Spend one request of ``client``'s bucket (with ``spend``, else only look); False
+        when it is empty."""
         now = self.clock()
         with self._lock:
             level, since = self._buckets.pop(client, (float(self.burst), now))
             level = min(float(self.burst), level + (now - since) * self.per_s)
             allowed = level >= 1.0
-            self._buckets[client] = (level - 1.0 if allowed else level, now)
+            self._buckets[client] = (level - 1.0 if allowed and spend else level, now)
             while len(self._buckets) > self.MAX_CLIENTS:
                 del self._buckets[next(iter(self._buckets))]
             return allowed

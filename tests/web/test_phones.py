@@ -163,6 +163,61 @@ def token_of(phone: Phone, name: str) -> str:
     return next(c["value"] for c in phone.context.cookies() if c["name"] == name)
 
 
+def test_a_new_game_sends_every_phone_back_to_joining(
+    table: Table, seated: dict[str, Phone]
+) -> None:
+    anna = seated["Anna"]
+    old = token_of(anna, "seat")
+    host = seated["host"].page
+    host.select_option("select[name=game]", "course_hippique")
+    host.fill("textarea[name=players]", "Anna\nBob\nChloé")
+    host.click("text=Start")
+    anna.page.wait_for_url("**/join")  # its socket was closed: the seat is not its own any more
+    next_race = json.dumps({"type": "next_race"}).encode()
+    assert request(table, "/api/input", next_race, token=old)[0] == 401
+    assert table.view()["game"] == "course_hippique"
+
+
+def test_a_course_hippique_race_from_phones_alone(table: Table, seated: dict[str, Phone]) -> None:
+    """No card is scanned: the croupier taps every card on the picker, the others bet."""
+    host = seated["host"].page
+    phones = {"Anna": seated["Anna"], "Bob": seated["Bob"]}
+    phones["Chloé"] = Phone(seated["host"].context.browser, PHONE)
+    for name, phone in phones.items():
+        join(phone, table, name)
+        host.click("#host >> text=Confirm")
+        phone.page.wait_for_url("**/play")
+    croupier = table.view()["board"]["croupier"]
+    deck = [rank + suit for suit in "CDHS" for rank in ("2", "3", "4", "5", "6", "7", "8", "9",
+                                                          "10", "J", "Q", "K")]  # fmt: skip
+    steps = 0
+    while (view := table.view())["phase"] != "race_over":
+        steps += 1
+        assert steps < 150, "the race never ended"
+        board = view["board"]
+        bettors = [p for p in phones if p != croupier]
+        waiting = [p for p in bettors if p not in board.get("bets_placed", [])]
+        page = phones[croupier].page
+        if view["phase"] == "betting" and board["max_bet"] is None:
+            page.fill("form[data-type=set_max_bet] input[name=amount]", "5")
+            page.click("text=Set the largest stake")
+        elif view["phase"] == "betting" and len(waiting) == len(bettors) and steps < 60:
+            for name in bettors:
+                phones[name].page.fill("form[data-type=bet] input[name=stake]", "3")
+                phones[name].page.click("text=Place my bet")
+                phones[name].page.wait_for_selector("text=Your bet: 3")
+            board["bets_placed"] = bettors
+            continue
+        else:
+            card = deck.pop(0)
+            page.click(f"#private .picker button[value='{card}']")
+        table.child.wait_until(
+            lambda s, e=view["events"]: s["view"]["events"] > e or "refus" in " ".join(s["lcd"]),
+            "a tapped card",
+        )
+    assert table.view()["board"]["winner"] in "SHDC"
+
+
 def test_hostile_requests_are_refused_and_change_nothing(
     table: Table, seated: dict[str, Phone]
 ) -> None:
@@ -194,21 +249,6 @@ def test_hostile_requests_are_refused_and_change_nothing(
             for _ in range(50)
         ]
         frames = [json.loads(s.recv(timeout=10)) for s in sockets]
-        assert all("Jumpy Jack" in f["public"] for f in frames)
+        assert all("Course hippique" in f["public"] for f in frames)
     after = table.view()
     assert after["events"] == before["events"] and after["board"] == before["board"]
-
-
-def test_a_new_game_sends_every_phone_back_to_joining(
-    table: Table, seated: dict[str, Phone]
-) -> None:
-    anna = seated["Anna"]
-    old = token_of(anna, "seat")
-    host = seated["host"].page
-    host.select_option("select[name=game]", "course_hippique")
-    host.fill("textarea[name=players]", "Anna\nBob\nChloé")
-    host.click("text=Start")
-    anna.page.wait_for_url("**/join")  # its socket was closed: the seat is not its own any more
-    next_race = json.dumps({"type": "next_race"}).encode()
-    assert request(table, "/api/input", next_race, token=old)[0] == 401
-    assert table.view()["game"] == "course_hippique"
