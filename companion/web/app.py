@@ -97,19 +97,20 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         return HTMLResponse(home_page())
 
     async def scoreboard(request: Request) -> Response:
-        return HTMLResponse(scoreboard_page(hub.latest.public))
+        snap = await side.read(side.drawn)
+        return HTMLResponse(scoreboard_page(snap.public))
 
     async def play(request: Request) -> Response:
         seat = seat_of(request)
         if seat is None:
             return RedirectResponse("/join", 303)
-        snap = hub.latest
+        snap = await side.read(side.drawn)
         return HTMLResponse(play_page(snap.public, snap.private.get(seat, "")))
 
     async def host(request: Request) -> Response:
         if not is_host(request):
             return RedirectResponse("/join?host", 303)
-        snap = hub.latest
+        snap = await side.read(side.drawn)
         return HTMLResponse(host_page(snap.public, snap.host))
 
     async def join(request: Request) -> Response:
@@ -217,6 +218,8 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         held = seat if seat is not None else (HOST if host_seat else None)
         stamp = side.seats.stamps().get(held, "") if held else ""
         connection = Connection(socket, seat, host_seat, stamp)
+        hub.connections.add(connection)  # from now on every change is drawn for it...
+        await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
         task = asyncio.ensure_future(hub.serve(connection))
         try:
             while True:  # pages only ping; anything else, or too large, closes the socket

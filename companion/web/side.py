@@ -61,6 +61,7 @@ class TableSide:
         self.hub = hub
         self.address = address
         self._version = 0
+        self._stale = True
 
     @property
     def join_url(self) -> str:
@@ -70,10 +71,19 @@ class TableSide:
     # -- on the loop's thread ------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Follow the game in progress and publish what every page shows now."""
+        """Follow the game in progress; redraw the pages when any is open (else later)."""
         session = self.controller.session
         if self.seats.follow(session.game_id):
             self.joins.renew()
+        self._stale = True
+        if self.hub.connections:
+            self.drawn()
+
+    def drawn(self) -> Snapshot:
+        """Draw what every page shows now, unless nothing changed since; return it."""
+        if not self._stale:
+            return self.hub.latest
+        session = self.controller.session
         self._version += 1
         public = public_state(session)
         players = public.view.get("players", [])
@@ -81,12 +91,16 @@ class TableSide:
         private = {
             p: private_html(p, private_state(session, p), public) for p in players if p in taken
         }
-        host = host_html(
-            self.join_url, self.joins.code, self.joins.pending(), session.games(),
-            session.game_id, taken,
-        )  # fmt: skip
+        host = ""
+        if HOST in taken:
+            host = host_html(
+                self.join_url, self.joins.code, self.joins.pending(), session.games(),
+                session.game_id, taken,
+            )  # fmt: skip
         snapshot = Snapshot(self._version, public_html(public), private, host, self.seats.stamps())
+        self._stale = False
         self.hub.publish(snapshot)
+        return snapshot
 
     def free_seats(self) -> list[str]:
         """The current game's seats without a phone."""
@@ -130,8 +144,12 @@ class TableSide:
 
     async def enter(self, change: Callable[[Context], Reply]) -> None:
         """Queue ``change`` on the daemon's loop and wait until it is made."""
-        future = self.daemon.enter(lambda: self.controller.apply(change))
-        await asyncio.wrap_future(future)
+        def made() -> Sequence[Cue]:
+            cues = self.controller.apply(change)
+            self.refresh()  # a new game's seats are followed before the page hears back
+            return cues
+
+        await asyncio.wrap_future(self.daemon.enter(made))
 
     async def read(self, action: Callable[[], Any]) -> Any:
         """Run ``action`` on the daemon's loop (where the session may be read); return it."""

@@ -21,6 +21,9 @@ from websockets.sync.client import connect
 
 from tests.web.conftest import PHONE, TV, Table
 
+#: The tests share one daemon and one browser, in order: one xdist worker runs them all.
+pytestmark = pytest.mark.xdist_group("browser")
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "phones"
 PREDICTIONS = {"Anna": ("blue", "white", "green"), "Bob": ("white", "yellow", "red")}
 

@@ -101,7 +101,7 @@
       var result = {};
       try { result = JSON.parse(xhr.responseText); } catch (e) { result = {ok: false, sentence: "No answer."}; }
       if (!result.ok) { status.textContent = result.sentence; return; }
-      if (result.waiting) { setTimeout(function () { wait(status); }, 1000); return; }
+      if (result.waiting) { setTimeout(function () { wait(status); }, 400); return; }
       window.location.replace(result.go);
     };
     xhr.onerror = function () { setTimeout(function () { wait(status); }, 2000); };
