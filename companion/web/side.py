@@ -144,6 +144,7 @@ class TableSide:
 
     async def enter(self, change: Callable[[Context], Reply]) -> None:
         """Queue ``change`` on the daemon's loop and wait until it is made."""
+
         def made() -> Sequence[Cue]:
             cues = self.controller.apply(change)
             self.refresh()  # a new game's seats are followed before the page hears back
