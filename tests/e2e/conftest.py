@@ -62,8 +62,7 @@ kind = "pico"
 repeat_window_s = 0.2
 
 [web]
-bind = "127.0.0.1"
-port = 0
+enabled = false
 """
 
 
