@@ -34,7 +34,8 @@ class Table:
         self.root = root
         self.port = free_port()
         self.config = root / "companion.toml"
-        self.config.write_text(FAST_CONFIG.replace("port = 0", f"port = {self.port}"))
+        web = f'bind = "127.0.0.1"\nport = {self.port}'
+        self.config.write_text(FAST_CONFIG.replace("enabled = false", web))
         self.child = self._start()
 
     @property
