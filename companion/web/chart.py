@@ -48,7 +48,8 @@ def chart_svg(series: Sequence[Series], unit: str) -> str:
         )
         last = len(line.points) - 1
         parts.append(
-            f'<text x="{x(last) + 4:.0f}" y="{y(line.points[last]) - 6:.0f}" font-size="13" '
+            f'<text x="{x(last) + 4:.0f}" y="{y(line.points[last]) - 6 - 15 * number:.0f}" '
+            'font-size="13" '
             f'fill="{colour}" text-anchor="end">{escape(line.player)} {line.points[last]}</text>'
         )
     parts.append("</svg>")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -24,6 +25,8 @@ from tests.web.conftest import PHONE, TV, Table
 #: The tests share one daemon and one browser, in order: one xdist worker runs them all.
 pytestmark = pytest.mark.xdist_group("browser")
 
+#: Where the screenshots go: docs/phones/ when COMPANION_SCREENSHOTS=1 (to refresh the
+#: guide's pictures), else a temporary folder (a test run leaves the checkout as it was).
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "phones"
 PREDICTIONS = {"Anna": ("blue", "white", "green"), "Bob": ("white", "yellow", "red")}
 
@@ -93,8 +96,14 @@ def predict(phone: Phone, horses: tuple[str, ...]) -> None:
     phone.page.click("text=Seal my prediction")
 
 
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The screenshots' folder (see DOCS)."""
+    return DOCS if os.environ.get("COMPANION_SCREENSHOTS") else tmp_path_factory.mktemp("shots")
+
+
 def test_predictions_from_phones_stay_sealed_until_the_reveal(
-    table: Table, seated: dict[str, Phone]
+    table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:
     anna, bob, board = seated["Anna"], seated["Bob"], seated["board"]
     predict(anna, ("red", "red", "blue"))  # refused: a horse twice; the reason on Anna's phone
@@ -105,7 +114,7 @@ def test_predictions_from_phones_stay_sealed_until_the_reveal(
         phone.page.wait_for_selector(f"text=Your prediction: {' '.join(PREDICTIONS[name])}")
     board.page.wait_for_selector("text=Sealed: Anna, Bob")
     assert table.view()["waiting_for"] == []
-    anna.page.screenshot(path=str(DOCS / "player-phone.png"))
+    anna.page.screenshot(path=str(shots / "player-phone.png"))
     for name, phone in (("Anna", anna), ("Bob", bob), ("board", board)):
         seen = phone.received()
         for other, horses in PREDICTIONS.items():
@@ -115,7 +124,7 @@ def test_predictions_from_phones_stay_sealed_until_the_reveal(
 
 
 def test_the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
-    table: Table, seated: dict[str, Phone]
+    table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:
     dice = iter([3, 5, 2, 6, 4, 1] * 40)
     steps = 0
@@ -135,8 +144,9 @@ def test_the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
     board = seated["board"].page
     board.wait_for_selector("text=Race 1 revealed")
     assert board.locator(".chart svg polyline").count() == 2
-    board.screenshot(path=str(DOCS / "scoreboard-tv.png"))
-    seated["host"].page.screenshot(path=str(DOCS / "host-phone.png"))
+    board.screenshot(path=str(shots / "scoreboard-tv.png"))
+    seated["host"].page.screenshot(path=str(shots / "host-phone.png"))
+    assert all((shots / n).stat().st_size > 0 for n in ("scoreboard-tv.png", "host-phone.png"))
 
 
 def request(
