@@ -123,7 +123,7 @@
     var fresh = holder.firstChild;
     // A form being filled in is kept: the player's half-typed stake is not wiped by a redraw.
     var active = document.activeElement;
-    if (active && old.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT")) { return; }
+    if (active && old.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA")) { return; }
     if (fresh) { old.parentNode.replaceChild(fresh, old); }
   }
   function connect() {
