@@ -139,7 +139,8 @@ def test_the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
                 anna.wait_for_selector(f"text=Your prediction: {' '.join(PREDICTIONS['Anna'])}")
         elif view["phase"] == "move":
             phone = seated[view["turn"]].page
-            phone.locator("#private form[data-type=move] button").first.click()
+            horse = view["board"]["legal_horses"][0]  # legal now, whatever the page shows yet
+            phone.locator(f"#private form[data-type=move] button:text-is('Move {horse}')").click()
             table.child.wait_until(lambda s, e=view["events"]: s["view"]["events"] > e, "a move")
     board = seated["board"].page
     board.wait_for_selector("text=Race 1 revealed")
