@@ -35,7 +35,7 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy companion
 
 pytest: $(VENV)/.dev
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 bench: $(VENV)/.sim
 	$(BIN)/companion bench

@@ -30,6 +30,7 @@ def _latencies(presses: int) -> list[float]:
         base,
         horse_buttons=dataclasses.replace(base.horse_buttons, debounce_ms=0),
         encoder=dataclasses.replace(base.encoder, debounce_ms=0),
+        web=dataclasses.replace(base.web, enabled=False),  # the pages have their own benchmark
     )
     samples: list[float] = []
     with tempfile.TemporaryDirectory() as folder:

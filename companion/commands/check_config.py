@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(config: Config) -> list[str]:
     """Return the report for a valid configuration: wiring table, absent devices, notes."""
-    lines = [f"GPIO pin factory: {config.gpio.pin_factory}", ""]
+    web = config.web
+    pages = f"on {web.bind}, port {web.port}" if web.enabled else "off"
+    lines = [f"GPIO pin factory: {config.gpio.pin_factory}", f"Web pages: {pages}", ""]
     lines += _table(wiring(config))
     present = {f.name for f in fields(config) if getattr(config, f.name) is not None}
     absent = [name for name in DEVICES if name not in present]

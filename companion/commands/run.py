@@ -39,4 +39,6 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, JournalError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 2
+    if companion.web is not None:
+        print(f"companion: the pages are at {companion.web.url}", flush=True)
     return companion.run()

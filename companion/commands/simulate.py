@@ -108,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
         config = dataclasses.replace(
             config, gpio=dataclasses.replace(config.gpio, pin_factory="mock")
         )
+        if not args.config:  # a simulator on a laptop keeps its pages to the laptop
+            config = dataclasses.replace(
+                config, web=dataclasses.replace(config.web, bind="127.0.0.1")
+            )
         companion = build(config, simulate=True, state_dir=state_dir)
     except (ConfigError, ControlError, JournalError, OSError) as error:
         if server is not None:
@@ -118,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
     assert sim is not None
     if server is not None:
         server.start(sim, companion.daemon)
+    if companion.web is not None:
+        print(f"companion simulate: the pages are at {companion.web.url}", flush=True)
     try:
         if args.headless:
             return companion.run()

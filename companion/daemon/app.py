@@ -10,6 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.daemon.loop import Daemon, Notify
 from companion.daemon.notify import Notifier
@@ -21,6 +22,9 @@ from companion.devices.config import Config
 from companion.devices.readers.base import Lookup
 from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
+
+if TYPE_CHECKING:
+    from companion.web.server import WebServer
 
 log = logging.getLogger("companion")
 
@@ -58,15 +62,21 @@ class Companion:
     daemon: Daemon
     rig: Rig
     session: Session
+    #: The phone and scoreboard pages, when the [web] section has them on.
+    web: WebServer | None = None
 
     def run(self, *, handle_signals: bool = True) -> int:
         """Run until SIGTERM or SIGINT (or ``daemon.stop()``); then release everything."""
         relay = None
         if handle_signals and threading.current_thread() is threading.main_thread():
             relay = SignalRelay((signal.SIGTERM, signal.SIGINT), self._on_signal)
+        if self.web is not None:
+            self.web.start()
         try:
             return self.daemon.run()
         finally:
+            if self.web is not None:
+                self.web.stop()
             self.rig.close()
             if relay is not None:
                 relay.close()
@@ -122,7 +132,21 @@ def build(
         daemon.post(event)
     if rig.simulation is not None:
         rig.simulation.jockey = lambda: _jockey_race(daemon, session)
-    return Companion(daemon, rig, session)
+    web = None
+    if config.web.enabled:
+        from companion.web.server import install
+
+        try:
+            web = install(config.web, daemon, table, path)
+        except OSError as error:
+            # The table plays without its pages rather than not at all.
+            log.error(
+                "the pages cannot be served on %s:%s (%s)",
+                config.web.bind,
+                config.web.port,
+                error.strerror or error,
+            )
+    return Companion(daemon, rig, session, web)
 
 
 def _jockey_race(daemon: Daemon, session: Session) -> JockeyRace:

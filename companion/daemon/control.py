@@ -76,8 +76,9 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
     """
     screen = daemon.table.screen()
     view: dict[str, Any] = {}
-    if isinstance(daemon.table, TableController):
-        public = daemon.table.session.view()
+    table = getattr(daemon.table, "controller", daemon.table)  # the pages wrap the controller
+    if isinstance(table, TableController):
+        public = table.session.view()
         view = {
             "board": public.board,
             "game": public.game,

@@ -26,6 +26,18 @@ def _run_call(call: _Call) -> None:
         call.future.set_exception(error)
 
 
+def _run_input(item: _Input) -> Sequence[Cue]:
+    if not item.future.set_running_or_notify_cancel():
+        return ()
+    try:
+        cues = item.action()
+    except Exception as error:  # handed to whoever made the input
+        item.future.set_exception(error)
+        return ()
+    item.future.set_result(None)
+    return cues
+
+
 class Table(Protocol):
     """What the loop drives: turns events into table-log entries and says what to show."""
 
@@ -86,6 +98,15 @@ class _Call:
     future: Future[object]
 
 
+@dataclass(frozen=True)
+class _Input:
+    """An input made elsewhere than the devices (a phone), applied on the loop's thread like an
+    event: ``action`` returns the cues it caused; the future is done once it has run."""
+
+    action: Callable[[], Sequence[Cue]]
+    future: Future[None]
+
+
 class Daemon:
     """Own the queue, the table and the outputs; run until asked to stop."""
 
@@ -105,7 +126,7 @@ class Daemon:
         self.inputs = list(inputs)
         self.notifier = notifier
         self.clock = clock
-        self._queue: queue.Queue[Event | _Stop | _Call] = queue.Queue()
+        self._queue: queue.Queue[Event | _Stop | _Call | _Input] = queue.Queue()
         self.handled = 0
         #: Called after each event's outputs are sent (the latency benchmark listens here).
         self.after_event: Callable[[], None] | None = None
@@ -125,6 +146,17 @@ class Daemon:
                 future.cancel()  # the loop has ended: nobody would ever run it
             else:
                 self._queue.put(_Call(action, future))
+        return future
+
+    def enter(self, action: Callable[[], Sequence[Cue]]) -> Future[None]:
+        """Queue an input that is not a device event (a phone's): ``action`` runs on the loop's
+        thread in its turn, its cues are played and the outputs refreshed, like an event's."""
+        future: Future[None] = Future()
+        with self._closing:
+            if self._closed:
+                future.cancel()
+            else:
+                self._queue.put(_Input(action, future))
         return future
 
     def stop(self, reason: str = "stop requested") -> None:
@@ -172,7 +204,10 @@ class Daemon:
                     _run_call(item)
                     continue
                 cues: list[Cue] = list(self.table.tick(self.clock()))
-                if item is not None:
+                if isinstance(item, _Input):
+                    cues.extend(_run_input(item))
+                    self.handled += 1
+                elif item is not None:
                     cues.extend(self.table.handle(item))
                     self.handled += 1
                 self._send(cues)
@@ -190,7 +225,7 @@ class Daemon:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if isinstance(item, _Call):
+                if isinstance(item, _Call | _Input):
                     item.future.cancel()
         log.info("shutting down: %s", reason)
         self.notifier.stopping()

@@ -183,6 +183,32 @@ class TableController:
         self._show(reply.flash)
         return reply.cues
 
+    def apply(self, change: Callable[[Context], Reply]) -> Sequence[Cue]:
+        """Make a change that came from elsewhere than the panel (a phone, the host page).
+
+        ``change`` submits entries through the context like a flow does; afterwards the flow
+        follows the session (the menu when no game is on, the game's flow when another game
+        began), and the reply's message shows like a panel input's.
+        """
+        before = self.ctx.session.game_id
+        self._flash = None
+        try:
+            reply = change(self.ctx)
+            if reply.goto is not None:
+                self.flow = reply.goto
+            if self.ctx.session.table is None:
+                if not isinstance(self.flow, MenuFlow):
+                    self.flow = MenuFlow(self.ctx)
+            elif self.ctx.session.game_id != before:
+                self.flow = game_flow(self.ctx)
+            reply.add(self.flow.settle())
+        except Exception:
+            log.exception("a change from a page failed")
+            reply = refused(OOPS)
+            self._recover()
+        self._show(reply.flash)
+        return reply.cues
+
     def tick(self, now: float) -> Sequence[Cue]:
         """Let a message expire."""
         if self._flash is not None and now >= self._flash_until:

@@ -52,6 +52,7 @@ def quick_config() -> Config:
         gpio=dataclasses.replace(config.gpio, pin_factory="mock"),
         die=dataclasses.replace(config.die, roll_ms=50),
         undo=dataclasses.replace(config.undo, hold_s=0.2),
+        web=dataclasses.replace(config.web, bind="127.0.0.1", port=0),
     )
 
 

@@ -60,6 +60,9 @@ count = 60
 [reader]
 kind = "pico"
 repeat_window_s = 0.2
+
+[web]
+enabled = false
 """
 
 

@@ -93,6 +93,9 @@ pin_factory = "mock"
 port = "/dev/serial/by-id/usb-nothing-here-if00"
 [strip]
 [reader]
+[web]
+bind = "127.0.0.1"
+port = 0
 """
 
 

@@ -37,6 +37,7 @@ from companion.devices.config.sections import (
     ReaderSection,
     StripSection,
     UndoSection,
+    WebSection,
     default_config,
 )
 from companion.devices.config.wiring import Connection, gpio_name, wiring
@@ -69,6 +70,7 @@ __all__ = [
     "ReaderSection",
     "StripSection",
     "UndoSection",
+    "WebSection",
     "config_path",
     "default_config",
     "gpio_name",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import os
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +40,7 @@ from companion.devices.config.sections import (
     ReaderSection,
     StripSection,
     UndoSection,
+    WebSection,
     default_config,
 )
 
@@ -203,6 +205,15 @@ class _Table:
 
         return self._get(key, default, check)
 
+    def flag(self, key: str, default: bool) -> bool:
+        def check(value: object) -> bool | None:
+            if isinstance(value, bool):
+                return value
+            self.problem(key, f"must be true or false, not {value!r}")
+            return None
+
+        return self._get(key, default, check)
+
     def pin(self, key: str, default: int) -> int:
         return self.integer(key, default, *GPIO_RANGE)
 
@@ -244,7 +255,7 @@ class _Checker:
 
     SECTIONS = (
         "companion", "gpio", "die", "horse_buttons", "encoder", "undo", "buzzer",
-        "oled", "lcd", "pico", "strip", "reader",
+        "oled", "lcd", "pico", "strip", "reader", "web",
     )  # fmt: skip
 
     def __init__(self, source: str, base_dir: Path) -> None:
@@ -289,6 +300,7 @@ class _Checker:
             pico=section("pico", self._pico),
             strip=section("strip", self._strip),
             reader=section("reader", lambda t: self._reader(t, companion)),
+            web=section("web", self._web) or WebSection(),
         )
         self._check_together(config)
         if self.problems:
@@ -319,6 +331,16 @@ class _Checker:
                     players = names
         table.finish()
         return CompanionSection(state_dir=state_dir, players=players)
+
+    def _web(self, t: _Table) -> WebSection:
+        d = WebSection()
+        enabled = t.flag("enabled", d.enabled)
+        bind = t.text("bind", d.bind)
+        try:
+            ipaddress.ip_address(bind)
+        except ValueError:
+            t.problem("bind", f"must be an IP address such as 0.0.0.0 or 127.0.0.1, not {bind!r}")
+        return WebSection(enabled=enabled, bind=bind, port=t.integer("port", d.port, 0, 65535))
 
     def _gpio(self, t: _Table) -> GpioSection:
         return GpioSection(pin_factory=t.text("pin_factory", "lgpio", PIN_FACTORIES))

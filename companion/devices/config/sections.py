@@ -168,6 +168,15 @@ class ReaderSection:
 
 
 @dataclass(frozen=True)
+class WebSection:
+    """[web]: the phone and scoreboard pages served on the local network (on by default)."""
+
+    enabled: bool = True
+    bind: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     """A whole configuration; a device section that is None means that device is absent."""
 
@@ -184,6 +193,7 @@ class Config:
     pico: PicoSection | None = None
     strip: StripSection | None = None
     reader: ReaderSection | None = None
+    web: WebSection = field(default_factory=WebSection)
 
 
 def _cut(text: str, width: int) -> str:

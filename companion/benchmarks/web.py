@@ -1,0 +1,197 @@
+"""The pages as a table feels them: a phone's tap to the scoreboards, memory, idle cost, bytes.
+
+A real daemon (`companion simulate --headless`) serves its pages on a free loopback port; a
+host joins (the panel's push confirms it) and starts a two-player Jumpy Jack match, one
+phone joins, and ten scoreboards keep a socket open each.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from companion.benchmarks import Figure, percentile
+from companion.benchmarks.daemon import _cpu_seconds, _rss_mb
+
+NAME = "web"
+SCOREBOARDS = 10
+#: A phone taps at most this often here (its seat's rate limit allows five a second).
+PACE_S = 0.25
+CONFIG = (
+    '[gpio]\npin_factory = "mock"\n[die]\n[horse_buttons]\n[encoder]\n[undo]\n[lcd]\n[oled]\n'
+    '[web]\nbind = "127.0.0.1"\nport = 0\n'
+)
+
+
+class Client:
+    """HTTP with one cookie jar, as a phone's browser would send it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.cookies: dict[str, str] = {}
+
+    def send(self, path: str, data: dict[str, Any] | None = None) -> tuple[bytes, Any]:
+        headers = {"Origin": self.url, "Content-Type": "application/json"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None if data is None else json.dumps(data).encode()
+        request = urllib.request.Request(self.url + path, data=body, headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            for header in answer.headers.get_all("set-cookie") or []:
+                name, value = header.split(";", 1)[0].split("=", 1)
+                self.cookies[name] = value.strip('"')
+            return answer.read(), answer
+
+
+class Child:
+    """The daemon with its control socket."""
+
+    def __init__(self, folder: Path) -> None:
+        (folder / "companion.toml").write_text(CONFIG)
+        self.control_path = folder / "control.sock"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "simulate", "--headless",
+             "--control", str(self.control_path), "--state-dir", str(folder),
+             "--config", str(folder / "companion.toml")],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"(http://\S+)/", line)
+        if found is None:
+            raise RuntimeError(f"the daemon printed no address: {line!r}")
+        self.url = found.group(1)
+        deadline = time.monotonic() + 20
+        while not self.control_path.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the control socket never came up")
+            time.sleep(0.05)
+        self.control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.control.connect(str(self.control_path))
+        self.stream = self.control.makefile("rw", encoding="utf-8", newline="\n")
+
+    def command(self, line: str) -> dict[str, Any]:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+        reply: dict[str, Any] = json.loads(self.stream.readline())
+        return reply
+
+    def wait_lcd(self, text: str) -> str:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            shown = " ".join(self.command("state")["lcd"])
+            if text in shown:
+                return shown
+            time.sleep(0.02)
+        raise RuntimeError(f"the LCD never showed {text!r}")
+
+    def close(self) -> None:
+        self.control.close()
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def join(child: Child, client: Client, seat: str, query: str = "") -> None:
+    """Join ``seat`` with the code the LCD shows; the panel's push confirms it."""
+    client.send("/join" + query)
+    code = re.search(r"Join code (\d{4})", child.wait_lcd("Join code"))
+    assert code is not None
+    client.send("/api/join", {"code": code.group(1), "seat": seat})
+    child.wait_lcd("push: yes")
+    child.command("press push 0.2")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        answer = json.loads(client.send("/api/join")[0])
+        if not answer.get("waiting"):
+            return
+        time.sleep(0.02)
+    raise RuntimeError(f"{seat} was never seated")
+
+
+@contextmanager
+def scoreboards(url: str, count: int) -> Iterator[queue.Queue[float]]:
+    """Open ``count`` scoreboard sockets; yield a queue of the times frames arrive."""
+    from websockets.sync.client import connect
+    from websockets.typing import Origin
+
+    arrivals: queue.Queue[float] = queue.Queue()
+    sockets = [
+        connect(url.replace("http", "ws") + "/live?page=board", origin=Origin(url))
+        for _ in range(count)
+    ]
+
+    def listen(link: Any) -> None:
+        try:
+            for _ in link:
+                arrivals.put(time.perf_counter())
+        except Exception:  # closed at the end of the benchmark
+            return
+
+    for link in sockets:
+        link.recv(timeout=10)  # the first picture
+        threading.Thread(target=listen, args=(link,), daemon=True).start()
+    try:
+        yield arrivals
+    finally:
+        for link in sockets:
+            link.close()
+
+
+def run(quick: bool) -> dict[str, Figure]:
+    """Measure taps, memory, idle CPU and page weights on a real daemon."""
+    taps = 30 if quick else 100
+    with tempfile.TemporaryDirectory(prefix="cmp-web-") as folder:
+        child = Child(Path(folder))
+        try:
+            host, phone = Client(child.url), Client(child.url)
+            join(child, host, "#host", "?host")
+            host.send("/api/host", {"do": "new_game", "game": "jumpy_jack", "players": "A\nB"})
+            join(child, phone, "A")
+            weights = {
+                page: len(Client.send(client, page)[0])
+                for page, client in (("/scoreboard", phone), ("/play", phone), ("/host", host))
+            }
+            assets = sum(len(phone.send(f"/static/{a}")[0]) for a in ("app.js", "style.css"))
+            samples: list[float] = []
+            with scoreboards(child.url, SCOREBOARDS) as arrivals:
+                for number in range(taps):
+                    time.sleep(PACE_S)
+                    horses = ["red", "blue", "green"] if number % 2 else ["blue", "red", "green"]
+                    began = time.perf_counter()
+                    phone.send("/api/input", {"type": "predict", "horses": horses})
+                    last = began
+                    for _ in range(SCOREBOARDS):
+                        last = arrivals.get(timeout=10)
+                    samples.append(last - began)
+                    host.send("/api/host", {"do": "undo"})
+                    for _ in range(SCOREBOARDS):
+                        arrivals.get(timeout=10)
+                time.sleep(0.5)
+                idle_s = 2.0 if quick else 5.0
+                before = _cpu_seconds(child.process.pid)
+                time.sleep(idle_s)
+                idle = (_cpu_seconds(child.process.pid) - before) / idle_s * 100
+                rss = _rss_mb(child.process.pid)
+        finally:
+            child.close()
+    figures = {
+        f"tap to {SCOREBOARDS} scoreboards (median)": Figure(percentile(samples, 0.5) * 1000, "ms"),
+        f"tap to {SCOREBOARDS} scoreboards (p99)": Figure(percentile(samples, 0.99) * 1000, "ms"),
+        f"idle CPU, {SCOREBOARDS} pages open (one core)": Figure(idle, "%"),
+        "resident memory, pages on and open": Figure(rss, "MB"),
+    }
+    for page, size in weights.items():
+        figures[f"{page} page with its script and style"] = Figure((size + assets) / 1024, "KB")
+    return figures

@@ -1,0 +1,253 @@
+"""The web app: the pages, their socket, joins and inputs, every request checked at the door.
+
+Rules kept by every route: a seat's private part and inputs need that seat's token (an
+HttpOnly, SameSite=Strict cookie), a POST or socket from another origin is refused, bodies
+and messages are size-bounded, joins and inputs are rate-limited per client address, and no
+token reaches a URL or a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from companion.daemon.flows.base import Reply
+from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
+from companion.web.hub import REJOIN, Connection
+from companion.web.inputs import PageRefusal, seat_entry
+from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
+from companion.web.seats import HOST
+from companion.web.side import Answer, TableSide
+
+SEAT_COOKIE = "seat"
+HOST_COOKIE = "host"
+JOIN_COOKIE = "join"
+#: A seat's cookie lasts a long evening of games.
+COOKIE_S = 24 * 3600
+STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+
+
+def refusal(code: str, sentence: str, status: int = 400) -> JSONResponse:
+    """A refused request: its reason code and a sentence the page shows."""
+    return JSONResponse({"ok": False, "code": code, "sentence": sentence}, status_code=status)
+
+
+def answered(answer: Answer) -> JSONResponse:
+    """A request the table answered."""
+    if answer.ok:
+        return JSONResponse({"ok": True})
+    return refusal(answer.code, answer.sentence, 409)
+
+
+def _set_cookie(response: Response, name: str, value: str) -> None:
+    response.set_cookie(name, value, max_age=COOKIE_S, path="/", httponly=True, samesite="strict")
+
+
+def _client(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "?"
+
+
+def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """Return the app serving ``side``'s table."""
+    joins_limit = RateLimit(burst=5, per_s=0.2, clock=clock)
+    inputs_limit = RateLimit(burst=20, per_s=5.0, clock=clock)
+    hub = side.hub
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        yield
+
+    def seat_of(request: Request | WebSocket) -> str | None:
+        seat = side.seats.seat_of(request.cookies.get(SEAT_COOKIE))
+        return seat if seat != HOST else None
+
+    def is_host(request: Request | WebSocket) -> bool:
+        return side.seats.seat_of(request.cookies.get(HOST_COOKIE)) == HOST
+
+    async def body(request: Request) -> dict[str, Any] | JSONResponse:
+        if not same_origin(request.headers):
+            return refusal("cross_origin", "Open the companion's own page.", 403)
+        length = request.headers.get("content-length")
+        if length is None or not length.isdigit() or int(length) > MAX_BODY:
+            return refusal("too_large", "That request is too large.", 413)
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return refusal("too_large", "That request is too large.", 413)
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return refusal("malformed", "That was not an input.")
+        if not isinstance(data, dict):
+            return refusal("malformed", "That was not an input.")
+        return data
+
+    async def home(request: Request) -> Response:
+        return HTMLResponse(home_page())
+
+    async def scoreboard(request: Request) -> Response:
+        snap = await side.read(side.drawn)
+        return HTMLResponse(scoreboard_page(snap.public))
+
+    async def play(request: Request) -> Response:
+        seat = seat_of(request)
+        if seat is None:
+            return RedirectResponse("/join", 303)
+        snap = await side.read(side.drawn)
+        return HTMLResponse(play_page(snap.public, snap.private.get(seat, "")))
+
+    async def host(request: Request) -> Response:
+        if not is_host(request):
+            return RedirectResponse("/join?host", 303)
+        snap = await side.read(side.drawn)
+        return HTMLResponse(host_page(snap.public, snap.host))
+
+    async def join(request: Request) -> Response:
+        side.joins.opened()
+        await side.enter(lambda ctx: Reply())  # the LCD shows the address and the code
+        players = await side.read(side.players)
+        wants_host = "host" in request.query_params
+        return HTMLResponse(join_page(players, side.seats.taken(), wants_host))
+
+    async def ask_seat(request: Request) -> Response:
+        data = await body(request)
+        if isinstance(data, Response):
+            return data
+        if not joins_limit.allow(_client(request), spend=False):
+            return refusal("too_many", "Too many tries: wait a minute.", 429)
+        code, seat = data.get("code"), data.get("seat")
+        if not isinstance(code, str) or not side.joins.code_matches(code.strip()):
+            joins_limit.allow(_client(request))  # only a wrong code counts: guessing is slowed
+            return refusal("wrong_code", "Wrong code: read it on the table.", 403)
+        players = await side.read(side.players)
+        if seat != HOST and seat not in players:
+            return refusal("no_such_seat", "There is no such seat.", 404)
+        asked = side.joins.ask(str(seat))
+        if asked is None:
+            return refusal("too_many", "Too many phones waiting: try again.", 429)
+        await side.enter(lambda ctx: Reply())  # the LCD asks the table at once
+        response = JSONResponse({"ok": True, "waiting": True})
+        _set_cookie(response, JOIN_COOKIE, asked.key)
+        return response
+
+    async def seat_status(request: Request) -> Response:
+        asked = side.joins.find(request.cookies.get(JOIN_COOKIE))
+        if asked is None:
+            return refusal("no_request", "Ask for a seat first.", 404)
+        if asked.declined:
+            side.joins.collect(asked.key)
+            return refusal("declined", "The table said no.", 403)
+        if asked.token is None:
+            return JSONResponse({"ok": True, "waiting": True})
+        side.joins.collect(asked.key)
+        where = "/host" if asked.seat == HOST else "/play"
+        response = JSONResponse({"ok": True, "waiting": False, "go": where})
+        _set_cookie(response, HOST_COOKIE if asked.seat == HOST else SEAT_COOKIE, asked.token)
+        response.delete_cookie(JOIN_COOKIE, path="/")
+        return response
+
+    async def make_input(request: Request) -> Response:
+        data = await body(request)
+        if isinstance(data, Response):
+            return data
+        seat = seat_of(request)
+        if seat is None:
+            return refusal("no_seat", "This phone has no seat: join first.", 401)
+        if not inputs_limit.allow(seat):
+            return refusal("too_many", "Too fast: wait a moment.", 429)
+        game_id = side.seats.game_id
+        try:
+            entry = seat_entry(seat, data)
+        except PageRefusal as error:
+            return refusal(error.code, error.sentence)
+        return answered(await side.seat_input(seat, game_id, entry))
+
+    async def host_command(request: Request) -> Response:
+        data = await body(request)
+        if isinstance(data, Response):
+            return data
+        if not is_host(request):
+            return refusal("not_host", "Only the host page can do that.", 401)
+        if not inputs_limit.allow(HOST):
+            return refusal("too_many", "Too fast: wait a moment.", 429)
+        command = data.pop("do", None)
+        if not isinstance(command, str):
+            return refusal("malformed", "That was not a command.")
+        return answered(await side.host_command(command, data))
+
+    async def game_log(request: Request) -> Response:
+        if not is_host(request):
+            return refusal("not_host", "Only the host page can do that.", 401)
+        game_id = int(request.path_params["game_id"])
+        text = await side.read(lambda: side.log_lines(game_id))
+        return Response(
+            text,
+            media_type="application/jsonl",
+            headers={"content-disposition": f'attachment; filename="game-{game_id}.jsonl"'},
+        )
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return Response("not found", 404)
+        data = resources.files("companion.web").joinpath("static", name).read_bytes()
+        return Response(data, media_type=STATIC[name], headers={"cache-control": "max-age=300"})
+
+    async def live(socket: WebSocket) -> None:
+        if not same_origin(socket.headers) or len(hub.connections) >= MAX_SOCKETS:
+            await socket.close(code=1008)
+            return
+        page = socket.query_params.get("page", "board")
+        seat = seat_of(socket) if page == "play" else None
+        host_seat = page == "host" and is_host(socket)
+        if (page == "play" and seat is None) or (page == "host" and not host_seat):
+            await socket.close(code=REJOIN)  # the page goes back to joining
+            return
+        await socket.accept()
+        held = seat if seat is not None else (HOST if host_seat else None)
+        stamp = side.seats.stamps().get(held, "") if held else ""
+        connection = Connection(socket, seat, host_seat, stamp)
+        hub.connections.add(connection)  # from now on every change is drawn for it...
+        await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
+        task = asyncio.ensure_future(hub.serve(connection))
+        try:
+            while True:  # pages only ping; anything else, or too large, closes the socket
+                message = await socket.receive_text()
+                if len(message) > 64:
+                    await socket.close(code=1009)
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            task.cancel()
+
+    app = Starlette(
+        routes=[
+            Route("/", home),
+            Route("/scoreboard", scoreboard),
+            Route("/play", play),
+            Route("/host", host),
+            Route("/join", join),
+            Route("/api/join", ask_seat, methods=["POST"]),
+            Route("/api/join", seat_status, methods=["GET"]),
+            Route("/api/input", make_input, methods=["POST"]),
+            Route("/api/host", host_command, methods=["POST"]),
+            Route("/host/log/{game_id:int}", game_log),
+            Route("/static/{name}", static),
+            WebSocketRoute("/live", live),
+        ],
+        lifespan=lifespan,
+    )
+
+    return app

@@ -1,0 +1,56 @@
+"""The race chart: every player's score or balance race by race, as an SVG drawn on the server."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from companion.web.state import Series
+
+#: Line colours, one per seat (readable on white and told apart without colour by the labels).
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+WIDTH, HEIGHT, PAD = 640, 280, 40
+
+
+def chart_svg(series: Sequence[Series], unit: str) -> str:
+    """Return an SVG line chart of ``series`` (one point per race, the start first)."""
+    races = max((len(s.points) for s in series), default=0)
+    if races < 2:
+        return ""
+    values = [v for s in series for v in s.points]
+    low, high = min([*values, 0]), max([*values, 1])
+    span = high - low or 1
+
+    def x(index: int) -> float:
+        return PAD + index * (WIDTH - 2 * PAD) / (races - 1)
+
+    def y(value: int) -> float:
+        return HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(unit)} race by race" class="chart">',
+        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
+        'stroke="#888"/>',
+        f'<text x="{PAD}" y="{PAD - 12}" font-size="14">{escape(unit)}</text>',
+    ]
+    for index in range(races):
+        label = "start" if index == 0 else f"race {index}"
+        parts.append(
+            f'<text x="{x(index):.0f}" y="{HEIGHT - PAD + 18}" font-size="12" '
+            f'text-anchor="middle">{label}</text>'
+        )
+    for number, line in enumerate(series):
+        colour = COLOURS[number % len(COLOURS)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line.points))
+        parts.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="3" points="{points}"/>'
+        )
+        last = len(line.points) - 1
+        parts.append(
+            f'<text x="{x(last) + 4:.0f}" y="{y(line.points[last]) - 6 - 15 * number:.0f}" '
+            'font-size="13" '
+            f'fill="{colour}" text-anchor="end">{escape(line.player)} {line.points[last]}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,300 @@
+"""HTML drawn on the server: the public part every page shows, and one seat's private part.
+
+Every name and value goes through ``escape``: a player's name is typed on a phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+from companion.web.chart import chart_svg
+from companion.web.state import Public
+
+GAME_TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
+SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
+JOCKEY_KINDS = ("win", "place", "double", "order")
+
+
+def e(value: object) -> str:
+    """Escape ``value`` for HTML text and attributes."""
+    return escape(str(value), quote=True)
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[object]], cls: str = "") -> str:
+    header = "".join(f"<th>{e(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table class="{cls}"><tr>{header}</tr>{body}</table>'
+
+
+def _bar(label: str, value: int, top: int, colour: str = "#555") -> str:
+    width = 0 if top <= 0 else max(0, min(100, round(100 * value / top)))
+    return (
+        f'<div class="lane"><span class="name">{e(label)}</span>'
+        f'<span class="bar"><span style="width:{width}%;background:{e(colour)}"></span></span>'
+        f'<span class="at">{e(value)}</span></div>'
+    )
+
+
+def public_html(state: Public) -> str:
+    """Return the public part: game, race, turn, die, track, scores, odds, reveal, chart."""
+    view, board = state.view, state.board
+    game = view.get("game")
+    if game is None:
+        return '<section id="public"><h1>No game on</h1><p>Start one at the table.</p></section>'
+    parts = [f"<h1>{e(GAME_TITLES.get(game, game))} · race {e(view['race'])}</h1>"]
+    status = f"Phase: {view['phase'].replace('_', ' ')}"
+    if view.get("turn"):
+        status += f" · turn: {view['turn']}"
+    parts.append(f'<p class="status">{e(status)}</p>')
+    if view.get("waiting_for"):
+        parts.append(f'<p class="status">Waiting for: {e(", ".join(view["waiting_for"]))}</p>')
+    if view.get("sealed"):
+        parts.append(f'<p class="status">Sealed: {e(", ".join(view["sealed"]))} ✓</p>')
+    refusal = view.get("last_refusal")
+    if refusal:
+        parts.append(f'<p class="refusal">{e(refusal["sentence"])}</p>')
+    if game == "jumpy_jack":
+        parts.append(_jumpy_jack(board))
+    elif game == "course_hippique":
+        parts.append(_course_hippique(board))
+    elif game == "jockey":
+        parts.append(_jockey(board))
+    if view.get("finished"):
+        parts.append(f'<p class="winners">Winner: {e(", ".join(view["winners"]))}</p>')
+    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div>')
+    return f'<section id="public">{"".join(parts)}</section>'
+
+
+def _jumpy_jack(board: dict[str, Any]) -> str:
+    horses = board.get("horses", [])
+    top = max([20, *(int(h.get("square") or 0) for h in horses)])
+    lanes = "".join(
+        _bar(f"{h['name']} ({h['state']})", int(h.get("square") or 0), top, h["colour"])
+        for h in horses
+    )
+    die = board.get("die")
+    die_html = f'<p class="die">Die: <b>{e(die)}</b></p>' if die else ""
+    scores = _table(("player", "points"), sorted(board.get("scores", {}).items()), "scores")
+    target = f"<p>Target: {e(board.get('target'))} points</p>"
+    return die_html + f'<div class="track">{lanes}</div>' + scores + target + _jj_reveal(board)
+
+
+def _jj_reveal(board: dict[str, Any]) -> str:
+    results = board.get("results") or []
+    if not results:
+        return ""
+    last = results[-1]
+    rows = [
+        (p, " ".join(h), last.get("points", {}).get(p, 0))
+        for p, h in last.get("predictions", {}).items()
+    ]
+    podium = " ".join(last.get("podium", {}).get("finishers", []))
+    return (
+        f'<div class="reveal"><h2>Race {e(last["number"])} revealed</h2>'
+        f"<p>Podium: {e(podium)}</p>" + _table(("player", "prediction", "points"), rows) + "</div>"
+    )
+
+
+def _course_hippique(board: dict[str, Any]) -> str:
+    finish = int(board.get("finish") or 8)
+    lanes = "".join(
+        _bar(SUITS.get(s, s), int(v), finish) for s, v in board.get("positions", {}).items()
+    )
+    odds = _table(
+        ("horse", "odds"),
+        ((SUITS.get(s, s), f"{v} to 1") for s, v in board.get("odds", {}).items()),
+        "odds",
+    )
+    info = (
+        f"<p>Croupier: {e(board.get('croupier'))} · largest stake: {e(board.get('max_bet'))}"
+        f" · cards left: {e(board.get('cards_left'))}</p>"
+    )
+    balances = _table(("player", "chips"), board.get("balances", {}).items(), "scores")
+    bets = board.get("bets") or []
+    reveal = (
+        _table(
+            ("player", "horse", "stake"),
+            ((b["player"], SUITS.get(b["horse"], b["horse"]), b["stake"]) for b in bets),
+            "reveal",
+        )
+        if bets
+        else ""
+    )
+    return info + f'<div class="track">{lanes}</div>' + odds + balances + reveal
+
+
+def _jockey(board: dict[str, Any]) -> str:
+    length = int(board.get("track_length") or 80)
+    lanes = "".join(
+        _bar(h, int(v), length, h if h != "yellow" else "#d4b000")
+        for h, v in board.get("progress", {}).items()
+    )
+    effect = board.get("last_effect") or {}
+    said = f'<p class="status">{e(effect["sentence"])}</p>' if effect.get("sentence") else ""
+    balances = _table(
+        ("player", "balance", "limit", "cards"),
+        (
+            (p, b, board.get("limits", {}).get(p, ""), board.get("hand_sizes", {}).get(p, ""))
+            for p, b in board.get("balances", {}).items()
+        ),
+        "scores",
+    )
+    results = board.get("results") or []
+    reveal = ""
+    if results:
+        last = results[-1]
+        reveal = f'<div class="reveal"><h2>Race {e(last["number"])} settled</h2>' + _table(
+            ("player", "bet", "change"),
+            (
+                (p["player"], _bet_words(p.get("bet")), p.get("change", 0))
+                for p in last.get("payouts", [])
+            ),
+        )
+        reveal += "</div>"
+    return said + f'<div class="track">{lanes}</div>' + balances + reveal
+
+
+def _bet_words(bet: dict[str, Any] | None) -> str:
+    if not bet:
+        return "no bet"
+    horses = bet.get("horses") or [bet.get("horse")]
+    stakes = bet.get("stakes") or [bet.get("stake")]
+    kind = bet.get("kind", "win")
+    return f"{kind} " + ", ".join(f"{h} {s}" for h, s in zip(horses, stakes, strict=False))
+
+
+# -- one seat's private part ------------------------------------------------------------------
+
+
+def private_html(player: str, private: dict[str, Any], state: Public) -> str:
+    """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
+    view, board = state.view, state.board
+    details = private.get("details") or {}
+    game = view.get("game")
+    parts = [f"<h2>You are {e(player)}</h2>"]
+    refusal = private.get("last_refusal")
+    if refusal:
+        parts.append(f'<p class="refusal" role="alert">{e(refusal["sentence"])}</p>')
+    if game == "jumpy_jack":
+        parts.append(_jj_private(player, details, view, board))
+    elif game == "course_hippique":
+        parts.append(_ch_private(player, details, view, board))
+    elif game == "jockey":
+        parts.append(_jk_private(player, details, view))
+    if view.get("phase") == "race_over":
+        parts.append(_form("next_race", "Next race", ""))
+    return f'<section id="private">{"".join(parts)}</section>'
+
+
+def _form(kind: str, button: str, fields: str) -> str:
+    return (
+        f'<form class="entry" data-type="{e(kind)}">{fields}'
+        f'<button type="submit">{e(button)}</button></form>'
+    )
+
+
+def _select(name: str, choices: Iterable[tuple[str, str]], label: str) -> str:
+    options = "".join(f'<option value="{e(v)}">{e(w)}</option>' for v, w in choices)
+    return f'<label>{e(label)} <select name="{e(name)}">{options}</select></label>'
+
+
+def _number(name: str, label: str, top: int | None, step: int = 1) -> str:
+    limit = f' max="{top}"' if top is not None else ""
+    return (
+        f'<label>{e(label)} <span class="stake"><button type="button" class="down">−</button>'
+        f'<input name="{e(name)}" type="number" inputmode="numeric" min="0"{limit} '
+        f'step="{step}" value="{step}" required><button type="button" class="up">+</button>'
+        "</span></label>"
+    )
+
+
+def _jj_private(player: str, details: dict[str, Any], view: dict[str, Any], board: Any) -> str:
+    parts = []
+    prediction = details.get("prediction")
+    if prediction:
+        parts.append(f'<p class="secret">Your prediction: {e(" ".join(prediction))}</p>')
+    horses = [(h["name"], h["name"]) for h in board.get("horses", [])]
+    if view.get("phase") == "predict" and horses:
+        fields = "".join(
+            _select(f"horses.{i}", horses, f"{n}") for i, n in enumerate(("1st", "2nd", "3rd"))
+        )
+        parts.append(_form("predict", "Seal my prediction", fields))
+    if view.get("turn") == player and view.get("phase") == "move":
+        legal = board.get("legal_horses") or []
+        parts.append(
+            '<div class="picker">'
+            + "".join(
+                f'<form class="entry" data-type="move"><input type="hidden" name="horse" '
+                f'value="{e(h)}"><button type="submit">Move {e(h)}</button></form>'
+                for h in legal
+            )
+            + "</div>"
+        )
+    return "".join(parts)
+
+
+def _ch_private(player: str, details: dict[str, Any], view: dict[str, Any], board: Any) -> str:
+    parts = [f'<p class="secret">Your chips: {e(details.get("balance", ""))}</p>']
+    bet = details.get("bet")
+    if bet:
+        horse = SUITS.get(bet["horse"], bet["horse"])
+        parts.append(f'<p class="secret">Your bet: {e(bet["stake"])} on {e(horse)}</p>')
+    phase = view.get("phase")
+    croupier = board.get("croupier")
+    if phase == "betting" and player != croupier:
+        fields = _select("horse", SUITS.items(), "Horse") + _number(
+            "stake", "Stake", board.get("max_bet")
+        )
+        parts.append(_form("bet", "Place my bet", fields))
+    if player == croupier and phase == "betting":
+        parts.append(
+            _form("set_max_bet", "Set the largest stake", _number("amount", "Amount", None))
+        )
+    if player == croupier and phase in ("dealing", "redeal", "racing", "betting"):
+        kind = "deal_card" if phase in ("dealing", "redeal") else "turn_card"
+        word = "Lay" if kind == "deal_card" else "Turn"
+        parts.append(f"<h3>{word} a card</h3>" + _card_picker(kind, _playing_cards()))
+    return "".join(parts)
+
+
+def _playing_cards() -> list[tuple[str, str]]:
+    return [(f"{r}{s}", f"{r}{SUITS[s][0]}") for s in SUITS for r in RANKS]
+
+
+def _card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
+    buttons = "".join(
+        f'<button type="submit" name="card" value="{e(code)}">{e(label)}</button>'
+        for code, label in cards
+    )
+    return f'<form class="entry picker" data-type="{e(kind)}">{buttons}</form>'
+
+
+def _jk_private(player: str, details: dict[str, Any], view: dict[str, Any]) -> str:
+    parts = [
+        f'<p class="secret">Stake limit: {e(details.get("limit", ""))}'
+        f" · owed: {e(details.get('owed', 0))}</p>"
+    ]
+    bet = details.get("bet")
+    if bet:
+        parts.append(f'<p class="secret">Your bet: {e(_bet_words(bet))}</p>')
+    hand = details.get("hand") or []
+    if hand:
+        parts.append(f'<p class="secret">Your hand ({len(hand)}): {e(" ".join(hand))}</p>')
+    if view.get("phase") == "betting" and not bet:
+        horses = [(h, h) for h in JOCKEY_HORSES]
+        fields = (
+            _select("kind", ((k, k) for k in JOCKEY_KINDS), "Kind")
+            + _select("horse", horses, "Horse")
+            + _number("stake", "Stake", details.get("limit"), 100)
+            + _select("horse2", horses, "Second horse (double, order)")
+            + _number("stake2", "Second stake (order)", details.get("limit"), 100)
+        )
+        parts.append(_form("bet", "Place my bet", fields))
+    playable = details.get("playable") or []
+    if view.get("turn") == player and view.get("phase") == "racing" and playable:
+        parts.append("<h3>Play a card</h3>" + _card_picker("play_card", ((c, c) for c in playable)))
+    return "".join(parts)

@@ -1,0 +1,108 @@
+"""Live updates: every open page's socket gets the newest picture it may see, latest first.
+
+The daemon's loop publishes a ``Snapshot`` after each change (from its own thread); the hub
+hands it to the web server's event loop, where each connection's sender wakes up and sends
+what changed for it. A slow phone never holds anyone up: it gets only the newest picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+log = logging.getLogger("companion.web")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the pages show at one moment, already drawn: the public part, each seated
+    player's private part (by seat), and the host's part."""
+
+    version: int = 0
+    public: str = ""
+    private: Mapping[str, str] = field(default_factory=dict)
+    host: str = ""
+    #: Each seat's token fingerprint (``SeatBook.stamps``): never sent, compared with a page's.
+    stamps: Mapping[str, str] = field(default_factory=dict)
+
+
+#: The socket's closing code that sends a page back to joining (its seat is no longer its own).
+REJOIN = 4401
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open page: its socket, its seat (None for the scoreboard) and that seat's token
+    fingerprint when it connected, whether it is the host's."""
+
+    socket: WebSocket
+    seat: str | None
+    host: bool
+    stamp: str = ""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    sent: tuple[str, str, str] = ("", "", "")
+
+
+class Hub:
+    """The open pages and the newest snapshot."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.latest = Snapshot()
+        self.connections: set[Connection] = set()
+
+    def publish(self, snapshot: Snapshot) -> None:
+        """Take a new snapshot; safe from any thread."""
+        self.latest = snapshot
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake_all)
+
+    def _wake_all(self) -> None:
+        for connection in self.connections:
+            connection.wake.set()
+
+    def still_seated(self, connection: Connection) -> bool:
+        """Whether the seat (or host) the page connected with still holds the same token."""
+        stamps = self.latest.stamps
+        held = [s for s in (connection.seat, "#host" if connection.host else None) if s]
+        return all(stamps.get(seat) == connection.stamp for seat in held)
+
+    def message(self, connection: Connection) -> str | None:
+        """The frame ``connection`` needs now, or None when it has seen all of it."""
+        snap = self.latest
+        private = snap.private.get(connection.seat, "") if connection.seat else ""
+        host = snap.host if connection.host else ""
+        now = (snap.public, private, host)
+        if now == connection.sent:
+            return None
+        frame: dict[str, object] = {"v": snap.version}
+        for key, new, old in zip(("public", "private", "host"), now, connection.sent, strict=True):
+            if new != old:
+                frame[key] = new
+        connection.sent = now
+        return json.dumps(frame)
+
+    async def serve(self, connection: Connection) -> None:
+        """Send ``connection`` every change until its socket closes."""
+        self.connections.add(connection)
+        connection.wake.set()
+        try:
+            while True:
+                await connection.wake.wait()
+                connection.wake.clear()
+                if not self.still_seated(connection):
+                    await connection.socket.close(code=REJOIN)
+                    return
+                frame = self.message(connection)
+                if frame is not None:
+                    await connection.socket.send_text(frame)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass  # the page went away; it reconnects by itself
+        finally:
+            self.connections.discard(connection)

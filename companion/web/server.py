@@ -1,0 +1,103 @@
+"""Serve the pages from inside the daemon: uvicorn on its own thread, stopped with the daemon."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import uvicorn
+
+from companion.daemon.loop import Daemon
+from companion.daemon.table import TableController
+from companion.devices.config.sections import WebSection
+from companion.web.app import create_app
+from companion.web.hub import Hub
+from companion.web.joins import Joins
+from companion.web.seats import SeatBook
+from companion.web.side import TableSide, WebOutputs, WebTable
+
+log = logging.getLogger("companion.web")
+
+
+def lan_address() -> str:
+    """The address other machines on the local network reach this one by (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+@dataclass
+class WebServer:
+    """The pages' server: its listening socket, its thread, the uvicorn server in it."""
+
+    listener: socket.socket
+    server: uvicorn.Server
+    seats: SeatBook
+    address: str
+    thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Where the pages are (what `companion simulate` prints)."""
+        return f"http://{self.address}/"
+
+    def start(self) -> None:
+        """Serve on a thread of its own, with its own event loop."""
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.listener]}, name="web", daemon=True
+        )
+        self.thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the server to finish, wait for it, and close the seats' connection."""
+        self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(timeout)
+        self.listener.close()
+        self.seats.close()
+
+
+def install(
+    section: WebSection, daemon: Daemon, controller: TableController, journal: Path | None
+) -> WebServer:
+    """Put the pages beside the table: wrap the loop's table and outputs, bind the socket.
+
+    Raises OSError when the address cannot be bound (the port is taken, say).
+    """
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((section.bind, section.port))
+        listener.listen(128)
+    except OSError:
+        listener.close()
+        raise
+    port = listener.getsockname()[1]
+    host = lan_address() if section.bind == "0.0.0.0" else section.bind
+    address = f"{host}:{port}"
+    seats = SeatBook(journal)
+    hub = Hub()
+    side = TableSide(daemon, controller, seats, Joins(daemon.clock), hub, address)
+    table = WebTable(controller)
+    table.side = side
+    daemon.table = table
+    daemon.outputs = WebOutputs(daemon.outputs, side)
+    config = uvicorn.Config(
+        create_app(side),
+        log_level="warning",
+        access_log=False,  # no request line (nor anything a phone sent) reaches a log
+        ws="websockets-sansio",
+        ws_max_size=4096,
+        lifespan="on",
+        proxy_headers=False,
+        server_header=False,
+    )
+    return WebServer(listener, uvicorn.Server(config), seats, address)

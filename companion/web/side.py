@@ -1,0 +1,318 @@
+"""The pages' side of the daemon's loop: a fresh snapshot after each change, the pages' inputs.
+
+Everything a page asks for is queued on the daemon's loop (``Daemon.enter``) and made there
+through the table controller, so a phone's input is journaled, undoable and checked by the
+same rules as a button press. Reads of the session happen on the loop's thread too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.daemon.flows.base import Context, Reply, notice, refused
+from companion.daemon.loop import Daemon, Outputs
+from companion.daemon.table import TableController
+from companion.devices.base import ButtonPressed, Event, Tone
+from companion.render.screen import Cue, Oled, Screen
+from companion.render.text import COLS, ROWS, named, rows
+from companion.session.log import Entry, NewGame, dumps
+from companion.web.fragments import private_html, public_html
+from companion.web.host import host_html
+from companion.web.hub import Hub, Snapshot
+from companion.web.inputs import PageRefusal
+from companion.web.joins import Joins
+from companion.web.qr import oled_image
+from companion.web.seats import HOST, SeatBook
+from companion.web.state import private_state, public_state
+
+#: What the LCD asks while a phone waits for a seat.
+ASKED = "push: yes"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What became of a page's request: accepted, or refused with a code and a sentence."""
+
+    ok: bool
+    code: str = ""
+    sentence: str = ""
+
+
+class TableSide:
+    """Snapshots for the hub and the pages' inputs, both on the daemon's loop."""
+
+    def __init__(
+        self,
+        daemon: Daemon,
+        controller: TableController,
+        seats: SeatBook,
+        joins: Joins,
+        hub: Hub,
+        address: str,
+    ) -> None:
+        self.daemon = daemon
+        self.controller = controller
+        self.seats = seats
+        self.joins = joins
+        self.hub = hub
+        self.address = address
+        self._version = 0
+        self._stale = True
+
+    @property
+    def join_url(self) -> str:
+        """The address a phone opens to join (the QR code's)."""
+        return f"http://{self.address}/join"
+
+    # -- on the loop's thread ------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Follow the game in progress; redraw the pages when any is open (else later)."""
+        session = self.controller.session
+        if self.seats.follow(session.game_id):
+            self.joins.renew()
+        self._stale = True
+        if self.hub.connections:
+            self.drawn()
+
+    def drawn(self) -> Snapshot:
+        """Draw what every page shows now, unless nothing changed since; return it."""
+        if not self._stale:
+            return self.hub.latest
+        session = self.controller.session
+        self._version += 1
+        public = public_state(session)
+        players = public.view.get("players", [])
+        taken = self.seats.taken()
+        private = {
+            p: private_html(p, private_state(session, p), public) for p in players if p in taken
+        }
+        host = ""
+        if HOST in taken:
+            host = host_html(
+                self.join_url, self.joins.code, self.joins.pending(), session.games(),
+                session.game_id, taken,
+            )  # fmt: skip
+        snapshot = Snapshot(self._version, public_html(public), private, host, self.seats.stamps())
+        self._stale = False
+        self.hub.publish(snapshot)
+        return snapshot
+
+    def free_seats(self) -> list[str]:
+        """The current game's seats without a phone."""
+        table = self.controller.session.table
+        players = table.start.players if table is not None else ()
+        taken = self.seats.taken()
+        return [p for p in players if p not in taken]
+
+    def players(self) -> tuple[str, ...]:
+        """The current game's players."""
+        table = self.controller.session.table
+        return table.start.players if table is not None else ()
+
+    def join_rows(self) -> tuple[str, ...]:
+        """The LCD rows for joining: a phone waiting for a seat, or the address and join code
+        for a while after a phone opened the join page."""
+        pending = self.joins.pending()
+        if pending:
+            seat = "host" if pending[0].seat == HOST else pending[0].seat
+            return (named("Phone: ", seat)[:COLS], ASKED)
+        if self.joins.shown_until() is not None:
+            return (self.address[:COLS], f"Join code {self.joins.code}")
+        return ()
+
+    def confirm(self, key: str, yes: bool) -> Reply:
+        """Give the waiting request ``key`` its seat (a new token), or decline it."""
+        request = self.joins.find(key)
+        if request is None or request.token is not None:
+            return Reply()
+        if not yes:
+            self.joins.settle(key, None)
+            return notice("Phone declined.", tone=None)
+        if request.seat != HOST and request.seat not in self.players():
+            self.joins.settle(key, None)
+            return refused("That seat is gone.")
+        self.joins.settle(key, self.seats.issue(request.seat))
+        seat = "Host" if request.seat == HOST else request.seat
+        return notice(named(seat, ": phone joined."))
+
+    # -- from the web server's thread ----------------------------------------------------
+
+    async def enter(self, change: Callable[[Context], Reply]) -> None:
+        """Queue ``change`` on the daemon's loop and wait until it is made."""
+
+        def made() -> Sequence[Cue]:
+            cues = self.controller.apply(change)
+            self.refresh()  # a new game's seats are followed before the page hears back
+            return cues
+
+        await asyncio.wrap_future(self.daemon.enter(made))
+
+    async def read(self, action: Callable[[], Any]) -> Any:
+        """Run ``action`` on the daemon's loop (where the session may be read); return it."""
+        return await asyncio.wrap_future(self.daemon.call(action))
+
+    async def seat_input(self, seat: str, game_id: int | None, entry: Entry) -> Answer:
+        """Make ``entry`` for ``seat``, seated at ``game_id``; answer with the real reason."""
+        answer: list[Answer] = []
+
+        def change(ctx: Context) -> Reply:
+            if ctx.session.game_id != game_id or game_id is None:
+                answer.append(Answer(False, "old_seat", "This game is over: join again."))
+                return Reply()
+            outcome, reply = ctx.submit(entry)
+            if outcome.accepted:
+                answer.append(Answer(True))
+                return Reply([Cue(tone=Tone.ACCEPTED)])
+            answer.append(Answer(False, outcome.code or "refused", outcome.sentence or "Refused."))
+            return reply
+
+        await self.enter(change)
+        return answer[0] if answer else Answer(False, "failed", "That input was ignored.")
+
+    async def host_command(self, command: str, data: dict[str, Any]) -> Answer:
+        """Do one of the host page's commands on the daemon's loop."""
+        answer: list[Answer] = []
+
+        def change(ctx: Context) -> Reply:
+            try:
+                reply = self._host(ctx, command, data)
+            except PageRefusal as refusal:
+                answer.append(Answer(False, refusal.code, refusal.sentence))
+                return Reply()
+            answer.append(Answer(True))
+            return reply
+
+        if command == "undo":  # the very input of the panel: holding undo
+            await self.enter(lambda ctx: self.controller.flow.undo())
+            return Answer(True)
+        await self.enter(change)
+        return answer[0] if answer else Answer(False, "failed", "That was ignored.")
+
+    def _host(self, ctx: Context, command: str, data: dict[str, Any]) -> Reply:
+        session = ctx.session
+        if command == "confirm":
+            return self.confirm(str(data.get("request", "")), not data.get("decline"))
+        if command == "new_game":
+            entry = new_game_entry(data)
+            outcome, _ = ctx.submit(entry)
+            if not outcome.accepted:
+                raise PageRefusal(outcome.code or "refused", outcome.sentence or "Refused.")
+            return notice("New game started.")
+        game_id = data.get("game")
+        if not isinstance(game_id, int) or game_id not in {g.id for g in session.games()}:
+            raise PageRefusal("no_such_game", "There is no such game.")
+        if command == "resume":
+            session.resume(game_id)
+            return notice("Game resumed.")
+        if command == "abandon":
+            session.abandon(game_id)
+            return notice("Game abandoned.")
+        raise PageRefusal("unknown_command", "The table does not know that.")
+
+    def log_lines(self, game_id: int) -> str:
+        """A game's accepted inputs as a table log (run on the loop's thread)."""
+        journal = self.controller.session.journal
+        if journal is None:
+            return ""
+        return "".join(line + "\n" for line in journal.events(game_id))
+
+
+def new_game_entry(data: dict[str, Any]) -> NewGame:
+    """Turn the host page's new-game form into a new_game entry; PageRefusal if it is not one."""
+    kind = data.get("game")
+    names = data.get("players")
+    if kind not in ("jumpy_jack", "course_hippique", "jockey"):
+        raise PageRefusal("bad_game", "Choose a game.")
+    if not isinstance(names, str):
+        raise PageRefusal("bad_players", "Type the players' names.")
+    players = tuple(n.strip() for n in names.splitlines() if n.strip())
+    if not players or any(len(n) > 20 or n.startswith("#") for n in players):
+        raise PageRefusal("bad_players", "Names: 1 to 20 letters, one a line.")
+    options: dict[str, Any] = {}
+    try:
+        if kind == "jumpy_jack":
+            options["target"] = int(data.get("target", 16))
+        elif kind == "course_hippique":
+            options["starting_chips"] = int(data.get("starting_chips", 100))
+        elif data.get("hands"):
+            options["hands"] = True
+    except (TypeError, ValueError):
+        raise PageRefusal("bad_option", "These game options are not valid.") from None
+    entry = NewGame(kind, players, options)
+    json.loads(dumps(entry))  # a name that cannot be written to the journal is refused here
+    return entry
+
+
+class WebTable:
+    """The table the loop drives, with the pages beside it: the panel's push confirms a phone
+    waiting for a seat, and the LCD's bottom rows say so (or give the join address)."""
+
+    def __init__(self, controller: TableController) -> None:
+        self.controller = controller
+        self.side: TableSide | None = None
+
+    def handle(self, event: Event) -> Sequence[Cue]:
+        """Confirm a waiting phone on push; else hand the event to the table."""
+        side = self.side
+        if side is not None and event == ButtonPressed("push"):
+            pending = side.joins.pending()
+            if pending:
+                return self.controller.apply(lambda ctx: side.confirm(pending[0].key, True))
+        return self.controller.handle(event)
+
+    def tick(self, now: float) -> Sequence[Cue]:
+        return self.controller.tick(now)
+
+    def next_deadline(self) -> float | None:
+        """The table's next deadline, or the join code's going away."""
+        deadlines = [self.controller.next_deadline()]
+        if self.side is not None:
+            deadlines.append(self.side.joins.shown_until())
+        return min((d for d in deadlines if d is not None), default=None)
+
+    def screen(self) -> Screen:
+        """The table's picture, with the joining rows at the bottom of the LCD."""
+        screen = self.controller.screen()
+        extra = self.side.join_rows() if self.side is not None else ()
+        if not extra:
+            return screen
+        lcd = list(rows(screen.lcd))
+        lcd[ROWS - len(extra) :] = extra
+        return Screen(rows(lcd), screen.oled, screen.leds)
+
+    def close(self) -> None:
+        self.controller.close()
+
+
+class WebOutputs:
+    """The panel's outputs, and the pages as one more view: published after every change."""
+
+    def __init__(self, panel: Outputs, side: TableSide) -> None:
+        self.panel = panel
+        self.side = side
+
+    def show(self, screen: Screen) -> None:
+        """Show ``screen``, with the join QR code on the OLED while someone is joining."""
+        joining = bool(self.side.join_rows())
+        if joining:  # a picture of its own, so the OLED is redrawn when joining is over
+            screen = Screen(screen.lcd, Oled(lines=("Join", self.side.joins.code)), screen.leds)
+        self.panel.show(screen)
+        oled = getattr(self.panel, "oled", None)
+        show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame
+        if joining and callable(show_image):
+            show_image(oled_image(self.side.join_url, self.side.joins.code))
+        self.side.refresh()
+
+    def cue(self, cue: Cue, screen: Screen) -> None:
+        self.panel.cue(cue, screen)
+
+    def maintain(self) -> float | None:
+        return self.panel.maintain()
+
+    def goodbye(self) -> None:
+        self.panel.goodbye()

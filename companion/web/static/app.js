@@ -1,0 +1,155 @@
+// The pages' only script: live updates over one socket, forms sent as JSON, joining a seat.
+// Plain ES5-level JavaScript so that a five-year-old phone browser runs it.
+(function () {
+  "use strict";
+  var page = document.body.getAttribute("data-page");
+  var link = document.getElementById("link");
+
+  function say(text) { if (link) { link.textContent = text; } }
+
+  function post(url, data, done) {
+    var xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("Content-Type", "application/json");
+    xhr.onload = function () {
+      var answer = {};
+      try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = {ok: false, sentence: "No answer."}; }
+      done(answer);
+    };
+    xhr.onerror = function () { done({ok: false, sentence: "The table cannot be reached."}); };
+    xhr.send(JSON.stringify(data));
+  }
+
+  function fields(form, pressed) {
+    var data = {};
+    var items = form.elements;
+    for (var i = 0; i < items.length; i++) {
+      var item = items[i];
+      if (!item.name || item.type === "submit") { continue; }
+      if (item.type === "checkbox" && !item.checked) { continue; }
+      var value = item.type === "number" ? parseInt(item.value, 10) : item.value;
+      var dot = item.name.indexOf(".");
+      if (dot > 0) {
+        var key = item.name.slice(0, dot);
+        (data[key] = data[key] || [])[parseInt(item.name.slice(dot + 1), 10)] = value;
+      } else {
+        data[item.name] = value;
+      }
+    }
+    if (pressed && pressed.name) { data[pressed.name] = pressed.value; }
+    return data;
+  }
+
+  function answer(result) {
+    var note = document.getElementById("note");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "note";
+      note.setAttribute("role", "alert");
+      document.body.insertBefore(note, document.body.firstChild);
+    }
+    note.className = result.ok ? "ok" : "refusal";
+    note.textContent = result.ok ? "Done." : result.sentence;
+  }
+
+  // Forms inside the live part are redrawn often: one listener on the document handles them.
+  var lastPressed = null;
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (target.tagName === "BUTTON" && (target.className === "up" || target.className === "down")) {
+      var input = target.parentNode.querySelector("input");
+      var step = parseInt(input.step, 10) || 1;
+      var value = (parseInt(input.value, 10) || 0) + (target.className === "up" ? step : -step);
+      input.value = Math.max(0, value);
+      event.preventDefault();
+      return;
+    }
+    if (target.tagName === "BUTTON" && target.type === "submit") { lastPressed = target; }
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    event.preventDefault();
+    var pressed = lastPressed && lastPressed.form === form ? lastPressed : null;
+    lastPressed = null;
+    var data = fields(form, pressed);
+    if (form.id === "join") { return join(data); }
+    var ask = form.getAttribute("data-confirm");
+    if (ask && !window.confirm(ask)) { return; }
+    if (form.className.indexOf("command") >= 0) {
+      data["do"] = form.getAttribute("data-do");
+      if (data["do"] !== "new_game" && data.game) { data.game = parseInt(data.game, 10); }
+      post("/api/host", data, answer);
+    } else {
+      data.type = form.getAttribute("data-type");
+      post("/api/input", data, answer);
+    }
+  });
+
+  // -- joining ----------------------------------------------------------------------------
+  function join(data) {
+    var status = document.getElementById("joined");
+    post("/api/join", data, function (result) {
+      if (!result.ok) { status.textContent = result.sentence; return; }
+      status.textContent = "Asked. Wait for the table to confirm (push on the panel).";
+      wait(status);
+    });
+  }
+  function wait(status) {
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", "/api/join");
+    xhr.onload = function () {
+      var result = {};
+      try { result = JSON.parse(xhr.responseText); } catch (e) { result = {ok: false, sentence: "No answer."}; }
+      if (!result.ok) { status.textContent = result.sentence; return; }
+      if (result.waiting) { setTimeout(function () { wait(status); }, 400); return; }
+      window.location.replace(result.go);
+    };
+    xhr.onerror = function () { setTimeout(function () { wait(status); }, 2000); };
+    xhr.send();
+  }
+  if (page === "join") {
+    var code = document.querySelector("input[name=code]");
+    if (code && window.location.hash.length > 1) { code.value = window.location.hash.slice(1); }
+    return;
+  }
+
+  // -- live updates -------------------------------------------------------------------------
+  var retry = 500;
+  function replace(id, html) {
+    var old = document.getElementById(id);
+    if (!old) { return; }
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.firstChild;
+    // A form being filled in is kept: the player's half-typed stake is not wiped by a redraw.
+    var active = document.activeElement;
+    if (active && old.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA")) { return; }
+    if (fresh) { old.parentNode.replaceChild(fresh, old); }
+  }
+  function connect() {
+    if (page === "home") { return; }
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + "/live?page=" + page);
+    var ping = null;
+    socket.onopen = function () {
+      retry = 500;
+      say("live");
+      ping = setInterval(function () { socket.send("ping"); }, 25000);
+    };
+    socket.onmessage = function (message) {
+      var frame = JSON.parse(message.data);
+      if (frame["public"] !== undefined) { replace("public", frame["public"]); }
+      if (frame["private"] !== undefined) { replace("private", frame["private"]); }
+      if (frame.host !== undefined) { replace("host", frame.host); }
+      document.body.setAttribute("data-version", frame.v);
+    };
+    socket.onclose = function (event) {
+      if (ping) { clearInterval(ping); }
+      if (event.code === 4401) { window.location.replace(page === "host" ? "/join?host" : "/join"); return; }
+      say("reconnecting…");
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 5000);
+    };
+  }
+  connect();
+})();

@@ -1,0 +1,26 @@
+"""The parts drawn on the server: names typed on a phone cannot inject markup; the chart."""
+
+from __future__ import annotations
+
+from companion.session.session import Session
+from companion.web.chart import chart_svg
+from companion.web.fragments import private_html, public_html
+from companion.web.state import Series, private_state, public_state
+
+HOSTILE = '<img src=x onerror="alert(1)">'
+
+
+def test_a_hostile_name_is_shown_as_text_everywhere() -> None:
+    session = Session.in_memory()
+    session.new_game("course_hippique", [HOSTILE, "Bob", "Chloé"])
+    public = public_state(session)
+    drawn = public_html(public) + private_html(HOSTILE, private_state(session, HOSTILE), public)
+    drawn += chart_svg((Series(HOSTILE, (100, 90)),), "chips")
+    assert "<img" not in drawn and "&lt;img src=x" in drawn
+
+
+def test_the_chart_draws_every_player_race_by_race() -> None:
+    svg = chart_svg((Series("Anna", (0, 2, 5)), Series("Bob", (0, 3, 3))), "points")
+    assert svg.count("<polyline") == 2
+    assert "race 2" in svg and "Anna 5" in svg and "Bob 3" in svg
+    assert chart_svg((Series("Anna", (0,)),), "points") == ""  # nothing to draw before a race

@@ -1,0 +1,268 @@
+"""Phones, a host page and a scoreboard in Debian's Chromium against the real daemon.
+
+One daemon child serves the whole module: the host joins and starts a Jumpy Jack match, two
+phones join and predict, the die button rolls and the phones move the horses; every byte the
+phones received is searched for the other seat's prediction before the reveal; then the
+daemon is killed and every page finds its seat again by itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.web.conftest import PHONE, TV, Table
+
+#: The tests share one daemon and one browser, in order: one xdist worker runs them all.
+pytestmark = pytest.mark.xdist_group("browser")
+
+#: Where the screenshots go: docs/phones/ when COMPANION_SCREENSHOTS=1 (to refresh the
+#: guide's pictures), else a temporary folder (a test run leaves the checkout as it was).
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "phones"
+PREDICTIONS = {"Anna": ("blue", "white", "green"), "Bob": ("white", "yellow", "red")}
+
+
+class Phone:
+    """One browser context (its own cookies) with one page, and everything it received."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.responses: list[Any] = []
+        self.frames: list[str] = []
+        self.page.on("response", lambda response: self.responses.append(response))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, socket: Any) -> None:
+        socket.on("framereceived", lambda payload: self.frames.append(str(payload)))
+
+    def received(self) -> str:
+        """Every response body and socket frame this phone got so far, as one text."""
+        bodies = []
+        for response in self.responses:
+            try:
+                bodies.append(response.text())
+            except Exception:  # a redirect has no body to read
+                continue
+        return "\n".join(bodies + self.frames)
+
+
+def join(phone: Phone, table: Table, seat: str, *, host: bool = False) -> None:
+    """Open the join page, type the code the LCD shows, ask for ``seat``."""
+    phone.page.goto(table.url + ("/join?host" if host else "/join"))
+    phone.page.fill("input[name=code]", table.join_code())
+    phone.page.click(f"button[value='{seat}']")
+    phone.page.wait_for_selector("text=Wait for the table")
+
+
+@pytest.fixture(scope="module")
+def seated(table: Table, browser: Any) -> dict[str, Phone]:
+    """The host (confirmed by the panel's push), a started match, two phones, a scoreboard."""
+    host = Phone(browser, PHONE)
+    join(host, table, "#host", host=True)
+    table.child.wait_text("push: yes")
+    table.child.press("push")
+    host.page.wait_for_url("**/host")
+    host.page.select_option("select[name=game]", "jumpy_jack")
+    host.page.fill("textarea[name=players]", "Anna\nBob")
+    host.page.fill("input[name=target]", "2")
+    host.page.click("text=Start")
+    host.page.wait_for_selector("#public >> text=Jumpy Jack")
+    anna, bob = Phone(browser, PHONE), Phone(browser, PHONE)
+    join(anna, table, "Anna")
+    host.page.click("#host >> text=Confirm")  # the host page confirms Anna
+    anna.page.wait_for_url("**/play")
+    join(bob, table, "Bob")
+    table.child.wait_text("push: yes")
+    table.child.press("push")  # the panel confirms Bob
+    bob.page.wait_for_url("**/play")
+    board = Phone(browser, TV)
+    board.page.goto(table.url + "/scoreboard")
+    return {"host": host, "Anna": anna, "Bob": bob, "board": board}
+
+
+def predict(phone: Phone, horses: tuple[str, ...]) -> None:
+    for place, horse in enumerate(horses):
+        phone.page.select_option(f"select[name='horses.{place}']", horse)
+    phone.page.click("text=Seal my prediction")
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The screenshots' folder (see DOCS)."""
+    return DOCS if os.environ.get("COMPANION_SCREENSHOTS") else tmp_path_factory.mktemp("shots")
+
+
+def test_predictions_from_phones_stay_sealed_until_the_reveal(
+    table: Table, seated: dict[str, Phone], shots: Path
+) -> None:
+    anna, bob, board = seated["Anna"], seated["Bob"], seated["board"]
+    predict(anna, ("red", "red", "blue"))  # refused: a horse twice; the reason on Anna's phone
+    anna.page.wait_for_selector("#note.refusal")
+    assert table.view()["waiting_for"] == ["Anna", "Bob"]
+    for name, phone in (("Anna", anna), ("Bob", bob)):
+        predict(phone, PREDICTIONS[name])
+        phone.page.wait_for_selector(f"text=Your prediction: {' '.join(PREDICTIONS[name])}")
+    board.page.wait_for_selector("text=Sealed: Anna, Bob")
+    assert table.view()["waiting_for"] == []
+    anna.page.screenshot(path=str(shots / "player-phone.png"))
+    for name, phone in (("Anna", anna), ("Bob", bob), ("board", board)):
+        seen = phone.received()
+        for other, horses in PREDICTIONS.items():
+            if other != name:
+                assert " ".join(horses) not in seen, f"{name}'s page received {other}'s secret"
+                assert f"You are {other}" not in seen
+
+
+def test_the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
+    table: Table, seated: dict[str, Phone], shots: Path
+) -> None:
+    dice = iter([3, 5, 2, 6, 4, 1] * 40)
+    steps = 0
+    while (view := table.view())["phase"] != "race_over":
+        steps += 1
+        assert steps < 200, "the race never ended"
+        if view["phase"] in ("predict", "roll"):
+            table.child.act(f"die {next(dice)}", "the roll")
+            if steps == 3:
+                table.kill_and_restart()  # mid-race: every page finds its seat by itself
+                anna = seated["Anna"].page
+                anna.wait_for_selector(f"text=Your prediction: {' '.join(PREDICTIONS['Anna'])}")
+        elif view["phase"] == "move":
+            phone = seated[view["turn"]].page
+            horse = view["board"]["legal_horses"][0]  # legal now, whatever the page shows yet
+            phone.locator(f"#private form[data-type=move] button:text-is('Move {horse}')").click()
+            table.child.wait_until(lambda s, e=view["events"]: s["view"]["events"] > e, "a move")
+    board = seated["board"].page
+    board.wait_for_selector("text=Race 1 revealed")
+    assert board.locator(".chart svg polyline").count() == 2
+    board.screenshot(path=str(shots / "scoreboard-tv.png"))
+    seated["host"].page.screenshot(path=str(shots / "host-phone.png"))
+    assert all((shots / n).stat().st_size > 0 for n in ("scoreboard-tv.png", "host-phone.png"))
+
+
+def request(
+    table: Table,
+    path: str,
+    body: bytes | None = None,
+    *,
+    token: str | None = None,
+    origin: str | None = "same",
+    cookie: str = "seat",
+) -> tuple[int, dict[str, Any]]:
+    """Send a request the way a hostile client could; return the status and the JSON answer."""
+    headers = {"Content-Type": "application/json"}
+    if origin is not None:
+        headers["Origin"] = table.url if origin == "same" else origin
+    if token is not None:
+        headers["Cookie"] = f"{cookie}={token}"
+    sent = urllib.request.Request(table.url + path, data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(sent, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read() or b"{}")
+
+
+def token_of(phone: Phone, name: str) -> str:
+    return next(c["value"] for c in phone.context.cookies() if c["name"] == name)
+
+
+def test_a_new_game_sends_every_phone_back_to_joining(
+    table: Table, seated: dict[str, Phone]
+) -> None:
+    anna = seated["Anna"]
+    old = token_of(anna, "seat")
+    host = seated["host"].page
+    host.select_option("select[name=game]", "course_hippique")
+    host.fill("textarea[name=players]", "Anna\nBob\nChloé")
+    host.click("text=Start")
+    anna.page.wait_for_url("**/join")  # its socket was closed: the seat is not its own any more
+    next_race = json.dumps({"type": "next_race"}).encode()
+    assert request(table, "/api/input", next_race, token=old)[0] == 401
+    assert table.view()["game"] == "course_hippique"
+
+
+def test_a_course_hippique_race_from_phones_alone(table: Table, seated: dict[str, Phone]) -> None:
+    """No card is scanned: the croupier taps every card on the picker, the others bet."""
+    host = seated["host"].page
+    phones = {"Anna": seated["Anna"], "Bob": seated["Bob"]}
+    phones["Chloé"] = Phone(seated["host"].context.browser, PHONE)
+    for name, phone in phones.items():
+        join(phone, table, name)
+        host.click("#host >> text=Confirm")
+        phone.page.wait_for_url("**/play")
+    croupier = table.view()["board"]["croupier"]
+    deck = [rank + suit for suit in "CDHS" for rank in ("2", "3", "4", "5", "6", "7", "8", "9",
+                                                          "10", "J", "Q", "K")]  # fmt: skip
+    steps = 0
+    while (view := table.view())["phase"] != "race_over":
+        steps += 1
+        assert steps < 150, "the race never ended"
+        board = view["board"]
+        bettors = [p for p in phones if p != croupier]
+        waiting = [p for p in bettors if p not in board.get("bets_placed", [])]
+        page = phones[croupier].page
+        if view["phase"] == "betting" and board["max_bet"] is None:
+            page.fill("form[data-type=set_max_bet] input[name=amount]", "5")
+            page.click("text=Set the largest stake")
+        elif view["phase"] == "betting" and len(waiting) == len(bettors) and steps < 60:
+            for name in bettors:
+                phones[name].page.fill("form[data-type=bet] input[name=stake]", "3")
+                phones[name].page.click("text=Place my bet")
+                phones[name].page.wait_for_selector("text=Your bet: 3")
+            board["bets_placed"] = bettors
+            continue
+        else:
+            card = deck.pop(0)
+            page.click(f"#private .picker button[value='{card}']")
+        table.child.wait_until(
+            lambda s, e=view["events"]: s["view"]["events"] > e or "refus" in " ".join(s["lcd"]),
+            "a tapped card",
+        )
+    assert table.view()["board"]["winner"] in "SHDC"
+
+
+def test_hostile_requests_are_refused_and_change_nothing(
+    table: Table, seated: dict[str, Phone]
+) -> None:
+    anna = token_of(seated["Anna"], "seat")
+    before = table.view()
+    move = json.dumps({"type": "next_race"}).encode()
+    assert request(table, "/api/input", move)[0] == 401  # no token
+    assert request(table, "/api/input", move, token="x" * 43)[0] == 401  # a wrong token
+    assert request(table, "/api/input", move, token=anna, origin="http://evil.test")[0] == 403
+    assert request(table, "/api/input", move, token=anna, origin=None)[0] == 403
+    assert request(table, "/api/input", b"{not json", token=anna)[1]["code"] == "malformed"
+    assert request(table, "/api/input", b"[1, 2]", token=anna)[1]["code"] == "malformed"
+    roll = json.dumps({"type": "roll", "value": 6}).encode()
+    assert request(table, "/api/input", roll, token=anna)[1]["code"] == "not_from_a_phone"
+    huge = json.dumps({"type": "predict", "horses": ["red"] * 5000}).encode()
+    assert request(table, "/api/input", huge, token=anna)[0] == 413
+    confirm = json.dumps({"do": "new_game", "game": "jockey", "players": "X\nY"}).encode()
+    assert request(table, "/api/host", confirm, token=anna)[0] == 401  # a seat is no host
+    guess = json.dumps({"code": "abcd", "seat": "Anna"}).encode()
+    codes = [request(table, "/api/join", guess)[1]["code"] for _ in range(8)]
+    assert codes[0] == "wrong_code" and codes[-1] == "too_many"  # guessing the code is slowed
+    with pytest.raises(InvalidStatus):  # a cross-origin socket is refused at the handshake
+        connect(table.url.replace("http", "ws") + "/live?page=board", origin="http://evil.test")
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(
+                connect(table.url.replace("http", "ws") + "/live?page=board", origin=table.url)
+            )
+            for _ in range(50)
+        ]
+        frames = [json.loads(s.recv(timeout=10)) for s in sockets]
+        assert all("Course hippique" in f["public"] for f in frames)
+    after = table.view()
+    assert after["events"] == before["events"] and after["board"] == before["board"]
