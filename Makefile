@@ -35,7 +35,7 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy companion
 
 pytest: $(VENV)/.dev
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2
 
 bench: $(VENV)/.sim
 	$(BIN)/companion bench

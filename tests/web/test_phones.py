@@ -22,9 +22,6 @@ from websockets.sync.client import connect
 
 from tests.web.conftest import PHONE, TV, Table
 
-#: The tests share one daemon and one browser, in order: one xdist worker runs them all.
-pytestmark = pytest.mark.xdist_group("browser")
-
 #: Where the screenshots go: docs/phones/ when COMPANION_SCREENSHOTS=1 (to refresh the
 #: guide's pictures), else a temporary folder (a test run leaves the checkout as it was).
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "phones"
@@ -102,7 +99,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return DOCS if os.environ.get("COMPANION_SCREENSHOTS") else tmp_path_factory.mktemp("shots")
 
 
-def test_predictions_from_phones_stay_sealed_until_the_reveal(
+def predictions_from_phones_stay_sealed_until_the_reveal(
     table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:
     anna, bob, board = seated["Anna"], seated["Bob"], seated["board"]
@@ -123,7 +120,7 @@ def test_predictions_from_phones_stay_sealed_until_the_reveal(
                 assert f"You are {other}" not in seen
 
 
-def test_the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
+def the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
     table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:
     dice = iter([3, 5, 2, 6, 4, 1] * 40)
@@ -177,9 +174,7 @@ def token_of(phone: Phone, name: str) -> str:
     return next(c["value"] for c in phone.context.cookies() if c["name"] == name)
 
 
-def test_a_new_game_sends_every_phone_back_to_joining(
-    table: Table, seated: dict[str, Phone]
-) -> None:
+def a_new_game_sends_every_phone_back_to_joining(table: Table, seated: dict[str, Phone]) -> None:
     anna = seated["Anna"]
     old = token_of(anna, "seat")
     host = seated["host"].page
@@ -192,7 +187,7 @@ def test_a_new_game_sends_every_phone_back_to_joining(
     assert table.view()["game"] == "course_hippique"
 
 
-def test_a_course_hippique_race_from_phones_alone(table: Table, seated: dict[str, Phone]) -> None:
+def a_course_hippique_race_from_phones_alone(table: Table, seated: dict[str, Phone]) -> None:
     """No card is scanned: the croupier taps every card on the picker, the others bet."""
     host = seated["host"].page
     phones = {"Anna": seated["Anna"], "Bob": seated["Bob"]}
@@ -232,9 +227,7 @@ def test_a_course_hippique_race_from_phones_alone(table: Table, seated: dict[str
     assert table.view()["board"]["winner"] in "SHDC"
 
 
-def test_hostile_requests_are_refused_and_change_nothing(
-    table: Table, seated: dict[str, Phone]
-) -> None:
+def hostile_requests_are_refused_and_change_nothing(table: Table, seated: dict[str, Phone]) -> None:
     anna = token_of(seated["Anna"], "seat")
     before = table.view()
     move = json.dumps({"type": "next_race"}).encode()
@@ -266,3 +259,17 @@ def test_hostile_requests_are_refused_and_change_nothing(
         assert all("Course hippique" in f["public"] for f in frames)
     after = table.view()
     assert after["events"] == before["events"] and after["board"] == before["board"]
+
+
+def test_an_evening_at_the_table_from_phones(
+    table: Table, seated: dict[str, Phone], shots: Path
+) -> None:
+    """One daemon and one browser through a whole evening, step by step, in one test.
+
+    No test of another module can run between two steps and tear the shared daemon down.
+    """
+    predictions_from_phones_stay_sealed_until_the_reveal(table, seated, shots)
+    the_die_rolls_the_phones_move_and_the_scoreboard_reveals(table, seated, shots)
+    a_new_game_sends_every_phone_back_to_joining(table, seated)
+    a_course_hippique_race_from_phones_alone(table, seated)
+    hostile_requests_are_refused_and_change_nothing(table, seated)
