@@ -325,17 +325,7 @@ class Journal:
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
             if db.execute("PRAGMA user_version").fetchone()[0] == 0:
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                    db.execute("COMMIT")
-                except BaseException:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
-                    raise
+                _atomically(db, _create_tables)
         except sqlite3.Error as error:
             raise _write_error(path, error) from None
 
@@ -390,17 +380,8 @@ class Journal:
         """
         if self.read_only:
             raise JournalReadOnly(f"the journal {self.path} is read-only: nothing was written")
-        db = self._db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(db)
-                db.execute("COMMIT")
-            except BaseException:
-                # SQLite has already rolled back after some errors (a full disk among them).
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
+            result = _atomically(self._db, work)
         except sqlite3.Error as error:
             failure = _write_error(self.path, error)
             self.full = isinstance(failure, JournalFull)
@@ -528,3 +509,28 @@ class Journal:
     def close(self) -> None:
         """Close the database (everything is already on disk)."""
         self._db.close()
+
+
+def _atomically(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``work`` in one immediate transaction and commit it; roll back if it fails.
+
+    SQLite has already rolled back after some errors (a full disk among them): a second
+    ROLLBACK would fail and hide the real error, so it is sent only while one is open.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _create_tables(db: sqlite3.Connection) -> None:
+    """Create a new journal's tables and stamp its schema version."""
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
