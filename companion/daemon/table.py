@@ -89,7 +89,9 @@ class TableController:
     ``session`` is open (on the journal, or in memory); ``player_names`` are offered in the
     menu; ``layouts`` say which LED lights which square (the default build's by default);
     ``game_options`` are added to every new game of a kind (e.g. a Jumpy Jack ``board`` or a
-    Jockey ``deck`` read from files); ``clock`` is monotonic seconds.
+    Jockey ``deck`` read from files); ``clock`` is monotonic seconds; ``die`` is how the die
+    is rolled ("electronic" or "manual": a real die whose value is dialled) and ``cards`` how
+    cards come in ("reader", or "dial" with the knob and the horse buttons).
     """
 
     def __init__(
@@ -100,6 +102,8 @@ class TableController:
         clock: Callable[[], float] = time.monotonic,
         layouts: Layouts | None = None,
         game_options: Mapping[str, Mapping[str, Any]] | None = None,
+        die: str = "electronic",
+        cards: str = "reader",
     ) -> None:
         self.clock = clock
         self.ctx = Context(
@@ -109,6 +113,9 @@ class TableController:
             dict(game_options or {}),
             game_flow=game_flow,
             menu_flow=MenuFlow,
+            clock=clock,
+            die=die,
+            cards=cards,
         )
         self._flash: Flash | None = None
         self._flash_until = 0.0

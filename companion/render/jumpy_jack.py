@@ -395,8 +395,28 @@ def move_cue(board: Mapping[str, Any], track: Track, layout: TrackLeds) -> Move 
     return Move(path, horse_colour(board, str(move["horse"]))) if path else None
 
 
+def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
+    """A real die's value being keyed in (``[die] mode = "manual"``): the dial and the keys."""
+    return rows(
+        [
+            turn_row(view.turn or "", view.race),
+            f"Die: turn < {dial} > push",
+            "Or horse 1-5, die: 6",
+            scores_row(view),
+        ]
+    )
+
+
 def screen(
-    view: PublicView, entry: Entry | None, track: Track, layout: TrackLeds, page: int = 0
+    view: PublicView,
+    entry: Entry | None,
+    track: Track,
+    layout: TrackLeds,
+    page: int = 0,
+    die_dial: int | None = None,
 ) -> Screen:
-    """Return the whole picture for ``view``."""
+    """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed)."""
+    if die_dial is not None:
+        shown = Oled(lines=(short(view.turn or "", 10), "rolls", f"die {die_dial}?"))
+        return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
     return Screen(lcd(view, entry, page), oled(view, entry), leds(view, track, layout))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,12 @@ class Context:
     game_flow: Callable[[Context], Flow] | None = None
     #: Builds the menu (set by the controller).
     menu_flow: Callable[[Context], Flow] | None = None
+    #: Monotonic seconds (the knob's speed is measured with it).
+    clock: Callable[[], float] = time.monotonic
+    #: How the die is rolled: "electronic" (the die button) or "manual" (a real die, dialled).
+    die: str = "electronic"
+    #: How cards come in: "reader" (scanned) or "dial" (knob and horse buttons).
+    cards: str = "reader"
 
     def view(self) -> View:
         """Return the session's public view now."""
