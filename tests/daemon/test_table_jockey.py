@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,9 @@ def bet(table: Any, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> 
     for horse in horses:
         table.press(f"horse{HORSES.index(horse) + 1}")
     for stake in stakes:
-        table.turn(stake // 100 - 1)
+        dial = re.search(r"< (\d+) >", table.lcd)
+        assert dial is not None, table.lcd
+        table.turn((stake - int(dial[1])) // 100)  # the dial starts at the last stake
         table.press("push")
 
 

@@ -14,7 +14,9 @@ UI decisions:
 - Horse buttons 1 to 4 are spades, hearts, diamonds and clubs, the order of the odds row.
 - A bet being entered shows its stake (the knob needs it) but never its horse: "Horse *"
   once one is pressed. The sealed notice keeps to one row so the next bettor's rows stay.
-- The max bet dial starts at 10 and then where the previous croupier left it.
+- The max bet dial starts at 10 and then where the previous croupier left it, read from the
+  journal (so a restart keeps it). A bettor's stake dial starts at that player's last stake
+  this game, clamped to what is allowed now. A fast turn of the knob steps by 5, 10, 50.
 - A five-of-a-suit course is announced with the refused tone and names the suit.
 - A card scanned while bets are still open is refused, naming who has still to bet.
 - The bets are revealed with the first card turned; on the race's bottom row each bet is
@@ -42,6 +44,8 @@ from companion.session.view import View
 HORSES = render.HORSES
 #: The max bet the croupier's dial starts on, the first race.
 FIRST_MAX_BET = 10
+#: The highest max bet the dial goes to (more chips than a table holds).
+MAX_BET_DIAL = 9999
 
 
 def race_facts(view: View, setback: bool = False) -> render.Race:
@@ -118,14 +122,28 @@ class CourseHippiqueFlow(CardGameFlow):
         super().__init__(ctx)
         self.layout = ctx.layouts.course_hippique
         self.setback = self.table.start.options.get("setback") is not None
-        #: The croupier's max bet dial, and the bet being entered (horse, stake).
-        self.max_bet = FIRST_MAX_BET
+        #: The croupier's max bet dial (where the last croupier left it, kept in the journal),
+        #: and the bet being entered (horse, stake, whose stake the dial holds).
+        self.max_bet = self._last_max_bet()
         self.horse: str | None = None
         self.stake = 1
+        self.stake_of: str | None = None
         #: Players who passed this race, with the number of inputs in force when they did.
         self.passes: list[tuple[str, int]] = []
         self.race = 0
         self._learn_passes(ctx.view())
+
+    # -- what the dials start on -------------------------------------------------------------
+
+    def _last_max_bet(self) -> int:
+        """The last max bet set this game (the journal holds it), else the first race's."""
+        amounts = [e.amount for e in self.table.in_force() if isinstance(e, SetMaxBet)]
+        return amounts[-1] if amounts else FIRST_MAX_BET
+
+    def _last_stake(self, player: str) -> int:
+        """The stake of ``player``'s last bet this game (revealed since), else 1."""
+        bets = [e for e in self.table.in_force() if isinstance(e, Bet) and e.player == player]
+        return bets[-1].stake if bets else 1
 
     # -- whose bet ---------------------------------------------------------------------------
 
@@ -174,6 +192,8 @@ class CourseHippiqueFlow(CardGameFlow):
         if bettor is None:
             return None
         limit = self._limit(view, bettor)
+        if self.stake_of != bettor:
+            self.stake, self.stake_of = self._last_stake(bettor), bettor
         self.stake = max(1, min(self.stake, limit))
         return render.Entry(bettor, "bet", self.stake, self.horse is not None, limit)
 
@@ -245,9 +265,9 @@ class CourseHippiqueFlow(CardGameFlow):
         if entry is None:
             return Reply()
         if entry.what == "max_bet":
-            self.max_bet = max(1, self.max_bet + steps)
+            self.max_bet = self.knob.dial(self.max_bet, steps, 1, MAX_BET_DIAL)
         else:
-            self.stake = max(1, min(entry.limit, self.stake + steps))
+            self.stake = self.knob.dial(self.stake, steps, 1, entry.limit)
         return Reply()
 
     def on_horse(self, view: View, horse: str) -> Reply:
@@ -274,7 +294,7 @@ class CourseHippiqueFlow(CardGameFlow):
             self.passes.append((entry.player, len(self.table.in_force())))
             return notice(named(entry.player, ": no bet."), tone=None)
         outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
-        self.horse, self.stake = None, 1
+        self.horse, self.stake_of = None, None
         if outcome.accepted:
             return notice(sealed(entry.player))
         return reply

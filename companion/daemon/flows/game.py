@@ -6,6 +6,7 @@ from abc import abstractmethod
 
 from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
 from companion.daemon.flows.cards import UNKNOWN_CARD
+from companion.daemon.flows.dial import Knob
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.session.log import NewGame, NextRace
 from companion.session.session import Game
@@ -28,6 +29,8 @@ class GameFlow(Flow):
         super().__init__(ctx)
         #: The result page shown (the encoder turns pages after a race).
         self.page = 0
+        #: How fast the knob turns (a number dialled fast steps by 5, 10, 50).
+        self.knob = Knob(ctx.clock)
 
     @property
     def table(self) -> Game:
@@ -46,6 +49,8 @@ class GameFlow(Flow):
     def handle(self, event: InputEvent) -> Reply:
         """Apply one device input."""
         view = self.ctx.view()
+        if not isinstance(event, EncoderTurned):
+            self.knob.reset()  # a turn after another input starts slow again
         if isinstance(event, CardScanned):
             return self.on_card(view, event.card)
         if isinstance(event, EncoderTurned):

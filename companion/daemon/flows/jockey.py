@@ -13,7 +13,9 @@ UI decisions:
 
 - Horse buttons 1 to 4 are brown, yellow, blue and red (the order of the positions row,
   "Br Ye Bl Re"). The bottom row says what the kind of bet wants pressed ("Press 1st, then
-  2nd"); the limit stays on the bettor's row; stakes go by hundreds.
+  2nd"); the limit stays on the bettor's row; stakes go by hundreds, and a fast turn of the
+  knob by 500, 1000, 5000. A stake dial starts at the player's last stake in that place this
+  game (the first stake, or the second of an order bet), clamped to what is allowed now.
 - A card that moved nothing flashes the engine's whole reason (all four rows when it needs
   them), then the race screen keeps a short one: "No move: lead shared".
 - A revealed bet uses the horses' two letters when the full names do not fit one row
@@ -143,9 +145,21 @@ class JockeyFlow(CardGameFlow):
         if self.step == "kind":
             self.kind = (self.kind + steps) % len(KINDS)
         elif self.step == "stakes":
-            most = max(UNIT, self._dial_limit(view, bettor) // UNIT * UNIT)
-            self.dial = max(UNIT, min(most, self.dial + steps * UNIT))
+            self.dial = self.knob.dial(self.dial, steps, UNIT, self._most(view, bettor), UNIT)
         return Reply()
+
+    def _most(self, view: View, bettor: str) -> int:
+        """The highest stake the dial offers now, in hundreds."""
+        return max(UNIT, self._dial_limit(view, bettor) // UNIT * UNIT)
+
+    def _first_dial(self, view: View, bettor: str) -> int:
+        """The stake the dial starts on: the player's last stake in this place this game."""
+        bets = [e for e in self.table.in_force() if isinstance(e, Bet) and e.player == bettor]
+        last = UNIT
+        if bets:
+            second = len(self.stakes) == 1 and bets[-1].stake2 is not None
+            last = bets[-1].stake2 if second and bets[-1].stake2 else bets[-1].stake
+        return max(UNIT, min(self._most(view, bettor), last))
 
     def on_horse(self, view: View, horse: str) -> Reply:
         """Add ``horse`` to the bet being entered."""
@@ -154,7 +168,8 @@ class JockeyFlow(CardGameFlow):
         kind = KINDS[self.kind]
         self.horses.append(horse)
         if len(self.horses) >= SHAPES[kind][0]:
-            self.step, self.dial = "stakes", UNIT
+            self.step = "stakes"
+            self.dial = self._first_dial(view, str(self._bettor(view)))
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def race_started(self, view: View) -> Reply:
@@ -175,7 +190,7 @@ class JockeyFlow(CardGameFlow):
             return Reply()
         self.stakes.append(self.dial)
         if len(self.stakes) < SHAPES[kind][1]:
-            self.dial = UNIT
+            self.dial = self._first_dial(view, bettor)
             return Reply([Cue(tone=Tone.ACCEPTED)])
         return self._seal(bettor, kind)
 
