@@ -33,6 +33,7 @@ from companion.render.text import (
     spread,
     spread_name,
     suit,
+    winners_row,
 )
 
 HORSES = GAME.horses
@@ -221,15 +222,14 @@ def balance_pages(race: Race) -> list[list[str]]:
 
 
 def final_pages(race: Race) -> list[tuple[str, ...]]:
-    """The final ranking, three players a page, then the last race's result."""
+    """The winner and the final ranking, then the last race's result."""
     lines = [
         f"{place}. " + named(name, f" {chips}", COLS - len(f"{place}. "))
         for place, name, chips in race.ranking
     ]
-    pages = [
-        ["Game over!" if start == 0 else "Ranking", *lines[start : start + 3]]
-        for start in range(0, max(1, len(lines)), 3)
-    ]
+    top = [name for place, name, _ in race.ranking if place == 1]
+    pages = [["Game over!", winners_row(top), *lines[:2]]]
+    pages += [["Ranking", *lines[start : start + 3]] for start in range(2, len(lines), 3)]
     return numbered(pages + _result_pages(race, "Push: menu"))
 
 

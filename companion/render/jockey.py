@@ -31,6 +31,7 @@ from companion.render.text import (
     spread,
     spread_name,
     stars,
+    winners_row,
 )
 
 HORSES = GAME.horses
@@ -218,17 +219,15 @@ def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
 
 
 def final_pages(view: PublicView) -> list[tuple[str, ...]]:
-    """The ranking by balance, three players a page, then the last race."""
+    """The winner and the ranking by balance, then the last race."""
     ranking = view.board.get("ranking", [])
     lines = [
         f"{r['place']}. "
         + named(str(r["player"]), f" {r['balance']}", COLS - len(f"{r['place']}. "))
         for r in ranking
     ]
-    pages = [
-        ["Game over!" if start == 0 else "Ranking", *lines[start : start + 3]]
-        for start in range(0, max(1, len(lines)), 3)
-    ]
+    pages = [["Game over!", winners_row(list(view.winners)), *lines[:2]]]
+    pages += [["Ranking", *lines[start : start + 3]] for start in range(2, len(lines), 3)]
     results = view.board.get("results", [])
     return numbered(pages + (_result_pages(view, "Push: menu") if results else []))
 

@@ -137,8 +137,14 @@ def turn_row(player: str, race: int | None = None) -> str:
     return spread_name(player, "'s turn", f"Race {race}", least=len(player))
 
 
-def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
-    """Return the four LCD rows for ``view`` (``entry``: a secret being entered)."""
+def lcd(
+    view: PublicView, entry: Entry | None, page: int = 0, guesses: bool = False
+) -> tuple[str, ...]:
+    """Return the four LCD rows for ``view`` (``entry``: a secret being entered).
+
+    ``guesses`` tells that the guess variant is played: a player without a guess then reads
+    "No guess" on their result page.
+    """
     board = view.board
     turn = view.turn or ""
     race = f"Race {view.race}"
@@ -151,9 +157,9 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     if view.phase == "move":
         return rows(_move_rows(view))
     if view.phase == "race_over":
-        return page_of(race_pages(view, "Push: next race"), page)
+        return page_of(race_pages(view, "Push: next race", guesses=guesses), page)
     if view.phase == "match_over":
-        return page_of(match_pages(view), page)
+        return page_of(match_pages(view, guesses), page)
     return rows([race, view.phase])
 
 
@@ -206,7 +212,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
 
 
 def race_pages(
-    view: PublicView, prompt: str, result: Mapping[str, Any] | None = None
+    view: PublicView, prompt: str, result: Mapping[str, Any] | None = None, guesses: bool = False
 ) -> list[tuple[str, ...]]:
     """Pages revealing a finished race: the podium and points, the teams, then each player."""
     results = view.board.get("results", [])
@@ -214,10 +220,12 @@ def race_pages(
         if not results:
             return [rows(["Race over", prompt])]
         result = results[-1]
-    return numbered(_race_pages(view, prompt, result))
+    return numbered(_race_pages(view, prompt, result, guesses))
 
 
-def _race_pages(view: PublicView, prompt: str, result: Mapping[str, Any]) -> list[list[str]]:
+def _race_pages(
+    view: PublicView, prompt: str, result: Mapping[str, Any], guessing: bool = False
+) -> list[list[str]]:
     points: Mapping[str, int] = result.get("points", {})
     bonus: Mapping[str, int] = result.get("bonus", {})
     gain = {p: points.get(p, 0) + bonus.get(p, 0) for p in view.players}
@@ -244,6 +252,8 @@ def _race_pages(view: PublicView, prompt: str, result: Mapping[str, Any]) -> lis
         if guess:
             bonus_text = f": +{bonus.get(player, 0)}"
             last = "Guess " + named(str(guess["target"]), bonus_text, COLS - len("Guess "))
+        elif guessing:
+            last = "No guess"
         pages.append(
             [
                 named(player, "", COLS - MARK),
@@ -280,7 +290,7 @@ def _top3(podium: Mapping[str, Any]) -> list[str | None]:
     return places[:3]
 
 
-def match_pages(view: PublicView) -> list[tuple[str, ...]]:
+def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]]:
     """Pages for the end of the match: the winners, the ranking, then the last race revealed."""
     pairs = standings(view)
     best = max((score for _, score in pairs), default=0)
@@ -300,7 +310,7 @@ def match_pages(view: PublicView) -> list[tuple[str, ...]]:
         lines.append(f"{place}. " + named(name, f" {score}", COLS - len(f"{place}. ")))
     ranking = [["Ranking", *lines[start : start + 3]] for start in range(0, len(lines), 3)]
     results = view.board.get("results", [])
-    last = _race_pages(view, "Push: menu", results[-1]) if results else []
+    last = _race_pages(view, "Push: menu", results[-1], guesses) if results else []
     return numbered([first, *ranking, *last])
 
 
@@ -414,9 +424,11 @@ def screen(
     layout: TrackLeds,
     page: int = 0,
     die_dial: int | None = None,
+    guesses: bool = False,
 ) -> Screen:
-    """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed)."""
+    """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed;
+    ``guesses``: the guess variant is played)."""
     if die_dial is not None:
         shown = Oled(lines=(short(view.turn or "", 10), "rolls", f"die {die_dial}?"))
         return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
-    return Screen(lcd(view, entry, page), oled(view, entry), leds(view, track, layout))
+    return Screen(lcd(view, entry, page, guesses), oled(view, entry), leds(view, track, layout))

@@ -146,6 +146,16 @@ def name_list(
     return None
 
 
+def winners_row(names: Sequence[str]) -> str:
+    """The winner of a game in one row ("Winner: Ben"), or the players who tie for first."""
+    if len(names) == 1:
+        return "Winner: " + short(names[0], COLS - len("Winner: "))
+    full = ", ".join(names)
+    listed = name_list(names, COLS - len("Winners: "), lines=1)
+    shortened = f"Winners: {listed[0]}" if listed else f"{len(names)} winners tie"
+    return first_fit([f"Winners: {full}", f"Tie: {full}", shortened])
+
+
 def _lay(items: Sequence[str], width: int, sep: str) -> list[str]:
     """Fill rows with ``items``; a row breaks where ``sep`` has its spaces."""
     trail = sep.rstrip()

@@ -101,7 +101,11 @@ def test_a_whole_game_of_three_races(make_table: Any) -> None:
         if race == 3:
             assert table.screen.lcd[0] == "Game over!       1/4"
             ranking = table.view.board["ranking"]
-            assert table.screen.lcd[1] == f"1. {ranking[0]['player']} {ranking[0]['balance']}"
+            winners = [r["player"] for r in ranking if r["place"] == 1]
+            assert table.screen.lcd[1] == (
+                f"Winner: {winners[0]}" if len(winners) == 1 else "Winners: Anna, Ben"
+            )
+            assert table.screen.lcd[2] == f"1. {ranking[0]['player']} {ranking[0]['balance']}"
             table.turn(1)
         page = 1 + (race == 3)
         assert table.screen.lcd[0] == f"Race {race} over      {page}/{total}"

@@ -277,6 +277,8 @@ def test_guesses_follow_the_predictions_and_are_revealed_after_the_race(make_tab
     table.wait(5)
     table.turn(1)
     assert table.screen.lcd[3] == f"Guess Chloé: +{result['bonus']['Anna']}"
+    table.turn(1)
+    assert table.screen.lcd[0].startswith("Ben") and table.screen.lcd[3] == "No guess"
 
 
 def test_holding_undo_takes_back_a_press_then_a_move(make_table: Any) -> None:

@@ -319,7 +319,9 @@ class JumpyJackFlow(GameFlow):
         """Return the picture of the match as it stands."""
         view = self.ctx.view()
         dial = self.die_dial if self._keying(view) else None
-        return render.screen(view, self._entry(view), self.track, self.layout, self.page, dial)
+        return render.screen(
+            view, self._entry(view), self.track, self.layout, self.page, dial, self.guess_variant
+        )
 
 
 #: The table flow of this game, found by the controller through the game's kind.
