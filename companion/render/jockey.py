@@ -137,8 +137,10 @@ def effect_rows(effect: Mapping[str, Any]) -> list[str]:
     return [label, first_fit([f"No move: {why}", "No move"])]
 
 
-def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
-    """The four LCD rows."""
+def lcd(
+    view: PublicView, entry: Entry | None, page: int = 0, played_by: str | None = None
+) -> tuple[str, ...]:
+    """The four LCD rows; ``played_by`` is who played the last card of the race."""
     board: Mapping[str, Any] = view.board
     race = f"Race {view.race}/3"
     if view.phase == "betting" and entry is not None:
@@ -146,14 +148,17 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     if view.phase in ("betting", "racing"):
         turn = view.turn or ""
         effect = board.get("last_effect")
+        if effect:  # who plays next on top, who played what below: never one for the other
+            head = f"Next: {turn}"
+            fit = len(head) + 1 + len(race) <= COLS
+            top = spread(head, race) if fit else "Next: " + short(turn, COLS - len("Next: "))
+            card, move = effect_rows(effect)
+            played = named(played_by, f": {card}") if played_by else card
+            return rows([top, positions_row(board), played, move])
         top = spread_name(turn, "'s card", race, least=len(turn))
-        lines = [top, positions_row(board)]
-        if effect:
-            lines += effect_rows(effect)
-        else:
-            bets = f"{len(view.sealed)} bets: {SEALED}"
-            lines += ["Scan the card played", bets if race in top else spread(bets, race)]
-        return rows(lines)
+        bets = f"{len(view.sealed)} bets: {SEALED}"
+        bets_row = bets if race in top else spread(bets, race)
+        return rows([top, positions_row(board), "Scan the card played", bets_row])
     if view.phase == "race_over":
         return page_of(result_pages(view, "Push: next race"), page)
     if view.phase == "game_over":
@@ -281,6 +286,12 @@ def move_cue(effect: Mapping[str, Any], layout: TrackLeds, track: int) -> Move |
     return Move(path, horse_rgb(str(effect["horse"]))) if path else None
 
 
-def screen(view: PublicView, entry: Entry | None, layout: TrackLeds, page: int = 0) -> Screen:
-    """The whole picture."""
-    return Screen(lcd(view, entry, page), oled(view, entry), leds(view, layout))
+def screen(
+    view: PublicView,
+    entry: Entry | None,
+    layout: TrackLeds,
+    page: int = 0,
+    played_by: str | None = None,
+) -> Screen:
+    """The whole picture (``played_by``: who played the last card of the race)."""
+    return Screen(lcd(view, entry, page, played_by), oled(view, entry), leds(view, layout))

@@ -229,7 +229,12 @@ class JockeyFlow(CardGameFlow):
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
-        return render.screen(view, self._entry(view), self.layout, self.page)
+        return render.screen(view, self._entry(view), self.layout, self.page, self._played_by())
+
+    def _played_by(self) -> str | None:
+        """Who played the last card in force (the reader's turn when it was scanned)."""
+        cards = [e for e in self.table.in_force() if isinstance(e, PlayCard)]
+        return cards[-1].player if cards else None
 
 
 #: The table flow of this game, found by the controller through the game's kind.
