@@ -19,6 +19,7 @@ from companion.render.text import (
     COLS,
     MARK,
     SEALED,
+    buttons_row,
     card_text,
     first_fit,
     grid,
@@ -236,7 +237,7 @@ def final_pages(race: Race) -> list[tuple[str, ...]]:
 def oled(race: Race, entry: Entry | None) -> Oled:
     """The odds with each horse's chance, or the winner, or whose bet it is."""
     if entry is not None and entry.what == "bet":
-        return Oled(lines=(short(entry.player, 10), "bets"))
+        return Oled(lines=(short(entry.player, 10), "bets", buttons_row([suit(h) for h in HORSES])))
     if race.phase in ("betting", "racing") and race.odds:
         lines = []
         for h in HORSES:

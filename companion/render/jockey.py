@@ -20,6 +20,8 @@ from companion.render.text import (
     MARK,
     SEALED,
     PublicView,
+    buttons_lines,
+    buttons_row,
     first_fit,
     name_score_row,
     named,
@@ -174,7 +176,7 @@ def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
     if entry.step == "horses":
         return rows(
             [
-                title,
+                buttons_row(HORSES),
                 head,
                 f"{entry.kind}: {stars(entry.horses, entry.needed)}",
                 HORSE_PROMPTS.get(entry.kind, "Press a horse"),
@@ -240,7 +242,8 @@ def final_pages(view: PublicView) -> list[tuple[str, ...]]:
 def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Whose bet or card it is, or the winner."""
     if entry is not None:
-        return Oled(lines=(short(entry.player, 10), "bets"))
+        key = buttons_lines(HORSES, 2) if entry.step == "horses" else ()
+        return Oled(lines=(short(entry.player, 10), "bets", *key))
     if view.phase in ("betting", "racing") and view.turn:
         return Oled(lines=(short(view.turn, 10), "plays"))
     board = view.board

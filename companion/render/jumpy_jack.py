@@ -32,6 +32,8 @@ from companion.render.text import (
     COLS,
     MARK,
     PublicView,
+    buttons_lines,
+    buttons_row,
     first_fit,
     name_list,
     name_score_row,
@@ -170,9 +172,11 @@ def _move_rows(view: PublicView) -> list[str]:
     first = named(view.turn or "", f": die {board.get('die')}")
     if not legal:
         return [first, "No horse can move", podium_row(board), scores_row(view)]
-    if len(legal) == len(board.get("horses", [])):
-        return [first, "Move any horse", podium_row(board), scores_row(view)]
-    listed = name_list(legal, lines=2, sep=" ") or (f"{len(legal)} horses",)
+    names = horse_names(board)
+    if len(legal) == len(names):
+        return [first, "Move any horse", buttons_row(names), podium_row(board)]
+    keyed = [f"{names.index(h) + 1}{h}" if h in names else h for h in legal]
+    listed = name_list(keyed, lines=2, sep=" ") or (f"{len(legal)} horses",)
     return [first, "Move one of:", *listed, podium_row(board)][:4]
 
 
@@ -182,7 +186,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
         later = [p for p in view.waiting_for if p != entry.player]
         return rows(
             [
-                f"{race}: predictions",
+                buttons_row(horse_names(view.board)),
                 named(entry.player, ": predict"),
                 f"1st 2nd 3rd: {stars(entry.entered, 3)}",
                 "Next: " + short(later[0], COLS - len("Next: ")) if later else "Others look away",
@@ -201,7 +205,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
             )
         return rows(
             [
-                f"{race}: guesses",
+                buttons_row(horse_names(view.board)),
                 named(entry.player, ": guess"),
                 f"1st 2nd 3rd: {stars(entry.entered, 3)}",
                 "Others look away",
@@ -318,9 +322,9 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Return the OLED content: the die face while a value waits, else a short line or two."""
     board = view.board
     if entry is not None:
-        return Oled(
-            lines=(short(entry.player, 10), "predicts" if entry.what == "prediction" else "guesses")
-        )
+        doing = "predicts" if entry.what == "prediction" else "guesses"
+        key = () if entry.choosing else buttons_lines(horse_names(board))
+        return Oled(lines=(short(entry.player, 10), doing, *key)[:4])
     if view.phase == "move" and board.get("die"):
         return Oled(die=int(board["die"]))
     if view.phase in ("roll", "predict") and view.turn:
@@ -338,7 +342,11 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
 
 
 def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
-    """Return the strip: hurdles marked, each horse on its square, a barrage marked."""
+    """Return the strip: hurdles marked, each horse on its square, a barrage marked.
+
+    While every horse waits at the start, each lights its own start LED (the layout's
+    ``start``, in button order), so the table sees which button is which colour.
+    """
     lit: dict[int, RGB] = {}
     for name, square in track.hurdles.items():
         led = layout.led(square)
@@ -363,8 +371,12 @@ def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
         first = min(finishers, key=lambda h: _place(board, h))
         for led in layout.finish[:1]:
             lit[led] = horse_colour(board, first)
+    names = horse_names(board)
     start_led = layout.led(0)
-    if start_led is not None and at_start:
+    if layout.start and len(at_start) == len(names) and len(layout.start) >= len(names):
+        for led, horse in zip(layout.start, names, strict=False):
+            lit[led] = _shown(board, horse, legal)  # each on its own LED, in button order
+    elif start_led is not None and at_start:
         lit[start_led] = _shown(board, at_start[0], legal) if len(at_start) == 1 else START_MARK
     for square, horses in on_square.items():
         led = layout.led(square)

@@ -146,6 +146,26 @@ def name_list(
     return None
 
 
+def button_items(labels: Sequence[str]) -> list[str]:
+    """Each horse button with its horse, whole names when they all fit one row, else two
+    letters: ``["1Re", "2Bl", "3Gr", "4Ye", "5Wh"]``."""
+    whole = [f"{number}{label}" for number, label in enumerate(labels, 1)]
+    if len(" ".join(whole)) <= COLS:
+        return whole
+    return [f"{number}{label[:2].capitalize()}" for number, label in enumerate(labels, 1)]
+
+
+def buttons_row(labels: Sequence[str]) -> str:
+    """Which horse button is which horse, in one LCD row: ``1Re 2Bl 3Gr 4Ye 5Wh``."""
+    return " ".join(button_items(labels))
+
+
+def buttons_lines(labels: Sequence[str], per_line: int = 3) -> tuple[str, ...]:
+    """The same for the OLED, ``per_line`` buttons a line: ``("1Re 2Bl 3Gr", "4Ye 5Wh")``."""
+    items = button_items(labels)
+    return tuple(" ".join(items[i : i + per_line]) for i in range(0, len(items), per_line))
+
+
 def winners_row(names: Sequence[str]) -> str:
     """The winner of a game in one row ("Winner: Ben"), or the players who tie for first."""
     if len(names) == 1:

@@ -164,7 +164,7 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> No
     assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
     table.roll(4)
     # Every horse behind the barrage on 3 would pass it: only red and blue can move 4.
-    assert table.screen.lcd[:3] == ("Ben: die 4", "Move one of:", "red blue")
+    assert table.screen.lcd[:3] == ("Ben: die 4", "Move one of:", "1red 2blue")
     assert table.screen.leds[2] == dim(colour("green"))
     other = make_table(barrage_on_three(Roll(1), MoveEntry("green")))
     other.roll(1)  # a 1 passes no barrage: every horse can move
