@@ -18,7 +18,7 @@ from companion.daemon.rig import JockeyRace, Rig, hardware_rig, simulated_rig
 from companion.daemon.signals import SignalRelay
 from companion.daemon.table import TableController
 from companion.devices.base import Event
-from companion.devices.config import Config
+from companion.devices.config import Config, card_mode, die_mode
 from companion.devices.readers.base import Lookup
 from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
@@ -125,7 +125,12 @@ def build(
     except Exception:
         session.close()
         raise
-    table = TableController(session, player_names=config.companion.players)
+    table = TableController(
+        session,
+        player_names=config.companion.players,
+        die=die_mode(config),
+        cards=card_mode(config),
+    )
     daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
     queue_sink.append(daemon.post)
     for event in early:

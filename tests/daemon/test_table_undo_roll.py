@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from companion.devices.base import DieRolled
 from companion.session.session import Session
 from tests.daemon.test_table_jumpy_jack import HORSES, SHORT_BOARD, predict, start_jumpy
 
@@ -80,3 +81,25 @@ def test_a_manual_value_taken_back_is_not_kept(make_table: Any) -> None:
     assert "Undone." in table.said and "stays" not in table.said
     table.press("horse2")  # the value was mis-keyed: 2 it is
     assert table.view.board["die"] == 2
+
+
+def test_a_real_die_is_keyed_with_the_knob_or_the_buttons(make_table: Any) -> None:
+    table = make_table(
+        Session.in_memory(), die="manual", game_options={"jumpy_jack": {"board": SHORT_BOARD}}
+    )
+    start_jumpy(table)
+    predict(table, "red", "blue", "green")
+    predict(table, "blue", "red", "white")
+    assert table.screen.lcd[1:3] == ("Die: turn < 1 > push", "Or horse 1-5, die: 6")
+    assert table.screen.oled.lines == ("Anna", "rolls", "die 1?")
+    table.turn(-2)  # round the dial: 1, 6, 5
+    assert "< 5 >" in table.lcd
+    table.send(DieRolled(2))  # no electronic die here: a stray roll changes nothing
+    assert table.view.board["die"] is None
+    table.press("push")
+    assert table.view.board["die"] == 5 and table.view.phase == "move"
+    table.press("horse1")  # a horse button moves a horse once the value is in
+    assert table.view.turn == "Ben" and table.view.phase == "roll"
+    table.press("die")  # the die button keys a 6
+    assert table.view.board["die"] == 6
+    assert [e.TYPE for e in table.ctl.session.accepted()[-3:]] == ["roll", "move", "roll"]
