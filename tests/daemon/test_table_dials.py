@@ -51,17 +51,23 @@ def test_a_slow_turn_steps_by_one_a_fast_turn_by_5_10_50(make_table: Any) -> Non
     assert dial(table) == 10
     spin(table, 3, 0.5)  # slow: one chip a detent
     assert dial(table) == 13
-    spin(table, 2, 0.1)  # brisk: 5 a detent, to the next multiple of 5
-    assert dial(table) == 20
-    spin(table, 8, 0.05)  # fast: 10 a detent; 20 to 100 in 8 detents, not 80
+    spin(table, 3, 0.1)  # the first detents of a turn are single ones, however brisk
+    assert dial(table) == 16
+    spin(table, 5, 0.1)  # brisk and going on: 5 a detent, from the next multiple of 5
+    assert dial(table) == 40
+    spin(table, 6, 0.05)  # fast: 10 a detent; 20 to 100 needs no 80 detents
     assert dial(table) == 100
     spin(table, 4, 0.02)  # very fast: 50 a detent
     assert dial(table) == 300
     table.now += 1.0
-    spin(table, -3, 0.02)  # back down as fast
-    assert dial(table) == 200
+    spin(table, -8, 0.02)  # back down: four single detents, then 50 a detent
+    assert dial(table) == 100
     spin(table, -1, 1.0)  # one slow detent is one chip again
-    assert dial(table) == 199
+    assert dial(table) == 99
+    spin(table, 3, 0.01)
+    table.press("horse1")  # another input between two turns: the next turn starts slow
+    spin(table, 2, 0.01)
+    assert dial(table) == 104
 
 
 def test_a_stake_dial_starts_at_the_last_stake_clamped_to_the_max_bet(make_table: Any) -> None:
@@ -120,9 +126,9 @@ def test_jockey_stakes_step_by_hundreds_and_start_at_the_last_stake(make_table: 
     assert dial(table) == 100
     spin(table, 2, 0.5)  # slow: 100 a detent
     assert dial(table) == 300
-    spin(table, 1, 0.1)  # brisk: to the next 500
-    assert dial(table) == 500
-    spin(table, -1, 0.5)
+    spin(table, 6, 0.05)  # 400, 500, 600 then 1000 a detent: up to the most she may stake
+    assert dial(table) == 1000 and "max 1000" in table.lcd
+    spin(table, -6, 0.5)
     assert dial(table) == 400
     table.press("push")  # Anna stakes 400 on brown
     bet(table, "order", ["blue", "red"], [200, 100])

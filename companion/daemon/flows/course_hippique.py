@@ -19,6 +19,8 @@ UI decisions:
   this game, clamped to what is allowed now. A fast turn of the knob steps by 5, 10, 50.
 - A five-of-a-suit course is announced with the refused tone and names the suit.
 - A card scanned while bets are still open is refused, naming who has still to bet.
+- Without a card reader, the croupier dials each card: a horse button for the suit, the
+  knob for the rank (2 to king), push.
 - The bets are revealed with the first card turned; on the race's bottom row each bet is
   "Ben ♥5", or, when they cannot all fit, the stakes on each horse ("Bets ♠12 ♥5 ♦0 ♣3").
 """
@@ -32,16 +34,18 @@ from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice,
 from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
-from companion.games.cards import Suit
+from companion.games.cards import Rank, Suit
 from companion.games.course_hippique import CARDS_PER_SUIT, win_probabilities
 from companion.render import course_hippique as render
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
-from companion.render.text import SUIT_NAMES, named, sealed, suit
+from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
 from companion.session.log import Bet, DealCard, SetMaxBet, TurnCard
 from companion.session.view import View
 
 HORSES = render.HORSES
+#: The ranks a card dialled without a reader can have (the aces are the horses).
+DIALLED_RANKS = tuple(rank for rank in Rank if rank is not Rank.ACE)
 #: The max bet the croupier's dial starts on, the first race.
 FIRST_MAX_BET = 10
 #: The highest max bet the dial goes to (more chips than a table holds).
@@ -309,13 +313,32 @@ class CourseHippiqueFlow(CardGameFlow):
             return True
         return False
 
+    # -- dialling a card (no card reader) ----------------------------------------------------
+
+    def wants_card(self, view: View) -> bool:
+        """A course card to deal, or a card to turn once every bet is in."""
+        if view.phase in ("dealing", "redeal", "racing"):
+            return True
+        return view.phase == "betting" and self._entry(view) is None
+
+    def group_names(self) -> list[str]:
+        """The suits, spades first: the horse buttons' order."""
+        return [suit(h) for h in HORSES]
+
+    def card_groups(self, view: View) -> list[list[tuple[str, str]]]:
+        """For each suit, its cards from 2 to king (the aces are the horses)."""
+        return [
+            [(f"{rank.letter}{h}", card_text(f"{rank.letter}{h}")) for rank in DIALLED_RANKS]
+            for h in HORSES
+        ]
+
     # -- picture ---------------------------------------------------------------------------
 
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
         facts = race_facts(view, self.setback)
-        return render.screen(facts, self._entry(view), self.layout, self.page)
+        return self.dialled(view, render.screen(facts, self._entry(view), self.layout, self.page))
 
 
 #: The table flow of this game, found by the controller through the game's kind.

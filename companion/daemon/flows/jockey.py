@@ -18,6 +18,9 @@ UI decisions:
   game (the first stake, or the second of an order bet), clamped to what is allowed now.
 - A card that moved nothing flashes the engine's whole reason (all four rows when it needs
   them), then the race screen keeps a short one: "No move: lead shared".
+- Without a card reader, the player dials the card played: horse button 1 to 4 for that
+  horse's cards, 5 for the position cards (No.2 +15...), the knob to the card as printed,
+  push. The copies of a card are alike: the first copy not yet played this race is taken.
 - A revealed bet uses the horses' two letters when the full names do not fit one row
   ("order Re 300, Bl 100"); a player's page gives the change, the new balance after an
   arrow ("+800 →1800") and where the three markers go ("10k:0 1k:1 100:8").
@@ -224,12 +227,40 @@ class JockeyFlow(CardGameFlow):
         """An undo changes whose bet it is: start that entry afresh."""
         self._clear()
 
+    # -- dialling a card (no card reader) ----------------------------------------------------
+
+    def wants_card(self, view: View) -> bool:
+        """A card to play once every bet is in."""
+        return view.phase == "racing" or (view.phase == "betting" and self._bettor(view) is None)
+
+    def group_names(self) -> list[str]:
+        """The horses' colour cards, button 1 to 4, then (button 5) the position cards."""
+        return [*HORSES, "No."]
+
+    def card_groups(self, view: View) -> list[list[tuple[str, str]]]:
+        """Each horse's cards, then the position cards: one choice per card as printed, the
+        first copy not played this race standing for it (the copies are alike)."""
+        pile = set(view.board.get("pile", []))
+        groups: list[list[tuple[str, str]]] = [[] for _ in range(len(HORSES) + 1)]
+        chosen: dict[str, str] = {}
+        for card in self.deck.cards:
+            if card.label not in chosen or (chosen[card.label] in pile and card.id not in pile):
+                chosen[card.label] = card.id
+        for card in self.deck.cards:
+            if chosen.get(card.label) != card.id:
+                continue
+            colour = str(card.colour) if card.colour is not None else None
+            group = HORSES.index(colour) if colour in HORSES else len(HORSES)
+            groups[group].append((card.id, card.label))
+        return groups
+
     # -- picture ---------------------------------------------------------------------------
 
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
-        return render.screen(view, self._entry(view), self.layout, self.page, self._played_by())
+        shown = render.screen(view, self._entry(view), self.layout, self.page, self._played_by())
+        return self.dialled(view, shown)
 
     def _played_by(self) -> str | None:
         """Who played the last card in force (the reader's turn when it was scanned)."""
