@@ -190,6 +190,22 @@ def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
     return rows([title, head, f"Stake{which}: < {entry.dial} >", "Turn, push: ok"])
 
 
+def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
+    """A player's hand being scanned (the ``hands`` option): how many cards, never which."""
+    sizes: Mapping[str, int] = view.board.get("hand_sizes", {})
+    owed: Mapping[str, int] = view.board.get("owed", {})
+    held = int(sizes.get(player, 0))
+    lcd = rows(
+        [
+            f"Race {view.race}/3: hands",
+            named(player, ": scan your hand"),
+            f"Cards: {held}/{held + int(owed.get(player, 0))}",
+            "Others look away",
+        ]
+    )
+    return Screen(lcd, Oled(lines=(short(player, 10), "hand")), leds(view, layout))
+
+
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
     """A settled race: the first two horses and each player's result, then one page each."""
     results = view.board.get("results", [])

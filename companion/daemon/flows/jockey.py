@@ -21,6 +21,10 @@ UI decisions:
 - Without a card reader, the player dials the card played: horse button 1 to 4 for that
   horse's cards, 5 for the position cards (No.2 +15...), the knob to the card as printed,
   push. The copies of a card are alike: the first copy not yet played this race is taken.
+- With the ``hands`` option ("Hands: scan" in the menu), each player's cards are scanned
+  (or dialled) one by one as they are dealt, before the bets and again when the hands run
+  out: the LCD counts them ("Cards: 4/15") and never names one. A kept card is scanned like
+  a dealt one (the hand is the same); hands are dealt in seat order.
 - A revealed bet uses the horses' two letters when the full names do not fit one row
   ("order Re 300, Bl 100"); a player's page gives the change, the new balance after an
   arrow ("+800 →1800") and where the three markers go ("10k:0 1k:1 100:8").
@@ -36,7 +40,7 @@ from companion.games.jockey import JockeyOptions
 from companion.render import jockey as render
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
-from companion.session.log import Bet, PlayCard
+from companion.session.log import Bet, Hand, PlayCard
 from companion.session.view import View
 
 HORSES = render.HORSES
@@ -69,8 +73,15 @@ class JockeyFlow(CardGameFlow):
 
     # -- the bet being entered ---------------------------------------------------------------
 
+    def _dealee(self, view: View) -> str | None:
+        """With the hands tracked: the first player still owed cards (dealt before bets)."""
+        if view.phase not in ("betting", "racing"):
+            return None
+        owed = view.board.get("owed", {})
+        return next((p for p in view.players if owed.get(p)), None)
+
     def _bettor(self, view: View) -> str | None:
-        if view.phase != "betting":
+        if view.phase != "betting" or self._dealee(view) is not None:
             return None
         owed = view.board.get("owed", {})
         missing = [p for p in view.waiting_for if p not in view.sealed and not owed.get(p)]
@@ -114,7 +125,12 @@ class JockeyFlow(CardGameFlow):
         return jockey_card(name, self.deck)
 
     def play(self, view: View, card: str) -> Reply:
-        """Play ``card`` for the player whose turn it is: move, settle, or say why not."""
+        """Deal ``card`` to a hand being scanned, else play it for the player whose turn it is:
+        move, settle, or say why not."""
+        dealee = self._dealee(view)
+        if dealee is not None:
+            outcome, reply = self.ctx.submit(Hand(dealee, (card,)))
+            return Reply([Cue(tone=Tone.ACCEPTED)]) if outcome.accepted else reply
         outcome, reply = self.ctx.submit(PlayCard(card, view.turn))
         if not outcome.accepted:
             return reply
@@ -230,7 +246,7 @@ class JockeyFlow(CardGameFlow):
     # -- dialling a card (no card reader) ----------------------------------------------------
 
     def wants_card(self, view: View) -> bool:
-        """A card to play once every bet is in."""
+        """A card of a hand being scanned, or a card to play once every bet is in."""
         return view.phase == "racing" or (view.phase == "betting" and self._bettor(view) is None)
 
     def group_names(self) -> list[str]:
@@ -259,7 +275,13 @@ class JockeyFlow(CardGameFlow):
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
-        shown = render.screen(view, self._entry(view), self.layout, self.page, self._played_by())
+        dealee = self._dealee(view)
+        if dealee is not None:
+            shown = render.hand_screen(view, dealee, self.layout)
+        else:
+            shown = render.screen(
+                view, self._entry(view), self.layout, self.page, self._played_by()
+            )
         return self.dialled(view, shown)
 
     def _played_by(self) -> str | None:

@@ -180,6 +180,8 @@ class MenuFlow(Flow):
         return Reply()
 
     def _start(self) -> Reply:
+        if self.options().get("hands") and self.ctx.cards == "dial":
+            return refused("Hands need a card reader: a dialled card would show.")
         try:
             self.ctx.session.new_game(self.spec.kind, self.names(), self.options())
         except Refusal as error:
