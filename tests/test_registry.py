@@ -1,4 +1,4 @@
-"""Every registered game has every part: engine face, binding, random input, flow, screens, LEDs."""
+"""Every registered game has every part, from its engine's face to its benchmarks."""
 
 from __future__ import annotations
 
@@ -49,5 +49,8 @@ def test_a_registered_game_has_every_part(game: GameInfo) -> None:
     assert Layouts.default().by_kind[kind] == screens.LAYOUT
     board = ROOT / "hardware" / "boards" / f"{kind}.toml"
     assert load_layout(board.read_text(encoding="utf-8"), str(board), kind) == screens.LAYOUT
-    assert kind == importlib.import_module(f"companion.benchmarks.{kind}").NAME
+    bench = importlib.import_module(f"companion.benchmarks.{kind}")
+    assert kind == bench.NAME
+    players, options = bench.SESSION  # the session benchmark's game of this kind
+    assert len(random_log(kind, random.Random(2), length=30, players=players, options=options)) > 10
     assert (ROOT / "docs" / "rules" / f"{kind.replace('_', '-')}.md").exists()
