@@ -24,7 +24,7 @@ def test_jumpy_jack_shows_the_buttons_while_predicting_and_moving(make_table: An
     assert table.screen.lcd[1] == "Anna: predict"
     assert table.screen.oled.lines == ("Anna", "predicts", "1Re 2Bl 3Gr", "4Ye 5Wh")
     # The strip: every horse waits at the start, each on its own LED in button order.
-    start_leds = table.ctl.ctx.layouts.jumpy_jack.start
+    start_leds = table.ctl.ctx.layouts.track("jumpy_jack").start
     assert start_leds == (0, 1, 3, 5, 7)
     for led, horse in zip(start_leds, HORSES, strict=True):
         assert table.screen.leds[led] == colour(horse)

@@ -124,7 +124,7 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        self.layout = ctx.layouts.course_hippique
+        self.layout = ctx.layouts.lanes("course_hippique")
         self.setback = self.table.start.options.get("setback") is not None
         #: The croupier's max bet dial (where the last croupier left it, kept in the journal),
         #: and the bet being entered (horse, stake, whose stake the dial holds).
