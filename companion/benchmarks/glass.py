@@ -38,6 +38,7 @@ from companion.devices.oled import Oled
 from companion.devices.oled_ram import OledWire
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.strip import MemoryStrip
+from companion.games.jumpy_jack import JumpyJackBoard
 
 NAME = "glass"
 
@@ -303,8 +304,10 @@ def legal_buttons(rig: Rig) -> list[int]:
 
     def read() -> list[int]:
         board = rig.daemon.table.session.view().board
-        names = [h["name"] for h in board.get("horses", [])]
-        return [names.index(n) + 1 for n in board.get("legal_horses", []) if n in names]
+        if not isinstance(board, JumpyJackBoard):
+            return []
+        names = list(board.horse_names)
+        return [names.index(n) + 1 for n in board.legal_horses if n in names]
 
     try:
         return list(rig.daemon.call(read).result(5))  # type: ignore[call-overload]

@@ -80,7 +80,7 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
     if isinstance(table, TableController):
         public = table.session.view()
         view = {
-            "board": public.board,
+            "board": public.board.to_json(),
             "game": public.game,
             "phase": public.phase,
             "race": public.race,

@@ -37,7 +37,7 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
-from companion.games.jockey import Deck, JockeyOptions, default_deck
+from companion.games.jockey import Deck, JockeyBoard, JockeyOptions, default_deck
 from companion.session.session import Session
 
 log = logging.getLogger("companion.rig")
@@ -58,7 +58,8 @@ class JockeyRace:
         if table is None or table.kind != "jockey":
             return cls()
         deck = JockeyOptions.from_data(table.start.options).deck
-        return cls(deck, frozenset(session.view().board.get("pile", ())))
+        board = session.view().board
+        return cls(deck, frozenset(board.pile if isinstance(board, JockeyBoard) else ()))
 
 
 @dataclass

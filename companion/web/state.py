@@ -14,7 +14,7 @@ from companion.session.view import View
 
 def board_json(view: View) -> dict[str, Any]:
     """Return the game's public figures as JSON-ready data (the only read of ``view.board``)."""
-    return dict(view.board)
+    return view.board.to_json()
 
 
 @dataclass(frozen=True)

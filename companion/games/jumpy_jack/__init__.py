@@ -24,6 +24,12 @@ from companion.games.info import GameInfo, Option
 from companion.games.jumpy_jack.board import COLOURS, DIE_FACES, Board, Horse, Hurdle
 from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
 from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.public import (
+    HorseStanding,
+    JumpyJackBoard,
+    JumpyJackPrivate,
+    TeamScore,
+)
 from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
 from companion.games.jumpy_jack.scoring import (
     Guess,
@@ -42,9 +48,12 @@ __all__ = [
     "Effect",
     "Guess",
     "Horse",
+    "HorseStanding",
     "HorseState",
     "Hurdle",
+    "JumpyJackBoard",
     "JumpyJackMatch",
+    "JumpyJackPrivate",
     "MatchOptions",
     "Move",
     "Phase",
@@ -52,6 +61,7 @@ __all__ = [
     "Position",
     "Prediction",
     "RaceResult",
+    "TeamScore",
     "guess_points",
     "place_chances",
     "play_out",
