@@ -13,11 +13,12 @@ from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiqueP
 from companion.games.jockey import Bet as JockeyBet
 from companion.games.jockey import JockeyBoard, JockeyPrivate
 from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
+from companion.games.registry import GAMES
 from companion.session.view import PrivateView
 from companion.web.chart import chart_svg
 from companion.web.state import Public
 
-GAME_TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
+GAME_TITLES = {game.kind: game.title for game in GAMES}
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
