@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
-from companion.games.jockey import JockeyBoard, JockeyPrivate
-from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
 from companion.session.log import Entry
+
+if TYPE_CHECKING:  # the engines load only with a command that plays
+    from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
+    from companion.games.jockey import JockeyBoard, JockeyPrivate
+    from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
 
 
 class NoGame(StrEnum):
@@ -38,9 +40,9 @@ class NoDetails:
 
 #: A game's public board: each game's engine declares its own, a frozen dataclass whose
 #: ``to_json`` gives the board as the table log and the pages write it.
-PublicBoard = JumpyJackBoard | CourseHippiqueBoard | JockeyBoard | NoBoard
+PublicBoard: TypeAlias = "JumpyJackBoard | CourseHippiqueBoard | JockeyBoard | NoBoard"
 #: What one player alone may see of a game: each game's engine declares its own.
-PrivateDetails = JumpyJackPrivate | CourseHippiquePrivate | JockeyPrivate | NoDetails
+PrivateDetails: TypeAlias = "JumpyJackPrivate | CourseHippiquePrivate | JockeyPrivate | NoDetails"
 
 
 @dataclass(frozen=True)
