@@ -143,9 +143,6 @@ class Steps:
             if index == 0:
                 due = clock()
             action, hold_s = steps[index]
-            last = index == len(steps) - 1
-            if last:
-                self._running = False
             try:
                 action()
             except Exception as exc:
@@ -155,7 +152,11 @@ class Steps:
                     raise
                 self._failure = exc
                 return
-            if last:
+            if index == len(steps) - 1:
+                # Still playing while the last step runs (an animation's final frame on the
+                # bus), unless that step started another sequence.
+                if generation == self._generation:
+                    self._running = False
                 return
             following = due + hold_s
             delay = max(0.0, following - clock())
