@@ -75,6 +75,16 @@ def tokens(line: str, rom: str) -> tuple[Token, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1024)
+def _row(line: str, rom: str) -> tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]:
+    """A row's tokens, its codes when it needs no custom character, and the custom characters
+    it needs in reading order."""
+    cells = tokens(line, rom)
+    custom = tuple(dict.fromkeys(cell for cell in cells if isinstance(cell, str)))
+    plain = None if custom else bytes(cell for cell in cells if isinstance(cell, int))
+    return cells, plain, custom
+
+
 class LcdPort(Protocol):
     """The few things the framebuffer asks of a controller."""
 
@@ -183,33 +193,35 @@ class CharacterLcd:
         """Return the codes of each row for ``lines`` (cut or padded to the size) and the
         custom slots they need, keeping the characters already in a slot where they are."""
         rows = [*list(lines)[: self.rows], *[""] * max(0, self.rows - len(lines))]
-        cells = [tokens(line[: self.cols].ljust(self.cols), self.rom) for line in rows]
+        parsed = [_row(line[: self.cols].ljust(self.cols), self.rom) for line in rows]
         glyphs: dict[str, None] = {}
         letters: dict[str, None] = {}
-        for row in cells:
-            for cell in row:
-                if isinstance(cell, str):
-                    (glyphs if cell in GLYPHS else letters)[cell] = None
+        for *_, custom in parsed:
+            for char in custom:
+                (glyphs if char in GLYPHS else letters)[char] = None
         chosen = [*glyphs, *letters][:SLOT_COUNT]
         slots = list(self._slots)
-        wanted = set(chosen)
-        on_glass = {code for row in self._shown or () for code in row if code < SLOT_COUNT}
-        # Slots to reuse: empty ones first, then those not on the glass (the last glyphs, the
-        # rarest, before the suits), then the others.
-        free = sorted(
-            (n for n in range(SLOT_COUNT) if slots[n] not in wanted),
-            key=lambda n: (slots[n] is not None, n in on_glass, -n),
-        )
-        for char in chosen:
-            if char not in slots:
-                slots[free.pop(0)] = char
-        where = {char: n for n, char in enumerate(slots) if char in wanted}
-        codes = [
-            bytes(
-                cell if isinstance(cell, int) else where.get(cell, fallback(cell, self.rom))
-                for cell in row
+        missing = [char for char in chosen if char not in slots]
+        if missing:
+            wanted = set(chosen)
+            on_glass = {code for row in self._shown or () for code in row if code < SLOT_COUNT}
+            # Slots to reuse: empty ones first, then those not on the glass (the last glyphs,
+            # the rarest, before the suits), then the others.
+            free = sorted(
+                (n for n in range(SLOT_COUNT) if slots[n] not in wanted),
+                key=lambda n: (slots[n] is not None, n in on_glass, -n),
             )
-            for row in cells
+            for char in missing:
+                slots[free.pop(0)] = char
+        where = {char: n for n, char in enumerate(slots) if char in chosen}
+        codes = [
+            plain
+            if plain is not None
+            else bytes(
+                cell if isinstance(cell, int) else where.get(cell, fallback(cell, self.rom))
+                for cell in cells
+            )
+            for cells, plain, _ in parsed
         ]
         return codes, slots
 
@@ -225,7 +237,7 @@ class CharacterLcd:
         try:
             if old is None:
                 self.port.clear()
-            elif any(code in redefined for row in old for code in row):
+            elif redefined and any(code in redefined for row in old for code in row):
                 # A slot about to change is on the glass: blank its cells first.
                 middle = [bytes(32 if c in redefined else c for c in row) for row in target]
                 self._write(old, middle)
@@ -378,6 +390,12 @@ class RplcdPort:
             raise
         self.lcd = lcd
         self.expander = expander
+        #: smbus2's message maker when a run can go in one transaction (a PCF8574), else None.
+        self._message: Any = None
+        if expander == "PCF8574" and hasattr(lcd.bus, "i2c_rdwr"):
+            from smbus2 import i2c_msg  # imported here: only a real LCD needs smbus2
+
+            self._message = i2c_msg.write
 
     def define_char(self, slot: int, bitmap: Sequence[int]) -> None:
         """Store a custom character (on a PCF8574 in one I2C transaction, as ``write``)."""
@@ -403,12 +421,10 @@ class RplcdPort:
 
     def _send(self, instruction: int, data: bytes) -> bool:
         """Send ``instruction`` then ``data`` in one transaction on a PCF8574; False elsewhere."""
-        if self.expander != "PCF8574" or not hasattr(self.lcd.bus, "i2c_rdwr"):
+        if self._message is None:
             return False
-        from smbus2 import i2c_msg  # imported here: only a real LCD needs smbus2
-
         stream = pcf8574_stream(instruction, data, backlight=bool(self.lcd._backlight))
-        self.lcd.bus.i2c_rdwr(i2c_msg.write(self.lcd._address, stream))
+        self.lcd.bus.i2c_rdwr(self._message(self.lcd._address, stream))
         return True
 
     def close(self) -> None:
