@@ -177,7 +177,9 @@ class Panel:
         A display or strip is reopened by the writer of its bus, so its set-up never holds up
         the loop; the others (the buzzer) here.
         """
-        outputs = {id(getattr(device, "guard", None)): name for name, device in self._outputs()}
+        devices = (("lcd", self.lcd), ("oled", self.oled), ("strip", self.strip))
+        guarded = ((name, getattr(device, "guard", None)) for name, device in devices)
+        outputs = {id(guard): name for name, guard in guarded if guard is not None}
         for guard in self.guards:
             name = outputs.get(id(guard))
             writer = self._writer(name) if name is not None and not guard.up else None
@@ -186,10 +188,6 @@ class Panel:
             else:
                 writer.submit(f"reopen {name}", guard.tick)
         return self.RETRY_EVERY if any(not g.up for g in self.guards) else None
-
-    def _outputs(self) -> list[tuple[str, object]]:
-        """The outputs on a bus, by name."""
-        return [("lcd", self.lcd), ("oled", self.oled), ("strip", self.strip)]
 
     def show(self, screen: Screen) -> None:
         """Send each part of ``screen`` that differs from the last one: the LEDs first."""
