@@ -65,7 +65,7 @@ def tokens(line: str, rom: str) -> tuple[Token, ...]:
     for char in line:
         alias = ALIASES.get(char, char)
         if char in codes or alias in codes:
-            out.append(codes.get(char, codes.get(alias, 0)))
+            out.append(codes[char] if char in codes else codes[alias])
         elif alias in GLYPHS:
             out.append(alias)
         elif char in LETTERS:
