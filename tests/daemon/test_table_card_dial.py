@@ -33,13 +33,13 @@ def test_course_hippique_is_played_with_no_reader(make_table: Any) -> None:
     assert table.screen.oled.lines == ("Card", "Q♥")
     table.hold_undo()  # takes back the suit, nothing else
     assert "Taken back." in table.lcd
-    assert not any(table.view.board["course"])
+    assert not any(table.view.board.course)
     table.wait()
     assert table.screen.lcd[3] == "1♠ 2♥ 3♦ 4♣"
     table.press("horse2")
     table.turn(-2)  # round from 2♥ to K♥, Q♥
     table.press("push")
-    assert [c for c in table.view.board["course"] if c] == ["QH"]
+    assert [c.code for c in table.view.board.course if c] == ["QH"]
     rng = random.Random(3)
     deck = [r + s for s in SUITS for r in RANKS if r + s != "QH"]
     rng.shuffle(deck)
@@ -73,19 +73,19 @@ def test_jockey_is_played_with_no_reader(make_table: Any) -> None:
     table.press("horse4")  # red's cards
     assert table.screen.lcd[2] == "Card: < red +7 >"
     table.press("push")
-    assert table.view.board["pile"] == ["red+7#1"]
+    assert table.view.board.pile == ("red+7#1",)
     assert table.screen.lcd[2] == "Anna: red +7"
     table.press("horse4", "push")  # the same card again: its next copy
-    assert table.view.board["pile"] == ["red+7#1", "red+7#2"]
+    assert table.view.board.pile == ("red+7#1", "red+7#2")
     table.press("horse5")  # the position cards
     assert table.screen.lcd[2].startswith("Card: < No.")
     table.hold_undo()
-    assert table.view.board["pile"] == ["red+7#1", "red+7#2"]
+    assert table.view.board.pile == ("red+7#1", "red+7#2")
     table.press("horse3")
     table.turn(1)
     assert table.screen.lcd[2] == "Card: < blue +10 >"
     table.press("push")
-    assert table.view.board["pile"][-1] == "blue+10#1"
+    assert table.view.board.pile[-1] == "blue+10#1"
     rng = random.Random(8)
     while table.view.phase == "racing":
         group = rng.randint(1, 5)

@@ -134,7 +134,7 @@ def test_jockey_stakes_step_by_hundreds_and_start_at_the_last_stake(make_table: 
     bet(table, "order", ["blue", "red"], [200, 100])
     rng = random.Random(2)
     while table.view.phase in ("betting", "racing"):
-        pile = set(table.view.board["pile"])
+        pile = set(table.view.board.pile)
         unplayed = [c.id for c in default_deck().cards if c.id not in pile]
         table.scan(f"jockey:{jockey_number(rng.choice(unplayed), default_deck())}")
     table.press("push")  # race 2

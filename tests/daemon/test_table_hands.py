@@ -22,7 +22,7 @@ def start_with_hands(table: Any) -> None:
 def test_each_hand_is_scanned_then_bets_then_cards_from_the_hand(make_table: Any) -> None:
     table = make_table(Session.in_memory())
     start_with_hands(table)
-    assert table.view.game == "jockey" and table.view.board["hands"]
+    assert table.view.game == "jockey" and table.view.board.hands
     table.wait()
     assert table.screen.lcd == (
         "Race 1/3: hands",
@@ -44,10 +44,10 @@ def test_each_hand_is_scanned_then_bets_then_cards_from_the_hand(make_table: Any
     bet(table, "win", ["red"], [300])
     bet(table, "win", ["blue"], [200])
     table.scan("jockey:20")  # Ben's card, on Anna's turn
-    assert table.view.board["pile"] == []
+    assert table.view.board.pile == ()
     table.scan("jockey:1")
-    assert len(table.view.board["pile"]) == 1
-    assert table.view.board["hand_sizes"] == {"Anna": 14, "Ben": 15}
+    assert len(table.view.board.pile) == 1
+    assert table.view.board.hand_sizes == {"Anna": 14, "Ben": 15}
 
 
 def test_hands_are_refused_without_a_card_reader(make_table: Any) -> None:
