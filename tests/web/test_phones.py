@@ -15,10 +15,12 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -100,9 +102,16 @@ def predict(phone: Phone, horses: tuple[str, ...]) -> None:
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The screenshots' folder (see DOCS)."""
-    return DOCS if os.environ.get("COMPANION_SCREENSHOTS") else tmp_path_factory.mktemp("shots")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The screenshots' folder (see DOCS); the guide's pictures are kept small (64 colours)."""
+    if not os.environ.get("COMPANION_SCREENSHOTS"):
+        yield tmp_path_factory.mktemp("shots")
+        return
+    yield DOCS
+    for picture in DOCS.glob("*.png"):
+        with Image.open(picture) as shot:
+            small = shot.convert("RGB").quantize(colors=64)
+        small.save(picture, optimize=True)
 
 
 def predictions_from_phones_stay_sealed_until_the_reveal(
@@ -328,7 +337,8 @@ def a_jockey_race_with_hands_counted_on_the_phones(
         for kind, count in HANDS[name].items():
             hand.locator(f"input[name='cards:{kind}']").fill(str(count))
         if name == "Anna":
-            seated[name].page.screenshot(path=str(shots / "jockey-hand-phone.png"))
+            page.evaluate("document.querySelector('#private h3').scrollIntoView()")
+            page.screenshot(path=str(shots / "jockey-hand-phone.png"))
         page.click("text=These are my cards")
         hands[name] = page.locator("#private .hand").inner_text()
         assert hands[name].startswith("Your hand (12): ")
