@@ -156,3 +156,31 @@ def test_a_face_down_course_gives_an_estimate_said_as_such() -> None:
     session.new_game("course_hippique", ["Anna", "Bob", "Chloé"], {"setback": "all"})
     board = public_html(public_state(session))
     assert "an estimate" in board and board.count("≈ ") == 4
+
+
+def test_from_the_second_race_a_player_keeps_two_cards_of_the_last() -> None:
+    session = Session.in_memory()
+    players = ("Anna", "Bob", "Chloé")
+    session.new_game("jockey", list(players), {"hands": True})
+    hands = {
+        "Anna": {"blue+10": 1, "brown-chase": 1, "brown+7": 4, "yellow+7": 4, "no2+15": 2},
+        "Bob": {"blue-lead": 1, "brown-chase": 1, "red+7": 4, "blue+7": 4, "no2+15": 2},
+        "Chloé": {"blue-lead": 1, "yellow+10": 3, "red+10": 3, "no4+20": 3, "no3+18": 2},
+    }
+    for player in players:
+        tap(session, player, {"type": "hand", "cards": hands[player]})
+        tap(session, player, {"type": "bet", "kind": "win", "horse": "blue", "stake": 100})
+    for player, kind in (("Anna", "blue+10"), ("Bob", "blue-lead"), ("Chloé", "blue-lead"),
+                         ("Anna", "brown-chase"), ("Bob", "brown-chase")):  # fmt: skip
+        tap(session, player, {"type": "play_card", "card": kind})
+    tap(session, "Anna", {"type": "next_race"})
+    page = page_of(session, "Anna")
+    kept = re.findall(r'name="kept\[\]" value="([^"]+)"> ([^<]+)<', page)
+    assert ("no2+15#1", "No.2 +15") in kept and len(kept) == 10  # Anna's unplayed cards
+    counted = {"no2+15": 1, "red+10": 3, "blue+10": 3, "red+7": 3}
+    dealt = tap(
+        session, "Anna", {"type": "hand", "kept": ["no2+15#1", "brown+7#1"], "cards": counted}
+    )
+    assert dealt.kept == ("no2+15#1", "brown+7#1")  # type: ignore[attr-defined]
+    assert "no2+15#1" not in dealt.cards  # type: ignore[attr-defined]
+    assert "Your hand (12): brown +7, " in page_of(session, "Anna")
