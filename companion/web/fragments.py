@@ -356,9 +356,9 @@ def _kind_words(kind: Kind) -> str:
 def _jk_private(player: str, details: dict[str, Any], state: Public) -> str:
     view, board = state.view, state.board
     deck = jockey_deck(state.options)
+    balance = board.get("balances", {}).get(player, "")
     parts = [
-        f'<p class="secret">Stake limit: {e(details.get("limit", ""))}'
-        f" · owed: {e(details.get('owed', 0))}</p>"
+        f'<p class="secret">Balance: {e(balance)} · stake limit: {e(details.get("limit", ""))}</p>'
     ]
     bet = details.get("bet")
     if bet:
