@@ -148,8 +148,8 @@ def _percent(chance: Chance) -> str:
 def _odds(odds: dict[str, Any], chances: Sequence[Chance]) -> str:
     """The odds the croupier pays, and beside them each horse's chance of winning from here."""
     if not chances:
-        rows = ((SUITS.get(h, h), f"{v} to 1") for h, v in odds.items())
-        return _table(("horse", "odds"), rows, "odds")
+        announced = ((SUITS.get(h, h), f"{v} to 1") for h, v in odds.items())
+        return _table(("horse", "odds"), announced, "odds")
     rows = "".join(
         f"<tr><td>{e(SUITS.get(c.horse, c.horse))}</td><td>{e(odds.get(c.horse))} to 1</td>"
         f'<td class="chance" title="{e(c.fraction or "estimate")}">{e(_percent(c))}</td></tr>'
