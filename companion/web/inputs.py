@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.session.log import Entry, LogError, parse_entry
 from companion.session.session import Session
-from companion.web.cards import copies_of, jockey_deck, label_of
+from companion.web.cards import copies_of, jockey_deck, kind_of, label_of
 from companion.web.state import board_json
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
@@ -72,10 +72,10 @@ def _played_copy(fields: dict[str, Any], session: Session) -> Any:
     """The copy of the tapped kind the player plays: one in their hand (hands tracked), else
     the first one not yet on the pile."""
     card = fields.get("card")
-    if not isinstance(card, str) or "#" in card:
-        return card  # a copy named in full (or nothing): the engine judges it
     assert session.table is not None
     deck = jockey_deck(session.table.start.options)
+    if not isinstance(card, str) or not any(kind_of(c.id) == card for c in deck.cards):
+        return card  # a copy named in full, or no card of the deck: the engine judges it
     board = board_json(session.view())
     if board.get("hands"):
         free = session.private_view(str(fields["player"])).to_json()["details"]["hand"]
@@ -107,6 +107,8 @@ def _dealt_copies(fields: dict[str, Any], session: Session) -> Any:
         number = int(count) if isinstance(count, int | str) and str(count).isdigit() else -1
         if number < 0 or number > len(deck.cards):
             raise PageRefusal("malformed", "Count your cards with whole numbers.")
+        if not any(kind_of(c.id) == kind for c in deck.cards):
+            raise PageRefusal("unknown_card", "Unknown card: check the deck or enroll it.")
         copies = copies_of(deck, str(kind), free, number)
         if copies is None:
             sentence = f"There are no more {label_of(deck, str(kind))} cards: count again."

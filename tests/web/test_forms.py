@@ -85,6 +85,10 @@ def test_without_hand_tracking_a_jockey_card_is_tapped_by_its_kind() -> None:
     with pytest.raises(PageRefusal) as refused:
         seat_entry(seat_request("Anna", {"type": "play_card", "card": "red+7"}), session)
     assert refused.value.sentence == "Every red +7 was played."
+    outcome = session.submit(
+        seat_entry(seat_request("Anna", {"type": "play_card", "card": "x"}), session)
+    )
+    assert outcome.code == "unknown_card"  # no card of the deck: the engine says so
 
 
 def test_with_hand_tracking_cards_are_counted_by_kind_and_played_from_the_hand() -> None:
@@ -103,6 +107,9 @@ def test_with_hand_tracking_cards_are_counted_by_kind_and_played_from_the_hand()
     with pytest.raises(PageRefusal) as refused:  # every copy is in a hand already
         seat_entry(seat_request("Chloé", {"type": "hand", "cards": {"no2+15": 1}}), session)
     assert refused.value.code == "card_in_a_hand"
+    with pytest.raises(PageRefusal) as refused:
+        seat_entry(seat_request("Chloé", {"type": "hand", "cards": {"joker": 1}}), session)
+    assert refused.value.code == "unknown_card"
     tap(session, "Chloé", {"type": "hand", "cards": {"no3+18": 3, "no4+20": 3, "brown+7": 4,
                                                      "yellow+7": 2}})  # fmt: skip
     for player in ("Anna", "Bob", "Chloé"):
