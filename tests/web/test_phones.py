@@ -247,7 +247,8 @@ def a_course_hippique_race_from_phones_alone(
     seat_phones(table, seated, phones)
     croupier = table.view()["board"]["croupier"]
     page, board = seated[croupier].page, seated["board"].page
-    course, deck = PACK[:7], PACK[7:]
+    course = PACK[:7]
+    deck = sorted(PACK[7:], key=lambda card: not card.endswith("S"))  # spades first: a short race
     for card in course:  # tapped in row order, laid as one input
         page.click(f"#private form[data-type=deal_course] button[value='{card}']")
     page.wait_for_selector(f"text=Row: {' '.join(c[:-1] + c[-1].translate(SUIT) for c in course)}")
@@ -284,7 +285,7 @@ def a_course_hippique_race_from_phones_alone(
             lambda s, e=view["events"]: s["view"]["events"] > e or "refus" in " ".join(s["lcd"]),
             "a tapped card",
         )
-    assert table.view()["board"]["winner"] in "SHDC"
+    assert table.view()["board"]["winner"] == "S"
 
 
 SUIT = str.maketrans({"S": "♠", "H": "♥", "D": "♦", "C": "♣"})
