@@ -234,6 +234,7 @@ def seat_phones(table: Table, seated: dict[str, Phone], names: tuple[str, ...]) 
         phone.page.wait_for_url("**/play")
 
 
+SUIT = str.maketrans({"S": "♠", "H": "♥", "D": "♦", "C": "♣"})
 #: The pack in the order the croupier taps it: suits interleaved, so the course needs no redeal.
 PACK = [rank + suit for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
         for suit in "CDHS"]  # fmt: skip
@@ -288,9 +289,8 @@ def a_course_hippique_race_from_phones_alone(
     assert table.view()["board"]["winner"] == "S"
 
 
-SUIT = str.maketrans({"S": "♠", "H": "♥", "D": "♦", "C": "♣"})
 #: What each Jockey player counts in their hand (kind: cards), their bet, and their cards in
-#: the order they play them: blue +10, its lead doubled twice over, two chases of brown.
+#: the order they play them: blue +10, its lead tripled twice over, two chases of brown.
 HANDS = {
     "Anna": {"blue+10": 1, "brown-chase": 1, "brown+7": 4, "yellow+7": 4, "no2+15": 2},
     "Bob": {"blue-lead": 1, "brown-chase": 1, "red+7": 4, "blue+7": 4, "no2+15": 2},
@@ -327,6 +327,12 @@ def a_jockey_race_with_hands_counted_on_the_phones(
     hands: dict[str, str] = {}
     for name in phones:
         page = seated[name].page
+        hand = page.locator("form[data-type=hand]")
+        for kind, count in HANDS[name].items():
+            if count == 1:  # stepped with +, the others typed
+                hand.locator(f"label:has(input[name='cards:{kind}']) button.up").click()
+            else:
+                hand.locator(f"input[name='cards:{kind}']").fill(str(count))
         fields, stake, words = BETS[name]
         bet = page.locator("form[data-type=bet]")
         for field, value in fields.items():
@@ -334,9 +340,8 @@ def a_jockey_race_with_hands_counted_on_the_phones(
         bet.locator("input[name=stake]").fill(stake)
         page.click("text=Place my bet")
         page.wait_for_selector(f"text=Your bet: {words}")
-        hand = page.locator("form[data-type=hand]")
-        for kind, count in HANDS[name].items():
-            hand.locator(f"input[name='cards:{kind}']").fill(str(count))
+        for kind, count in HANDS[name].items():  # the redraw kept the cards counted so far
+            assert hand.locator(f"input[name='cards:{kind}']").input_value() == str(count)
         if name == "Anna":
             page.evaluate("document.querySelector('#private h3').scrollIntoView()")
             page.screenshot(path=str(shots / "jockey-hand-phone.png"))

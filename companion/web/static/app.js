@@ -69,6 +69,7 @@
       var value = (parseInt(input.value, 10) || 0) + (target.className === "up" ? step : -step);
       var top = parseInt(input.max, 10);
       input.value = Math.max(0, isNaN(top) ? value : Math.min(top, value));
+      if (target.form) { target.form.setAttribute("data-touched", "1"); }
       event.preventDefault();
       return;
     }
@@ -79,7 +80,7 @@
       var row = form.querySelector(".row span");
       row.textContent = row.textContent ? row.textContent + " " + target.textContent : target.textContent;
       target.disabled = true;
-      form.setAttribute("data-busy", "1");
+      form.setAttribute("data-touched", "1");
       event.preventDefault();
       return;
     }
@@ -100,13 +101,14 @@
       post("/api/host", data, settled);
     } else {
       data.type = form.getAttribute("data-type");
-      form.removeAttribute("data-busy");
+      form.removeAttribute("data-touched");
       post("/api/input", data, settled);
     }
   });
   // The host's new-game form shows the options of the game chosen.
   document.addEventListener("change", function (event) {
     var target = event.target;
+    if (target.form) { target.form.setAttribute("data-touched", "1"); }
     if (target.tagName === "SELECT" && target.className === "game") {
       target.form.setAttribute("data-game", target.value);
     }
@@ -150,12 +152,40 @@
     // far, are not wiped by a redraw; the newest picture is shown once it is sent.
     var active = document.activeElement;
     var typing = active && old.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA");
-    if (typing || old.querySelector("[data-busy]")) { held[id] = html; return; }
+    if (typing) { held[id] = html; return; }
     delete held[id];
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var fresh = holder.firstChild;
-    if (fresh) { old.parentNode.replaceChild(fresh, old); }
+    if (!fresh) { return; }
+    var touched = old.querySelectorAll("form[data-touched]");
+    for (var i = 0; i < touched.length; i++) { carry(touched[i], fresh); }
+    old.parentNode.replaceChild(fresh, old);
+  }
+  // What a player entered in a form (counts stepped, cards tapped, a choice) goes on into the
+  // same form of the new picture.
+  function carry(form, fresh) {
+    var key = form.getAttribute("data-type") ? "data-type" : "data-do";
+    var into = fresh.querySelector("form[" + key + "='" + form.getAttribute(key) + "']");
+    if (!into) { return; }
+    into.setAttribute("data-touched", "1");
+    if (form.getAttribute("data-game")) { into.setAttribute("data-game", form.getAttribute("data-game")); }
+    var items = form.elements;
+    for (var i = 0; i < items.length; i++) {
+      var item = items[i];
+      var sequence = item.name === "cards" && item.type === "hidden";
+      if (!item.name || item.tagName === "BUTTON" || (item.type === "hidden" && !sequence)) { continue; }
+      var twin = into.querySelector("[name='" + item.name + "']" + (item.type === "checkbox" ? "[value='" + item.value + "']" : ""));
+      if (!twin) { continue; }
+      if (item.type === "checkbox") { twin.checked = item.checked; } else { twin.value = item.value; }
+    }
+    var row = form.querySelector(".row span");
+    if (row && into.querySelector(".row span")) { into.querySelector(".row span").textContent = row.textContent; }
+    var picked = form.querySelectorAll("button.pick[disabled]");
+    for (var j = 0; j < picked.length; j++) {
+      var same = into.querySelector("button.pick[value='" + picked[j].value + "']");
+      if (same) { same.disabled = true; }
+    }
   }
   function settled(result) {
     answer(result);
