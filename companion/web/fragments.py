@@ -10,6 +10,7 @@ from html import escape
 from typing import Any
 
 from companion.games.jockey import Deck
+from companion.games.registry import GAMES
 from companion.web.cards import (
     SUITS,
     Kind,
@@ -22,7 +23,7 @@ from companion.web.cards import (
 from companion.web.chart import chart_svg
 from companion.web.state import Chance, Public
 
-GAME_TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
+GAME_TITLES = {game.kind: game.title for game in GAMES}
 JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
 JOCKEY_KINDS = ("win", "place", "double", "order")
 
