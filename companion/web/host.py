@@ -81,8 +81,11 @@ PHONE_OPTIONS: dict[str, tuple[Option, ...]] = {
 
 
 def host_options(kind: str) -> tuple[Option, ...]:
-    """The options the host page offers for ``kind``: the registry's, then the phones' own."""
-    return find_game(kind).options + PHONE_OPTIONS.get(kind, ())
+    """The options the host page offers for ``kind``: the registry's, then the phones' own
+    (those the registry does not declare itself)."""
+    declared = find_game(kind).options
+    keys = {option.key for option in declared}
+    return declared + tuple(o for o in PHONE_OPTIONS.get(kind, ()) if o.key not in keys)
 
 
 def _new_game() -> str:
