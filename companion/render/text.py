@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, short
+from companion.session.view import PublicBoard
 
 __all__ = ["short"]
 
@@ -46,7 +47,7 @@ class PublicView(Protocol):
     def waiting_for(self) -> tuple[str, ...]: ...
 
     @property
-    def board(self) -> dict[str, Any]: ...
+    def board(self) -> PublicBoard: ...
 
     @property
     def finished(self) -> bool: ...

@@ -2,17 +2,47 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from companion.session.log import Entry
+
+if TYPE_CHECKING:  # the engines load only with a command that plays
+    from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
+    from companion.games.jockey import JockeyBoard, JockeyPrivate
+    from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
 
 
 class NoGame(StrEnum):
     """The phase of the view while no game is on (each game's phases are its engine's)."""
 
     NO_GAME = "no_game"
+
+
+@dataclass(frozen=True)
+class NoBoard:
+    """The public board while no game is on: nothing to show."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the empty board as JSON-ready data."""
+        return {}
+
+
+@dataclass(frozen=True)
+class NoDetails:
+    """The private details of someone who plays no game: nothing to show."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the empty details as JSON-ready data."""
+        return {}
+
+
+#: A game's public board: each game's engine declares its own, a frozen dataclass whose
+#: ``to_json`` gives the board as the table log and the pages write it.
+PublicBoard: TypeAlias = "JumpyJackBoard | CourseHippiqueBoard | JockeyBoard | NoBoard"
+#: What one player alone may see of a game: each game's engine declares its own.
+PrivateDetails: TypeAlias = "JumpyJackPrivate | CourseHippiquePrivate | JockeyPrivate | NoDetails"
 
 
 @dataclass(frozen=True)
@@ -45,7 +75,7 @@ class View:
     turn: str | None = None
     sealed: tuple[str, ...] = ()
     waiting_for: tuple[str, ...] = ()
-    board: dict[str, Any] = field(default_factory=dict, hash=False)
+    board: PublicBoard = field(default_factory=NoBoard, hash=False)
     finished: bool = False
     winners: tuple[str, ...] = ()
     events: int = 0
@@ -53,9 +83,8 @@ class View:
     last_refusal: RefusalView | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the view as JSON-ready data (tuples become lists)."""
-        data: dict[str, Any] = _plain(asdict(self))
-        return data
+        """Return the view as JSON-ready data (tuples become lists, the board its JSON)."""
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -67,13 +96,12 @@ class PrivateView:
     """
 
     player: str
-    details: dict[str, Any] = field(default_factory=dict, hash=False, repr=False)
+    details: PrivateDetails = field(default_factory=NoDetails, hash=False, repr=False)
     last_refusal: RefusalView | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """Return the private view as JSON-ready data."""
-        data: dict[str, Any] = _plain(asdict(self))
-        return data
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -91,6 +119,19 @@ class Outcome:
     code: str | None = None
     sentence: str | None = field(default=None, repr=False)
     game_id: int | None = None
+
+
+def _fields_json(view: View | PrivateView) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for f in fields(view):
+        value = getattr(view, f.name)
+        if f.name in ("board", "details"):
+            data[f.name] = value.to_json()
+        elif isinstance(value, RefusalView):
+            data[f.name] = asdict(value)
+        else:
+            data[f.name] = _plain(value)
+    return data
 
 
 def _plain(value: Any) -> Any:

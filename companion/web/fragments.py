@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any
 
-from companion.games.jockey import Deck
+from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
+from companion.games.jockey import Bet as JockeyBet
+from companion.games.jockey import Deck, JockeyBoard, JockeyPrivate
+from companion.games.jumpy_jack import Guess, JumpyJackBoard, JumpyJackPrivate
 from companion.games.registry import GAMES
+from companion.session.view import PrivateView
 from companion.web.cards import (
     SUITS,
     Kind,
@@ -66,11 +69,11 @@ def public_html(state: Public) -> str:
     refusal = view.get("last_refusal")
     if refusal:
         parts.append(f'<p class="refusal">{e(refusal["sentence"])}</p>')
-    if game == "jumpy_jack":
+    if isinstance(board, JumpyJackBoard):
         parts.append(_jumpy_jack(board))
-    elif game == "course_hippique":
+    elif isinstance(board, CourseHippiqueBoard):
         parts.append(_course_hippique(board, state.chances))
-    elif game == "jockey":
+    elif isinstance(board, JockeyBoard):
         parts.append(_jockey(board))
     if view.get("finished"):
         parts.append(f'<p class="winners">Winner: {e(", ".join(view["winners"]))}</p>')
@@ -78,61 +81,60 @@ def public_html(state: Public) -> str:
     return f'<section id="public">{"".join(parts)}</section>'
 
 
-def _jumpy_jack(board: dict[str, Any]) -> str:
-    horses = board.get("horses", [])
-    top = max([20, *(int(h.get("square") or 0) for h in horses)])
+def _jumpy_jack(board: JumpyJackBoard) -> str:
+    horses = board.horses
+    top = max([20, *(h.square or 0 for h in horses)])
     lanes = "".join(
-        _bar(f"{h['name']} ({h['state']})", int(h.get("square") or 0), top, h["colour"])
-        for h in horses
+        _bar(f"{h.name} ({h.state.value})", h.square or 0, top, h.colour) for h in horses
     )
-    die = board.get("die")
+    die = board.die
     die_html = f'<p class="die">Die: <b>{e(die)}</b></p>' if die else ""
-    scores = _table(("player", "points"), sorted(board.get("scores", {}).items()), "scores")
-    target = f"<p>Target: {e(board.get('target'))} points</p>"
+    scores = _table(("player", "points"), sorted(board.scores.items()), "scores")
+    target = f"<p>Target: {e(board.target)} points</p>"
     return die_html + f'<div class="track">{lanes}</div>' + scores + target + _jj_reveal(board)
 
 
-def _jj_reveal(board: dict[str, Any]) -> str:
-    results = board.get("results") or []
+def _jj_reveal(board: JumpyJackBoard) -> str:
+    results = board.results
     if not results:
         return ""
     last = results[-1]
-    guesses, bonus = last.get("guesses") or {}, last.get("bonus") or {}
+    guesses = last.guesses
     rows = [
-        (p, " ".join(h), last.get("points", {}).get(p, 0))
-        + ((_guess_words(guesses.get(p)), bonus.get(p, 0)) if guesses else ())
-        for p, h in last.get("predictions", {}).items()
+        (p, " ".join(h), last.points.get(p, 0))
+        + ((_guess_words(guesses.get(p)), last.bonus.get(p, 0)) if guesses else ())
+        for p, h in last.predictions.items()
     ]
     head = ("player", "prediction", "points") + (("guess", "bonus") if guesses else ())
-    podium = " ".join(last.get("podium", {}).get("finishers", []))
+    podium = " ".join(last.podium.finishers)
     return (
-        f'<div class="reveal"><h2>Race {e(last["number"])} revealed</h2>'
+        f'<div class="reveal"><h2>Race {e(last.number)} revealed</h2>'
         f"<p>Podium: {e(podium)}</p>" + _table(head, rows) + "</div>"
     )
 
 
-def _guess_words(guess: dict[str, Any] | None) -> str:
-    if not guess:
+def _guess_words(guess: Guess | None) -> str:
+    if guess is None:
         return "no guess"
-    return f"{guess['target']}: {' '.join(guess['horses'])}"
+    return f"{guess.target}: {' '.join(guess.horses)}"
 
 
-def _course_hippique(board: dict[str, Any], chances: Sequence[Chance]) -> str:
-    finish = int(board.get("finish") or 8)
+def _course_hippique(board: CourseHippiqueBoard, chances: Sequence[Chance]) -> str:
+    finish = board.finish or 8
     lanes = "".join(
-        _bar(SUITS.get(s, s), int(v), finish) for s, v in board.get("positions", {}).items()
+        _bar(SUITS.get(s.letter, s.letter), v, finish) for s, v in board.positions.items()
     )
-    odds = _odds(board.get("odds", {}), chances)
+    odds = _odds({s.letter: v for s, v in board.odds.items()}, chances)
     info = (
-        f"<p>Croupier: {e(board.get('croupier'))} · largest stake: {e(board.get('max_bet'))}"
-        f" · cards left: {e(board.get('cards_left'))}</p>"
+        f"<p>Croupier: {e(board.croupier)} · largest stake: {e(board.max_bet)}"
+        f" · cards left: {e(board.cards_left)}</p>"
     )
-    balances = _table(("player", "chips"), board.get("balances", {}).items(), "scores")
-    bets = board.get("bets") or []
+    balances = _table(("player", "chips"), board.balances.items(), "scores")
+    bets = board.bets
     reveal = (
         _table(
             ("player", "horse", "stake"),
-            ((b["player"], SUITS.get(b["horse"], b["horse"]), b["stake"]) for b in bets),
+            ((b.player, SUITS.get(b.horse.letter, b.horse.letter), b.stake) for b in bets),
             "reveal",
         )
         if bets
@@ -146,7 +148,7 @@ def _percent(chance: Chance) -> str:
     return f"{'' if chance.fraction else '≈ '}{100 * chance.probability:.1f} %"
 
 
-def _odds(odds: dict[str, Any], chances: Sequence[Chance]) -> str:
+def _odds(odds: dict[str, int | None], chances: Sequence[Chance]) -> str:
     """The odds the croupier pays, and beside them each horse's chance of winning from here."""
     if not chances:
         announced = ((SUITS.get(h, h), f"{v} to 1") for h, v in odds.items())
@@ -168,64 +170,58 @@ def _odds(odds: dict[str, Any], chances: Sequence[Chance]) -> str:
     )
 
 
-def _jockey(board: dict[str, Any]) -> str:
-    length = int(board.get("track_length") or 80)
+def _jockey(board: JockeyBoard) -> str:
+    length = board.track_length or 80
     lanes = "".join(
-        _bar(h, int(v), length, h if h != "yellow" else "#d4b000")
-        for h, v in board.get("progress", {}).items()
+        _bar(h, v, length, h if h != "yellow" else "#d4b000") for h, v in board.progress.items()
     )
-    effect = board.get("last_effect") or {}
-    said = f'<p class="status">{e(effect["sentence"])}</p>' if effect.get("sentence") else ""
+    effect = board.last_effect
+    said = f'<p class="status">{e(effect.sentence())}</p>' if effect is not None else ""
     balances = _table(
         ("player", "balance", "limit", "cards"),
         (
-            (p, b, board.get("limits", {}).get(p, ""), board.get("hand_sizes", {}).get(p, ""))
-            for p, b in board.get("balances", {}).items()
+            (p, b, board.limits.get(p, ""), board.hand_sizes.get(p, ""))
+            for p, b in board.balances.items()
         ),
         "scores",
     )
-    results = board.get("results") or []
+    results = board.results
     reveal = ""
     if results:
         last = results[-1]
-        reveal = f'<div class="reveal"><h2>Race {e(last["number"])} settled</h2>' + _table(
+        reveal = f'<div class="reveal"><h2>Race {e(last.number)} settled</h2>' + _table(
             ("player", "bet", "change"),
-            (
-                (p["player"], _bet_words(p.get("bet")), p.get("change", 0))
-                for p in last.get("payouts", [])
-            ),
+            ((p.player, _bet_words(p.bet), p.change) for p in last.payouts),
         )
         reveal += "</div>"
     return said + f'<div class="track">{lanes}</div>' + balances + reveal
 
 
-def _bet_words(bet: dict[str, Any] | None) -> str:
-    if not bet:
+def _bet_words(bet: JockeyBet | None) -> str:
+    if bet is None:
         return "no bet"
-    horses = bet.get("horses") or [bet.get("horse")]
-    stakes = bet.get("stakes") or [bet.get("stake")]
-    kind = bet.get("kind", "win")
-    return f"{kind} " + ", ".join(f"{h} {s}" for h, s in zip(horses, stakes, strict=False))
+    return f"{bet.kind} " + ", ".join(
+        f"{h} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
+    )
 
 
 # -- one seat's private part ------------------------------------------------------------------
 
 
-def private_html(player: str, private: dict[str, Any], state: Public) -> str:
+def private_html(player: str, private: PrivateView, state: Public) -> str:
     """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
-    view = state.view
-    details = private.get("details") or {}
-    game = view.get("game")
+    view, board = state.view, state.board
+    details = private.details
     parts = [f"<h2>You are {e(player)}</h2>"]
-    refusal = private.get("last_refusal")
+    refusal = private.last_refusal
     if refusal:
-        parts.append(f'<p class="refusal" role="alert">{e(refusal["sentence"])}</p>')
-    if game == "jumpy_jack":
-        parts.append(_jj_private(player, details, state))
-    elif game == "course_hippique":
-        parts.append(_ch_private(player, details, state))
-    elif game == "jockey":
-        parts.append(_jk_private(player, details, state))
+        parts.append(f'<p class="refusal" role="alert">{e(refusal.sentence)}</p>')
+    if isinstance(board, JumpyJackBoard) and isinstance(details, JumpyJackPrivate):
+        parts.append(_jj_private(player, details, state, board))
+    elif isinstance(board, CourseHippiqueBoard) and isinstance(details, CourseHippiquePrivate):
+        parts.append(_ch_private(player, details, state, board))
+    elif isinstance(board, JockeyBoard) and isinstance(details, JockeyPrivate):
+        parts.append(_jk_private(player, details, state, board))
     if view.get("phase") == "race_over":
         parts.append(_form("next_race", "Next race", ""))
     return f'<section id="private">{"".join(parts)}</section>'
@@ -253,19 +249,21 @@ def _number(name: str, label: str, top: int | None, step: int = 1, value: int | 
     )
 
 
-def _jj_private(player: str, details: dict[str, Any], state: Public) -> str:
-    view, board = state.view, state.board
+def _jj_private(
+    player: str, details: JumpyJackPrivate, state: Public, board: JumpyJackBoard
+) -> str:
+    view = state.view
     parts = []
-    prediction = details.get("prediction")
+    prediction = details.prediction
     if prediction:
         parts.append(f'<p class="secret">Your prediction: {e(" ".join(prediction))}</p>')
-    guess = details.get("guess")
-    if guess:
+    guess = details.guess
+    if guess is not None:
         parts.append(
-            f'<p class="secret">Your guess of {e(guess["target"])}\'s prediction: '
-            f"{e(' '.join(guess['horses']))}</p>"
+            f'<p class="secret">Your guess of {e(guess.target)}\'s prediction: '
+            f"{e(' '.join(guess.horses))}</p>"
         )
-    horses = [(h["name"], h["name"]) for h in board.get("horses", [])]
+    horses = [(h.name, h.name) for h in board.horses]
     places = ("1st", "2nd", "3rd")
     if view.get("phase") == "predict" and horses:
         fields = "".join(_select(f"horses.{i}", horses, n) for i, n in enumerate(places))
@@ -283,7 +281,7 @@ def _jj_private(player: str, details: dict[str, Any], state: Public) -> str:
         parts.append("<h3>Guess an opponent's prediction</h3>")
         parts.append(_form("guess", "Seal my guess", fields))
     if view.get("turn") == player and view.get("phase") == "move":
-        legal = board.get("legal_horses") or []
+        legal = board.legal_horses
         parts.append(
             '<div class="picker">'
             + "".join(
@@ -296,30 +294,32 @@ def _jj_private(player: str, details: dict[str, Any], state: Public) -> str:
     return "".join(parts)
 
 
-def _ch_private(player: str, details: dict[str, Any], state: Public) -> str:
-    view, board = state.view, state.board
-    parts = [f'<p class="secret">Your chips: {e(details.get("balance", ""))}</p>']
-    bet = details.get("bet")
+def _ch_private(
+    player: str, details: CourseHippiquePrivate, state: Public, board: CourseHippiqueBoard
+) -> str:
+    view = state.view
+    parts = [f'<p class="secret">Your chips: {e(details.balance)}</p>']
+    bet = details.bet
     if bet:
-        horse = SUITS.get(bet["horse"], bet["horse"])
-        parts.append(f'<p class="secret">Your bet: {e(bet["stake"])} on {e(horse)}</p>')
+        horse = SUITS.get(bet.horse.letter, bet.horse.letter)
+        parts.append(f'<p class="secret">Your bet: {e(bet.stake)} on {e(horse)}</p>')
     phase = view.get("phase")
-    croupier = board.get("croupier")
+    croupier = board.croupier
     if phase == "betting" and player != croupier:
         chance = {c.horse: f", chance {_percent(c)}" for c in state.chances}
-        odds = board.get("odds", {})
+        odds = {s.letter: v for s, v in board.odds.items()}
         horses = (
             (h, f"{word} — {odds.get(h)} to 1{chance.get(h, '')}") for h, word in SUITS.items()
         )
-        fields = _select("horse", horses, "Horse") + _number("stake", "Stake", board.get("max_bet"))
+        fields = _select("horse", horses, "Horse") + _number("stake", "Stake", board.max_bet)
         parts.append(_form("bet", "Place my bet", fields))
     if player == croupier and phase == "betting":
         parts.append(
             _form("set_max_bet", "Set the largest stake", _number("amount", "Amount", None))
         )
-    seen = set(board.get("turned") or [])
+    seen = {c.code for c in board.turned}
     if phase != "redeal":  # a course dealt again is laid from the whole pack
-        seen |= {c for c in board.get("course") or [] if c}
+        seen |= {c.code for c in board.course if c is not None}
     cards = [(code, label) for code, label in playing_cards() if code not in seen]
     if player == croupier and phase in ("dealing", "redeal"):
         parts.append(
@@ -355,17 +355,15 @@ def _kind_words(kind: Kind) -> str:
     return kind.label + (f" ×{kind.count}" if kind.count > 1 else "")
 
 
-def _jk_private(player: str, details: dict[str, Any], state: Public) -> str:
-    view, board = state.view, state.board
+def _jk_private(player: str, details: JockeyPrivate, state: Public, board: JockeyBoard) -> str:
+    view = state.view
     deck = jockey_deck(state.options)
-    balance = board.get("balances", {}).get(player, "")
-    parts = [
-        f'<p class="secret">Balance: {e(balance)} · stake limit: {e(details.get("limit", ""))}</p>'
-    ]
-    bet = details.get("bet")
+    balance = board.balances.get(player, "")
+    parts = [f'<p class="secret">Balance: {e(balance)} · stake limit: {e(details.limit)}</p>']
+    bet = details.bet
     if bet:
         parts.append(f'<p class="secret">Your bet: {e(_bet_words(bet))}</p>')
-    hand = details.get("hand") or []
+    hand = details.hand
     if hand:
         words = ", ".join(_kind_words(k) for k in by_kind(deck, hand))
         parts.append(f'<p class="secret hand">Your hand ({len(hand)}): {e(words)}</p>')
@@ -375,20 +373,19 @@ def _jk_private(player: str, details: dict[str, Any], state: Public) -> str:
         fields = (
             _select("kind", ((k, k) for k in JOCKEY_KINDS), "Kind")
             + _select("horse", horses, "Horse")
-            + _number("stake", "Stake", details.get("limit"), 100)
+            + _number("stake", "Stake", details.limit, 100)
             + _select("horse2", horses, "Second horse (double, order)")
-            + _number("stake2", "Second stake (order)", details.get("limit"), 100)
+            + _number("stake2", "Second stake (order)", details.limit, 100)
         )
         parts.append(_form("bet", "Place my bet", fields))
-    owed = int(details.get("owed") or 0)
-    if owed and phase in ("betting", "racing"):
-        parts.append(_hand_form(deck, owed, details.get("leftover") or []))
+    if details.owed and phase in ("betting", "racing"):
+        parts.append(_hand_form(deck, details.owed, details.leftover))
     on_turn = view.get("turn") == player and phase in ("betting", "racing")
     if on_turn and not view.get("waiting_for"):
-        if board.get("hands"):
-            kinds = by_kind(deck, details.get("playable") or [])
+        if board.hands:
+            kinds = by_kind(deck, details.playable)
         else:
-            kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.get("pile", [])])
+            kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.pile])
         choices = ((k.kind, _kind_words(k)) for k in kinds)
         parts.append("<h3>Play a card</h3>" + _card_picker("play_card", choices))
     return "".join(parts)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.jockey import JockeyBoard, JockeyPrivate
 from companion.session.log import Entry, LogError, parse_entry
 from companion.session.session import Session
 from companion.web.cards import copies_of, jockey_deck, kind_of, label_of
-from companion.web.state import board_json
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
 SEAT_TYPES = frozenset(
@@ -76,12 +76,13 @@ def _played_copy(fields: dict[str, Any], session: Session) -> Any:
     deck = jockey_deck(session.table.start.options)
     if not isinstance(card, str) or not any(kind_of(c.id) == card for c in deck.cards):
         return card  # a copy named in full, or no card of the deck: the engine judges it
-    board = board_json(session.view())
-    if board.get("hands"):
-        free = session.private_view(str(fields["player"])).to_json()["details"]["hand"]
+    board = session.view().board
+    assert isinstance(board, JockeyBoard)
+    if board.hands:
+        free = list(_hand(session, str(fields["player"])))
         missing = ("card_not_in_hand", "That card is not in your hand.")
     else:
-        free = [c.id for c in deck.cards if c.id not in board.get("pile", [])]
+        free = [c.id for c in deck.cards if c.id not in board.pile]
         missing = ("card_played_twice", f"Every {label_of(deck, card)} was played.")
     copies = copies_of(deck, card, free, 1)
     if copies is None:
@@ -96,9 +97,11 @@ def _dealt_copies(fields: dict[str, Any], session: Session) -> Any:
         return counted  # a list of copies named in full (or nothing): the engine judges it
     assert session.table is not None
     deck = jockey_deck(session.table.start.options)
-    taken = set(board_json(session.view()).get("pile", []))
+    board = session.view().board
+    assert isinstance(board, JockeyBoard)
+    taken = set(board.pile)
     for player in session.table.start.players:
-        taken.update(session.private_view(player).to_json()["details"]["hand"])
+        taken.update(_hand(session, player))
     kept = fields.get("kept") or []
     taken.update(k for k in kept if isinstance(k, str))
     free = [c.id for c in deck.cards if c.id not in taken]
@@ -115,3 +118,10 @@ def _dealt_copies(fields: dict[str, Any], session: Session) -> Any:
             raise PageRefusal("card_in_a_hand", sentence)
         cards.extend(copies)
     return cards
+
+
+def _hand(session: Session, player: str) -> tuple[str, ...]:
+    """The cards in ``player``'s hand (read on the loop's thread, never sent anywhere)."""
+    details = session.private_view(player).details
+    assert isinstance(details, JockeyPrivate)
+    return details.hand
