@@ -3,7 +3,7 @@
 One daemon child serves the whole module: the host joins and starts a Jumpy Jack match with
 the guess variant, two phones join, predict and guess, the die button rolls and the phones
 move the horses (the daemon is killed mid-race and every page finds its seat again by
-itself); three phones play a Course hippique race with no card scanned; then a Jockey race
+itself); three phones play a whole Course hippique game with no card scanned; then a Jockey race
 with hands counted on the phones, bets from the phones and every card tapped. Before each
 reveal, every byte each page received is searched for another seat's sealed input.
 """
@@ -240,12 +240,32 @@ PACK = [rank + suit for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "
         for suit in "CDHS"]  # fmt: skip
 
 
-def a_course_hippique_race_from_phones_alone(
+def a_course_hippique_game_from_phones_alone(
     table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:
-    """No card is scanned: the croupier taps the course and every card, the others bet."""
+    """A whole game, one race per player: each croupier in turn taps the course and every
+    card on their phone, the others bet, any phone starts the next race; no card is scanned."""
     phones = ("Anna", "Bob", "Chloé")
     seat_phones(table, seated, phones)
+    croupiers = []
+    for race in (1, 2, 3):
+        croupiers.append(a_course_hippique_race(table, seated, shots, phones, first=race == 1))
+        if race < 3:
+            seated[phones[0]].page.click("#private form[data-type=next_race] button")
+            table.child.wait_until(lambda s, r=race: s["view"]["race"] == r + 1, "the next race")
+    assert sorted(croupiers) == sorted(phones)  # everyone kept the book once
+    view = table.view()
+    assert view["phase"] == "game_over" and view["finished"]
+    board = seated["board"].page
+    board.wait_for_selector("p.winners")
+    said = board.locator("p.winners").inner_text()
+    assert said == "Winner: " + ", ".join(view["winners"])
+
+
+def a_course_hippique_race(
+    table: Table, seated: dict[str, Phone], shots: Path, phones: tuple[str, ...], *, first: bool
+) -> str:
+    """One race from phones alone; returns its croupier."""
     croupier = table.view()["board"]["croupier"]
     page, board = seated[croupier].page, seated["board"].page
     course = PACK[:7]
@@ -256,14 +276,14 @@ def a_course_hippique_race_from_phones_alone(
     page.click("text=Lay these cards")
     board.wait_for_selector("td.chance")
     assert table.view()["board"]["course"] == course
-    # The exact chances stand beside the odds, as the engine computes them.
-    game = CourseHippiqueGame.new(phones, {})
-    game.deal_course(course)
-    for chance in game.chances().horses:
-        row = board.locator(".odds tr", has_text=chance.horse.english).inner_text().split("\t")
-        assert row[2] == f"{100 * chance.probability:.1f} %", row
+    if first:  # the exact chances stand beside the odds, as the engine computes them
+        game = CourseHippiqueGame.new(phones, {})
+        game.deal_course(course)
+        for chance in game.chances().horses:
+            row = board.locator(".odds tr", has_text=chance.horse.english).inner_text().split("\t")
+            assert row[2] == f"{100 * chance.probability:.1f} %", row
     steps, bets_placed = 0, False
-    while (view := table.view())["phase"] != "race_over":
+    while (view := table.view())["phase"] not in ("race_over", "game_over"):
         steps += 1
         assert steps < 150, "the race never ended"
         bettors = [p for p in phones if p != croupier]
@@ -277,7 +297,8 @@ def a_course_hippique_race_from_phones_alone(
                 bettor.fill("form[data-type=bet] input[name=stake]", "3")
                 bettor.click("text=Place my bet")
                 bettor.wait_for_selector("text=Your bet: 3")
-            board.screenshot(path=str(shots / "course-hippique-tv.png"))
+            if first:
+                board.screenshot(path=str(shots / "course-hippique-tv.png"))
             bets_placed = True
             continue
         else:
@@ -287,6 +308,7 @@ def a_course_hippique_race_from_phones_alone(
             "a tapped card",
         )
     assert table.view()["board"]["winner"] == "S"
+    return str(croupier)
 
 
 #: What each Jockey player counts in their hand (kind: cards), their bet, and their cards in
@@ -414,6 +436,6 @@ def test_an_evening_at_the_table_from_phones(
     predictions_from_phones_stay_sealed_until_the_reveal(table, seated, shots)
     the_die_rolls_the_phones_move_and_the_scoreboard_reveals(table, seated, shots)
     a_new_game_sends_every_phone_back_to_joining(table, seated)
-    a_course_hippique_race_from_phones_alone(table, seated, shots)
+    a_course_hippique_game_from_phones_alone(table, seated, shots)
     a_jockey_race_with_hands_counted_on_the_phones(table, seated, shots)
     hostile_requests_are_refused_and_change_nothing(table, seated)
