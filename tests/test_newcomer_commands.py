@@ -104,6 +104,8 @@ def test_a_journal_named_by_companion_journal_is_the_only_one_read(
         (["--course", ""], "--course 7H,QS,2D,9H,KC"),
         (["--course", "7H QS 2D 9H KC"], "--course 7H,QS,2D,9H,KC"),
         (["--course", "7H, QS 2D, 9H,KC"], "--course 7H,QS,2D,9H,KC"),
+        (["--course", "7H", "QS", "2D", "9H", "KC"], "--course 7H,QS,2D,9H,KC"),
+        (["--course", "7H,QS,2D,9H,KC", "--turned", "3S", "QH"], "--turned 3S,QH"),
         (["--course", "7H,QS,2D"], "--course 7H,QS,2D,9H,KC"),
         (["--course", "7H,QS,2D,9H,KC", "--turned", "3S QH"], "--turned 3S,QH"),
     ],

@@ -36,12 +36,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--course",
         metavar="CARDS",
+        nargs="+",
         help="the face-up course, comma separated, e.g. 7H,QS,2D,9H,KC,4S,JH (5 to 7 cards)",
     )
     parser.add_argument(
         "--turned",
         metavar="CARDS",
-        default="",
+        nargs="+",
+        default=[],
         help="the cards turned so far in the race, in order, comma separated",
     )
     parser.add_argument(
@@ -67,8 +69,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _cards(text: str | None) -> list[str]:
-    return [part.strip() for part in (text or "").split(",") if part.strip()]
+def _typed(value: str | list[str] | None) -> str:
+    """The cards as typed: words given unquoted come as several arguments, joined by a blank."""
+    return " ".join(value) if isinstance(value, list) else value or ""
+
+
+def _cards(value: str | list[str] | None) -> list[str]:
+    return [part.strip() for part in _typed(value).split(",") if part.strip()]
 
 
 def _refuse(message: str) -> int:
@@ -79,7 +86,7 @@ def _refuse(message: str) -> int:
 def _spaced(args: argparse.Namespace) -> str | None:
     """Name the option whose cards are separated by blanks instead of commas, if any."""
     for option in EXAMPLE:
-        text = getattr(args, option.removeprefix("--"))
+        text = _typed(getattr(args, option.removeprefix("--")))
         if any(len(part.split()) > 1 for part in _cards(text)):
             return option
     return None
