@@ -36,6 +36,8 @@ ANSWER_S = 5.0
 MAX_LINE = 256
 #: Connections served at once; one more is told so in one error line and closed.
 MAX_CONNECTIONS = 8
+#: A connection that sends nothing for this long is told so and closed, freeing its slot.
+IDLE_S = 300.0
 #: Connections the kernel holds for the accepting thread (more than are ever served at once).
 BACKLOG = 64
 #: The longest path a Unix socket binds to: sun_path holds 108 bytes with the closing NUL.
@@ -207,8 +209,9 @@ class ControlServer:
     simulation; ``close`` stops and removes the socket, if it is still the one bound.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, idle_s: float = IDLE_S) -> None:
         self.path = path
+        self.idle_s = idle_s
         claim(path)
         self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old_umask = os.umask(0o177)
@@ -372,9 +375,15 @@ class ControlServer:
     def _talk(self, connection: socket.socket) -> None:
         try:
             with connection:
-                for line in _lines(connection):
-                    reply = self._reply_to(line)
-                    connection.sendall(json.dumps(reply).encode() + b"\n")
+                connection.settimeout(self.idle_s)
+                try:
+                    for line in _lines(connection):
+                        reply = self._reply_to(line)
+                        connection.sendall(json.dumps(reply).encode() + b"\n")
+                except TimeoutError:
+                    sentence = f"Idle for {self.idle_s:g} s: connection closed."
+                    idle = CommandRefused("idle", sentence).reply()
+                    connection.sendall(json.dumps(idle).encode() + b"\n")
         except OSError:
             pass  # the client went away
         finally:

@@ -74,7 +74,7 @@ class Client:
 class Running:
     """A simulated companion with its loop in a thread and a control socket served."""
 
-    def __init__(self, state_dir: Path, path: Path) -> None:
+    def __init__(self, state_dir: Path, path: Path, idle_s: float = 300.0) -> None:
         self.companion: Companion = build(quick_config(), simulate=True, state_dir=state_dir)
         self.loop = threading.Thread(
             target=lambda: self.companion.run(handle_signals=False), daemon=True
@@ -82,7 +82,7 @@ class Running:
         self.loop.start()
         assert self.companion.daemon.running.wait(10), "the loop did not start"
         self.path = path
-        self.server = ControlServer(path)
+        self.server = ControlServer(path, idle_s)
         sim = self.companion.rig.simulation
         assert sim is not None
         self.server.start(sim, self.companion.daemon)
@@ -287,6 +287,22 @@ def test_connections_are_bounded_and_the_backlog_holds_a_burst(running: Running)
             client.close()
 
     wait_for(served_again, "a connection served once the others closed")
+
+
+def test_idle_connections_are_closed_and_free_their_slots(tmp_path: Path, folder: Path) -> None:
+    served = Running(tmp_path / "state", folder / "control.sock", idle_s=0.2)
+    try:
+        idle = [served.client() for _ in range(MAX_CONNECTIONS)]  # connect, then say nothing
+        for client in idle:
+            refused(client.reply(), "idle")
+            assert client.socket.recv(1) == b"", "an idle connection stayed open"
+        talking = served.client()
+        assert talking.ask("state")["ok"] is True  # a slot is free again
+        talking.close()
+        for client in idle:
+            client.close()
+    finally:
+        served.stop()
 
 
 # -- the fuzz --------------------------------------------------------------------------------
