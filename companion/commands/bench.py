@@ -25,7 +25,10 @@ def run(args: argparse.Namespace) -> int:
     unknown = set(args.only or []) - {m.NAME for m in chosen}
     if unknown:
         names = ", ".join(m.NAME for m in benchmarks.modules())
-        print(f"unknown benchmark: {', '.join(sorted(unknown))} (known: {names})")
+        print(
+            f"companion bench: unknown benchmark: {', '.join(sorted(unknown))} (known: {names})",
+            file=sys.stderr,
+        )
         return 2
     report: dict[str, dict[str, dict[str, float | str]]] = {}
     for number, module in enumerate(chosen, start=1):
