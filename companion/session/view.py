@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from companion.games.text import Message
 from companion.session.log import Entry
 
 
@@ -17,12 +18,17 @@ class NoGame(StrEnum):
 
 @dataclass(frozen=True)
 class RefusalView:
-    """A refused input as the table sees it: what was tried, by whom, and why not."""
+    """A refused input as the table sees it: what was tried, by whom, and why not.
+
+    ``sentence`` is in English; ``message`` is the same sentence as a template and its
+    parameters, for the displays to say in the table's language (never in the JSON).
+    """
 
     type: str
     player: str | None
     code: str
     sentence: str
+    message: Message | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class View:
     def to_json(self) -> dict[str, Any]:
         """Return the view as JSON-ready data (tuples become lists)."""
         data: dict[str, Any] = _plain(asdict(self))
+        _drop_message(data)
         return data
 
 
@@ -73,6 +80,7 @@ class PrivateView:
     def to_json(self) -> dict[str, Any]:
         """Return the private view as JSON-ready data."""
         data: dict[str, Any] = _plain(asdict(self))
+        _drop_message(data)
         return data
 
 
@@ -91,6 +99,14 @@ class Outcome:
     code: str | None = None
     sentence: str | None = field(default=None, repr=False)
     game_id: int | None = None
+    message: Message | None = field(default=None, compare=False, repr=False)
+
+
+def _drop_message(data: dict[str, Any]) -> None:
+    """Leave a refusal's message out of the JSON: its English sentence is there already."""
+    refusal = data.get("last_refusal")
+    if isinstance(refusal, dict):
+        refusal.pop("message", None)
 
 
 def _plain(value: Any) -> Any:
