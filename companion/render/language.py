@@ -35,8 +35,8 @@ DOMAIN = "companion"
 #: Where the catalogs are: ``<language>/LC_MESSAGES/companion.po`` (and ``.mo``).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
-#: Parameters of a message that are words of the catalogs themselves (a suit, a card).
-WORD_PARAMS = frozenset({"suit", "card"})
+#: Parameters of a message that are words of the catalogs themselves (a suit, a card, a horse).
+WORD_PARAMS = frozenset({"suit", "card", "horse"})
 
 #: The narrowest a name in a sentence is shortened to when the sentence must fit.
 NAME_LEAST = 4
@@ -90,7 +90,7 @@ def speaking(language: str) -> Iterator[None]:
 
 def _(text: str) -> str:
     """Return ``text`` (an English sentence of the catalogs) in the table's language."""
-    return catalog(current()).gettext(text)
+    return catalog(current()).gettext(text) if text else text
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:

@@ -6,7 +6,8 @@ import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, short
+from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, N_, short
+from companion.render.language import _
 
 __all__ = ["short"]
 
@@ -21,7 +22,15 @@ SEALED = "***"
 SUIT_SYMBOLS: Mapping[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 #: The suits' English names, by letter.
-SUIT_NAMES: Mapping[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: Mapping[str, str] = {
+    "S": N_("spades"),
+    "H": N_("hearts"),
+    "D": N_("diamonds"),
+    "C": N_("clubs"),
+}
+
+#: The names of the ranks that are words (the others are numbers), for cards in sentences.
+RANK_WORDS = (N_("ace"), N_("jack"), N_("queen"), N_("king"))
 
 
 class PublicView(Protocol):
@@ -238,7 +247,12 @@ MARK = 6
 
 def sealed(player: str) -> str:
     """Say in one row that ``player``'s bet is in: ``Anna: bet sealed ***``."""
-    return first_fit([f"{player}: bet sealed {SEALED}", named(player, f": sealed {SEALED}")])
+    return first_fit(
+        [
+            _("{player}: bet sealed {sealed}").format(player=player, sealed=SEALED),
+            named(player, _(": sealed {sealed}").format(sealed=SEALED)),
+        ]
+    )
 
 
 def stars(entered: int, total: int) -> str:
@@ -259,7 +273,10 @@ def card_text(code: str) -> str:
 
 
 def ordinal(number: int) -> str:
-    """Return 1st, 2nd, 3rd, 4th..."""
+    """Return 1st, 2nd, 3rd, 4th... (1er, 2e... in French, 1., 2.... in German)."""
+    if _("{number}th") != "{number}th":
+        form = _("{number}st") if number == 1 else _("{number}th")
+        return form.format(number=number)
     if 10 <= number % 100 <= 20:
         ending = "th"
     else:
@@ -272,6 +289,11 @@ def page_of(pages: Sequence[tuple[str, ...]], index: int) -> tuple[str, ...]:
     if not pages:
         return ()
     return pages[index % len(pages)]
+
+
+def race_word(number: int) -> str:
+    """Say which race it is: ``Race 2``."""
+    return _("Race {number}").format(number=number)
 
 
 def signed(amount: int) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.devices.base import InputEvent, Tone
+from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
 from companion.render.text import wrap
@@ -104,7 +105,10 @@ class Context:
         if outcome.accepted:
             return outcome, Reply()
         public = outcome.view.last_refusal
-        sentence = public.sentence if public is not None else (outcome.sentence or "Refused.")
+        if public is not None:
+            sentence = say(public.message) if public.message else public.sentence
+        else:
+            sentence = say(outcome.message) if outcome.message else _("Refused.")
         log.info("refused %s: %s", entry.TYPE, outcome.code)
         return outcome, refused(sentence)
 

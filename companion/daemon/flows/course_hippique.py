@@ -32,7 +32,9 @@ from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
 from companion.games.cards import Suit
 from companion.games.course_hippique import CARDS_PER_SUIT, win_probabilities
+from companion.games.text import N_
 from companion.render import course_hippique as render
+from companion.render.language import _
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
 from companion.render.text import SUIT_NAMES, named, sealed, suit
@@ -112,7 +114,7 @@ def _chances(
 class CourseHippiqueFlow(CardGameFlow):
     """Turn the croupier's scans, the horse buttons, the encoder and push into the game."""
 
-    NOT_OUR_CARD = "Not a playing card: scan a card of the 52-card deck."
+    NOT_OUR_CARD = N_("Not a playing card: scan a card of the 52-card deck.")
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -195,9 +197,11 @@ class CourseHippiqueFlow(CardGameFlow):
         if view.phase == "betting":
             entry = self._entry(view)
             if entry is not None and entry.what == "max_bet":
-                return refused("Set the max bet first: turn, then push.")
+                return refused(_("Set the max bet first: turn, then push."))
             if entry is not None:
-                return refused(f"Bets first: {entry.player} to bet or pass.")
+                return refused(
+                    _("Bets first: {player} to bet or pass.").format(player=entry.player)
+                )
         return self._turn_card(card, view)
 
     def _deal(self, code: str, view: View) -> Reply:
@@ -208,9 +212,10 @@ class CourseHippiqueFlow(CardGameFlow):
             course = [c for c in outcome.view.board.get("course", []) if c]
             full = max(HORSES, key=lambda h: sum(1 for c in course if c.endswith(h)))
             count = sum(1 for c in course if c.endswith(full))
-            return notice(f"Redeal: {count} {SUIT_NAMES[full]} in the course.", tone=Tone.REFUSED)
+            said = _("Redeal: {count} {suit} in the course.")
+            return notice(said.format(count=count, suit=_(SUIT_NAMES[full])), tone=Tone.REFUSED)
         if outcome.view.phase == "betting":
-            return notice("Course dealt.")
+            return notice(_("Course dealt."))
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def _turn_card(self, code: str, view: View) -> Reply:
@@ -231,11 +236,10 @@ class CourseHippiqueFlow(CardGameFlow):
         self.page = 0
         if winner:
             cues.insert(0, Cue(tone=Tone.FINISH))
-            name = SUIT_NAMES[winner]
-            return Reply(
-                cues,
-                Flash.sentence(f"{suit(winner)} {name} win!", NOTICE_S, (f"{suit(winner)} wins",)),
-            )
+            name = _(SUIT_NAMES[winner])
+            said = _("{suit} {name} win!").format(suit=suit(winner), name=name)
+            oled = (_("{winner} wins").format(winner=suit(winner)),)
+            return Reply(cues, Flash.sentence(said, NOTICE_S, oled))
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         return Reply(cues)
 

@@ -7,6 +7,8 @@ from abc import abstractmethod
 from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
 from companion.daemon.flows.cards import UNKNOWN_CARD
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.games.text import N_
+from companion.render.language import _, say
 from companion.session.log import NewGame, NextRace
 from companion.session.session import Game
 from companion.session.view import View
@@ -106,17 +108,18 @@ class GameFlow(Flow):
         the menu comes back with the same choices, so a mistaken start costs one hold.
         """
         if self.take_back_step():
-            return notice("Taken back.", tone=None)
+            return notice(_("Taken back."), tone=None)
         table = self.table
         if len(table.in_force()) <= 1:
             start = table.start
             self.ctx.session.abandon()
-            return Reply(flash=notice("Game cancelled.").flash, goto=self.menu(start))
+            return Reply(flash=notice(_("Game cancelled.")).flash, goto=self.menu(start))
         outcome = self.ctx.session.undo()
         if not outcome.accepted:
-            return notice(outcome.sentence or "Nothing to undo.", tone=Tone.REFUSED)
+            said = say(outcome.message) if outcome.message else _("Nothing to undo.")
+            return notice(said, tone=Tone.REFUSED)
         self.page = 0
-        reply = notice("Undone.")
+        reply = notice(_("Undone."))
         self.after_undo()
         return reply
 
@@ -143,7 +146,7 @@ class CardGameFlow(GameFlow):
     """A game played with scanned cards: a tag that is no card of its deck is refused first."""
 
     #: What the table says when an enrolled card of another deck is scanned.
-    NOT_OUR_CARD = "Not a card of this game."
+    NOT_OUR_CARD = N_("Not a card of this game.")
 
     def on_card(self, view: View, name: str | None) -> Reply:
         """Refuse an unknown tag or another deck's card, else play the card."""
@@ -151,7 +154,7 @@ class CardGameFlow(GameFlow):
             return refused(UNKNOWN_CARD)
         card = self.card(name)
         if card is None:
-            return refused(self.NOT_OUR_CARD)
+            return refused(_(self.NOT_OUR_CARD))
         return self.play(view, card)
 
     @abstractmethod

@@ -28,7 +28,9 @@ from companion.daemon.flows.cards import jockey_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
 from companion.games.jockey import JockeyOptions
+from companion.games.text import N_
 from companion.render import jockey as render
+from companion.render.language import _, current
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
 from companion.session.log import Bet, PlayCard
@@ -44,7 +46,7 @@ UNIT = 100
 class JockeyFlow(CardGameFlow):
     """Turn the encoder, the horse buttons, push and card scans into a game of Jockey."""
 
-    NOT_OUR_CARD = "Not a Jockey card: scan a card of the Jockey deck."
+    NOT_OUR_CARD = N_("Not a Jockey card: scan a card of the Jockey deck.")
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -124,15 +126,18 @@ class JockeyFlow(CardGameFlow):
         if outcome.view.phase in ("race_over", "game_over"):
             result = board["results"][-1]
             cues.insert(0, Cue(tone=Tone.FINISH))
-            text = f"{result['first']} 1st, {result['second']} 2nd!"
-            return Reply(cues, Flash.sentence(text, 4.0, (str(result["first"]), "wins")))
+            text = _("{first} 1st, {second} 2nd!").format(
+                first=_(str(result["first"])), second=_(str(result["second"]))
+            )
+            oled = (_(str(result["first"])), _("wins"))
+            return Reply(cues, Flash.sentence(text, 4.0, oled))
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         if effect.get("finished"):
             cues[0] = Cue(tone=Tone.FINISH)
         if not effect.get("blocked"):
             return Reply(cues)
-        if not fits(sentence, ROWS):
-            sentence = f"{effect.get('label')} moved nothing."
+        if not fits(sentence, ROWS) or current() != "en":
+            sentence = _("{label} moved nothing.").format(label=effect.get("label"))
         return Reply(cues, Flash.sentence(sentence, 4.0))
 
     def on_turn(self, view: View, steps: int) -> Reply:

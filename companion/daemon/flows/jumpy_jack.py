@@ -28,6 +28,7 @@ from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, DieIgnored, DieRolled, InputEvent, Tone
 from companion.games.jumpy_jack import MatchOptions
 from companion.render import jumpy_jack as render
+from companion.render.language import _, ngettext
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
 from companion.session.log import Forfeit, Guess, Move, Predict, Roll
@@ -116,7 +117,7 @@ class JumpyJackFlow(GameFlow):
     def handle(self, event: InputEvent) -> Reply:
         """Apply one device input: the die's here, the others as every game does."""
         if isinstance(event, DieIgnored):
-            return Reply(flash=Flash.sentence("Wait for the die.", 2.0))
+            return Reply(flash=Flash.sentence(_("Wait for the die."), 2.0))
         if isinstance(event, DieRolled):
             return self._roll(self.ctx.view(), event.value)
         if isinstance(event, ButtonPressed) and event.button == "die":
@@ -136,7 +137,7 @@ class JumpyJackFlow(GameFlow):
     def race_started(self, view: View) -> Reply:
         """Ask for the predictions of the new race."""
         self.pressed = []
-        return notice(f"Race {view.race}: predict!")
+        return notice(_("Race {number}: predict!").format(number=view.race))
 
     def on_push(self, view: View) -> Reply:
         """Choose the guesser's opponent, or no guess."""
@@ -145,7 +146,7 @@ class JumpyJackFlow(GameFlow):
             if entry.target is None:
                 self.guess_done.add(entry.player)
                 self.target_index = 0
-                return notice(named(entry.player, ": no guess."), tone=None)
+                return notice(named(entry.player, _(": no guess.")), tone=None)
             self.target_chosen = True
             return Reply()
         return Reply()
@@ -173,7 +174,7 @@ class JumpyJackFlow(GameFlow):
                 self.guess_done.add(entry.player)
                 self.target_index, self.target_chosen = 0, False
         if outcome.accepted:
-            return notice(named(entry.player, f": sealed {SEALED}"))
+            return notice(named(entry.player, _(": sealed {sealed}").format(sealed=SEALED)))
         return reply
 
     def _roll(self, view: View, value: int) -> Reply:
@@ -200,32 +201,35 @@ class JumpyJackFlow(GameFlow):
 
     def _announce(self, move: dict[str, object], view: View) -> tuple[str, Tone]:
         """Say what the move did, and with which tone."""
-        horse, effect, place = move.get("horse"), move.get("effect"), move.get("place")
+        horse, effect, place = _(str(move.get("horse"))), move.get("effect"), move.get("place")
         parts: list[str] = []
         tone = Tone.ACCEPTED
         if move.get("bounce") is not None:
-            parts.append(f"DOUBLE: {horse} bounces.")
+            parts.append(_("DOUBLE: {horse} bounces.").format(horse=horse))
         if effect == "finish" and isinstance(place, int):
-            parts.append(f"{horse} finishes {ordinal(place)}!")
+            parts.append(_("{horse} finishes {place}!").format(horse=horse, place=ordinal(place)))
             tone = Tone.FINISH
         elif effect == "out" and isinstance(place, int):
-            parts.append(f"{horse} is out: {ordinal(place)}.")
+            parts.append(_("{horse} is out: {place}.").format(horse=horse, place=ordinal(place)))
         elif effect == "restart":
-            parts.append(f"RESTART: {horse} back to start.")
+            parts.append(_("RESTART: {horse} back to start.").format(horse=horse))
         elif effect == "stop":
-            parts.append(f"{horse} holds the STOP.")
+            parts.append(_("{horse} holds the STOP.").format(horse=horse))
         elif move.get("barrage"):
-            parts.append(f"Barrage on {move.get('landing')}.")
+            parts.append(_("Barrage on {square}.").format(square=move.get("landing")))
         if view.phase in ("race_over", "match_over"):
             results = view.board.get("results", [])
             points = results[-1].get("points", {}) if results else {}
             jacks = [p for p, v in points.items() if v == 10]
             if jacks:
-                said = f"Jumpy Jack! {', '.join(jacks)}"
-                parts = [said if fits(said, ROWS) else f"Jumpy Jack! {len(jacks)} players"]
+                said = _("Jumpy Jack! {players}").format(players=", ".join(jacks))
+                many = ngettext(
+                    "Jumpy Jack! {count} player", "Jumpy Jack! {count} players", len(jacks)
+                )
+                parts = [said if fits(said, ROWS) else many.format(count=len(jacks))]
                 tone = Tone.JUMPY_JACK
             else:
-                parts.append("Race over!")
+                parts.append(_("Race over!"))
                 tone = Tone.FINISH
         return " ".join(parts), tone
 
@@ -238,7 +242,12 @@ class JumpyJackFlow(GameFlow):
         outcome, reply = self.ctx.submit(Forfeit(view.turn))
         if not outcome.accepted:
             return reply
-        return notice(f"No horse can move {die}: {view.turn}'s roll is lost.", tone=Tone.REFUSED)
+        return notice(
+            _("No horse can move {die}: {player}'s roll is lost.").format(
+                die=die, player=view.turn
+            ),
+            tone=Tone.REFUSED,
+        )
 
     def after_undo(self) -> None:
         """An undone forfeit brings back the roll it lost: take the roll back too."""

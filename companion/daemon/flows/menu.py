@@ -25,6 +25,7 @@ from companion.games.errors import Refusal
 from companion.games.info import GameInfo, Option
 from companion.games.registry import GAMES
 from companion.render import menu as render
+from companion.render.language import _, say
 from companion.render.screen import Cue, Screen
 from companion.session.log import NewGame
 
@@ -44,10 +45,10 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
     names = names[:count]
     while len(names) < count:
         number = len(names) + 1
-        candidate = f"Player {number}"
+        candidate = _("Player {number}").format(number=number)
         while candidate.casefold() in (n.casefold() for n in names):
             number += 1
-            candidate = f"Player {number}"
+            candidate = _("Player {number}").format(number=number)
         names.append(candidate)
     return tuple(names)
 
@@ -105,7 +106,8 @@ class MenuFlow(Flow):
         counts = team_counts(self.count) if self.spec.teams else ()
         if not counts:
             return self.spec.options
-        words = ("off", *(f"{k} teams of {self.count // k}" for k in counts))
+        each = _("{teams} teams of {size}")
+        words = ("off", *(each.format(teams=k, size=self.count // k) for k in counts))
         return (*self.spec.options, Option("teams", "Teams", (None, *counts), words))
 
     def _value(self, option: Option) -> Any:
@@ -183,10 +185,10 @@ class MenuFlow(Flow):
         try:
             self.ctx.session.new_game(self.spec.kind, self.names(), self.options())
         except Refusal as error:
-            return refused(error.sentence)
+            return refused(say(error.message))
         factory = self.ctx.game_flow
         assert factory is not None
-        reply = notice(f"{self.spec.title}: go!")
+        reply = notice(_("{game}: go!").format(game=self.spec.title))
         reply.goto = factory(self.ctx)
         return reply
 

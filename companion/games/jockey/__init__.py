@@ -32,6 +32,7 @@ from companion.games.jockey.deck import (
 from companion.games.jockey.game import JockeyGame
 from companion.games.jockey.race import TRACK_LENGTH, Blocked, Effect, Place, Race
 from companion.games.jockey.state import JockeyOptions, Phase
+from companion.games.text import N_
 
 __all__ = [
     "BET_SHAPES",
@@ -68,6 +69,6 @@ GAME = GameInfo(
     low=2,
     high=6,
     horses=tuple(str(horse) for horse in HORSES),
-    options=(Option("track_length", "Last square", (80, 81, 82)),),
+    options=(Option("track_length", N_("Last square"), (80, 81, 82)),),
     entries=frozenset({"bet", "hand", "play_card"}),
 )

@@ -37,7 +37,7 @@ _RACE_OVER = ("race_over", "The race is over: start the next race.")
 def _refusal(code: str, template: str, fallback: str, **params: str | int) -> Refusal:
     """Build a refusal with ``template``, or ``fallback`` when a long name would overflow."""
     if fits_display(template.format(**params)):
-        return Refusal(code, template, **params)
+        return Refusal(code, template, None, **params)
     return Refusal(code, fallback)
 
 
