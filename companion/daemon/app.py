@@ -20,6 +20,7 @@ from companion.daemon.table import TableController
 from companion.devices.base import Event
 from companion.devices.config import Config
 from companion.devices.readers.base import Lookup
+from companion.render.language import system_language
 from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
 
@@ -125,7 +126,8 @@ def build(
     except Exception:
         session.close()
         raise
-    table = TableController(session, player_names=config.companion.players)
+    language = config.companion.language or system_language()
+    table = TableController(session, player_names=config.companion.players, language=language)
     daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
     queue_sink.append(daemon.post)
     for event in early:
