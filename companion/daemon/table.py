@@ -60,7 +60,7 @@ def spoken(method: Callable[..., _T]) -> Callable[..., _T]:
 
     @functools.wraps(method)
     def run(self: TableController, *args: Any, **kwargs: Any) -> _T:
-        with speaking(self.language):
+        with speaking(self.ctx.language):
             return method(self, *args, **kwargs)
 
     return run
@@ -118,10 +118,9 @@ class TableController:
         layouts: Layouts | None = None,
         game_options: Mapping[str, Mapping[str, Any]] | None = None,
         language: str = "en",
+        remember_language: Callable[[str], None] | None = None,
     ) -> None:
         self.clock = clock
-        #: The language the table speaks (``en``, ``fr`` or ``de``).
-        self.language = language
         self.ctx = Context(
             session,
             layouts or Layouts.default(),
@@ -129,6 +128,8 @@ class TableController:
             dict(game_options or {}),
             game_flow=game_flow,
             menu_flow=MenuFlow,
+            language=language,
+            remember_language=remember_language,
         )
         self._flash: Flash | None = None
         self._flash_until = 0.0
@@ -138,6 +139,11 @@ class TableController:
         self._disk_full = False
         with speaking(language):
             self.flow: Flow = self._first_flow()
+
+    @property
+    def language(self) -> str:
+        """The language the table speaks now (``en``, ``fr`` or ``de``)."""
+        return self.ctx.language
 
     @property
     def session(self) -> Session:

@@ -90,6 +90,10 @@ class Context:
     game_flow: Callable[[Context], Flow] | None = None
     #: Builds the menu (set by the controller).
     menu_flow: Callable[[Context], Flow] | None = None
+    #: The language the table speaks (``en``, ``fr`` or ``de``); the menu's options change it.
+    language: str = "en"
+    #: Keeps a language chosen at the table for the next start (set by the controller).
+    remember_language: Callable[[str], None] | None = None
 
     def view(self) -> View:
         """Return the session's public view now."""
