@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from companion.games.errors import DataError, Refusal, fits_display
+from companion.games.errors import N_, DataError, Refusal, fits_display
 from companion.games.jockey.bets import Bet, Markers, RaceResult, Standing, rank
 from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Horse
 from companion.games.jockey.race import Effect, Place, Race
@@ -30,8 +30,8 @@ from companion.games.jockey.state import (
     with_item,
 )
 
-_GAME_OVER = ("game_over", "The game is over after three races.")
-_RACE_OVER = ("race_over", "The race is over: start the next race.")
+_GAME_OVER = ("game_over", N_("The game is over after three races."))
+_RACE_OVER = ("race_over", N_("The race is over: start the next race."))
 
 
 def _refusal(code: str, template: str, fallback: str, **params: str | int) -> Refusal:
@@ -352,14 +352,17 @@ class JockeyGame:
         if player is not None and self._seat(player) != seat:
             turn = self._players[seat]
             raise _refusal(
-                "not_your_turn", "It is {player}'s turn.", "It is not your turn.", player=turn
+                "not_your_turn",
+                N_("It is {player}'s turn."),
+                N_("It is not your turn."),
+                player=turn,
             )
         missing = s.ledger.missing()
         if missing:
             raise _refusal(
                 "bets_missing",
-                "Waiting for bets from {players}.",
-                "Every player must bet before the first card.",
+                N_("Waiting for bets from {players}."),
+                N_("Every player must bet before the first card."),
                 players=", ".join(missing),
             )
         if any(s.owed):
@@ -435,8 +438,8 @@ class JockeyGame:
         if holders and player is None:
             return _refusal(
                 "not_your_turn",
-                "That card is in {player}'s hand: not their turn.",
-                "That card's holder is not on turn.",
+                N_("That card is in {player}'s hand: not their turn."),
+                N_("That card's holder is not on turn."),
                 player=holders[0],
             )
         return Refusal("card_not_in_hand", "That card is not in your hand.")
