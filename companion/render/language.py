@@ -107,7 +107,8 @@ def word(value: str) -> str:
     """Return a word of a sentence's parameters (a suit, a card) in the table's language."""
     rank, of, suit = value.partition(" of ")
     if of:
-        return _("{rank} of {suit}").format(rank=_(rank), suit=_(suit))
+        said = rank if rank.isdigit() else _(rank)
+        return _("{rank} of {suit}").format(rank=said, suit=_(suit))
     return _(value)
 
 

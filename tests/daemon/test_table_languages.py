@@ -2,7 +2,8 @@
 
 The scripts are the golden test's (button, knob, die and card events through whole games of
 each game). Every row the renderers build, and every message flashed, must fit the 20x4 LCD
-whole: a row cut or a sentence wrapped past the fourth row fails.
+whole: a row cut or a sentence wrapped past the fourth row fails; so does a refusal said
+whose sentence the language's catalog lacks (it would show in English).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 
 from companion.daemon.flows import base
 from companion.daemon.table import TableController
+from companion.render import language as spoken
 from companion.render import text
 from companion.render.text import COLS, ROWS, fits
 from companion.session.session import Session
@@ -66,11 +68,20 @@ def test_every_screen_of_whole_games_fits_in_every_language(
             overflow.append(sentence)
         return text.wrap(sentence, width, rows)
 
+    untranslated: set[str] = set()
+    said = spoken.catalog(language)
+    known = set(getattr(said, "_catalog", {})) if language != "en" else None
+
+    def lookup(sentence: str) -> str:
+        if known is not None and sentence and sentence not in known:
+            untranslated.add(sentence)
+        return said.gettext(sentence) if sentence else sentence
+
     monkeypatch.setattr(text, "cut", cut)
     monkeypatch.setattr(base, "wrap", wrap)
-    games = set()
+    monkeypatch.setattr(spoken, "_", lookup)
     for script in scripts():
-        games.add(script["name"].split("-")[0])
         screens = play(script, language)
         assert screens
     assert not overflow, f"{language}: rows do not fit: {sorted(set(overflow))}"
+    assert not untranslated, f"{language}: refusals missing from the catalog: {untranslated}"
