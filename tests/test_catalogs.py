@@ -7,7 +7,10 @@ no longer say, leaves one untranslated or changes its ``{placeholders}`` fails h
 
 from __future__ import annotations
 
+import gettext
+import runpy
 import string
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -129,3 +132,15 @@ def test_every_refusal_fits_the_lcd_in_every_language(
             for name, value in message.params:
                 if name in ("player", "players", "game"):
                     assert str(value) in said, f"{language}: {said!r} shortened {value!r}"
+
+
+def test_the_package_build_compiles_the_catalogs_into_the_package(tmp_path: Path) -> None:
+    hook = runpy.run_path(str(ROOT / "setup.py"), run_name="the_build_hook")
+    made = hook["compile_catalogs"](ROOT, tmp_path)
+    assert sorted(mo.parts[-3] for mo in made) == ["de", "en", "fr"]
+    french = gettext.translation("companion", tmp_path / "companion" / "locale", ["fr"])
+    assert french.gettext("Press the die") == "Lancez le dé"
+    assert french.ngettext("{count} horse", "{count} horses", 2) == "{count} chevaux"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "locale/*/LC_MESSAGES/*.mo" in project["tool"]["setuptools"]["package-data"]["companion"]
+    assert any(need.startswith("babel") for need in project["build-system"]["requires"])
