@@ -32,6 +32,18 @@ def test_installed_console_script_runs() -> None:
     assert "Jumpy Jack" in out.stdout
 
 
+def test_the_command_line_starts_without_loading_the_games_it_does_not_play() -> None:
+    # Only `companion odds` needs an engine to describe its options (Course hippique's
+    # setbacks); the registry, and with it every other engine, waits for a command that plays.
+    probe = "import sys, companion.cli; companion.cli.build_parser(); print(*sorted(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = set(out.stdout.split())
+    assert "companion.commands.replay" in loaded
+    games = {"companion.games.registry", "companion.games.jumpy_jack", "companion.games.jockey"}
+    assert not games & loaded
+    assert not {"companion.session.session", "companion.session.autoplay"} & loaded
+
+
 def test_bench_json_prints_one_object_with_figures(capsys) -> None:
     assert main(["bench", "--quick", "--json", "--only", "startup"]) == 0
     out, err = capsys.readouterr()

@@ -1,4 +1,4 @@
-"""Every registered game has every part: engine face, binding, random input, flow, screens, LEDs."""
+"""Every registered game has every part, from its engine's face to its benchmarks."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from companion.daemon.flows.base import Flow
 from companion.games.errors import Refusal
 from companion.games.info import GameInfo
 from companion.games.registry import GAMES, KINDS, find_game
-from companion.render.layout import Layouts, load_layout
+from companion.render.layout import LaneLeds, Layouts, TrackLeds, load_layout
 from companion.session.autoplay import random_log
 from companion.session.binding import Binding, binding_module
 from companion.session.log import TYPES
@@ -44,9 +44,13 @@ def test_a_registered_game_has_every_part(game: GameInfo) -> None:
     assert len(log) > 10
     flow = importlib.import_module(f"companion.daemon.flows.{kind}").FLOW
     assert issubclass(flow, Flow)
-    importlib.import_module(f"companion.render.{kind}")
-    assert getattr(Layouts.default(), kind) is not None
+    screens = importlib.import_module(f"companion.render.{kind}")
+    assert isinstance(screens.LAYOUT, TrackLeds | LaneLeds), "the screens declare the strip"
+    assert Layouts.default().by_kind[kind] == screens.LAYOUT
     board = ROOT / "hardware" / "boards" / f"{kind}.toml"
-    assert load_layout(board.read_text(encoding="utf-8"), str(board), kind) is not None
-    assert kind == importlib.import_module(f"companion.benchmarks.{kind}").NAME
+    assert load_layout(board.read_text(encoding="utf-8"), str(board), kind) == screens.LAYOUT
+    bench = importlib.import_module(f"companion.benchmarks.{kind}")
+    assert kind == bench.NAME
+    players, options = bench.SESSION  # the session benchmark's game of this kind
+    assert len(random_log(kind, random.Random(2), length=30, players=players, options=options)) > 10
     assert (ROOT / "docs" / "rules" / f"{kind.replace('_', '-')}.md").exists()

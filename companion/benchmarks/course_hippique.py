@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from companion.benchmarks import Figure, percentile, rate
 from companion.games.cards import Card, full_deck
 from companion.games.course_hippique import CourseHippiqueGame, HippiqueOptions, Phase, Setback
 
 NAME = "course_hippique"
+
+#: The session benchmark's game: the most players and rounds, a game of about 500 inputs.
+SESSION: tuple[tuple[str, ...], dict[str, Any]] = (tuple("ABCDEF"), {"rounds": 3})
 
 _PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 _HORSES = "SHDC"

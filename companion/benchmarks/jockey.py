@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from companion.benchmarks import Figure, rate
 from companion.games.jockey import HORSES, JockeyGame, Race, default_deck
 
 NAME = "jockey"
+
+#: The session benchmark's game: the most players, with hands (about 150 inputs).
+SESSION: tuple[tuple[str, ...], dict[str, Any]] = (tuple("ABCDEF"), {"hands": True})
 
 PLAYERS = ("Ann", "Ben", "Cleo", "Dev")
 

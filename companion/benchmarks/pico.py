@@ -17,10 +17,12 @@ from companion.devices.fake_pico import FakePico
 from companion.devices.pico import PicoLink, PicoStrip
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.pico_types import Command
+from companion.games.colours import COLOURS
 
 NAME = "pico"
 LEDS = 100
-HORSES: list[RGB] = [(255, 0, 0), (0, 0, 255), (0, 160, 0), (255, 200, 0), (160, 0, 255)]
+#: Five horses lit on the track, in the colours of the one colour table.
+HORSES: list[RGB] = [COLOURS[word] for word in ("red", "blue", "green", "yellow", "purple")]
 
 
 def rainbow(count: int) -> list[RGB]:

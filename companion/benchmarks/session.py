@@ -1,28 +1,52 @@
-"""How fast the table session takes inputs with the durable journal, and rebuilds a game."""
+"""How fast the table session takes inputs with the durable journal, and rebuilds a game.
+
+Every registered game is played: a random game as long as the game's benchmark module's
+``SESSION`` set-up (players, options) makes it, up to 1,000 inputs and short of its end.
+The first game of the registry keeps the figure names it had when it was the only one
+played, so figures compare with earlier runs; the others' figures are named after their
+titles.
+"""
 
 from __future__ import annotations
 
+import importlib
 import random
 import statistics
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from companion.benchmarks import Figure
+from companion.games.info import GameInfo
+from companion.games.registry import GAMES
 from companion.session.autoplay import random_log
 from companion.session.log import Entry
 from companion.session.session import Session
 
 NAME = "session"
 
-#: A Jumpy Jack match long enough never to end within the events measured.
-KIND, PLAYERS, OPTIONS = "jumpy_jack", ("Anna", "Bob", "Chloé"), {"target": 60}
+#: The most inputs a benchmark game runs to (a game that ends sooner is played whole).
+LONGEST = 1000
 
 
-def _log(length: int) -> list[Entry]:
-    return random_log(
-        KIND, random.Random(1), length=length, undo_rate=0.03, players=PLAYERS, options=OPTIONS
+def _log(game: GameInfo, length: int) -> list[Entry]:
+    """A random game of at most ``length`` inputs, still in progress after its last one.
+
+    A game that ends sooner loses its last input: a finished game is not rebuilt at start-up.
+    """
+    players, options = set_up(game.kind)
+    log = random_log(
+        game.kind, random.Random(1), length=length, undo_rate=0.03, players=players, options=options
     )
+    return log if len(log) == length else log[:-1]
+
+
+def set_up(kind: str) -> tuple[tuple[str, ...], Mapping[str, Any]]:
+    """Return the players and options of a game's benchmark (its benchmark module's SESSION)."""
+    players, options = importlib.import_module(f"companion.benchmarks.{kind}").SESSION
+    return tuple(players), dict(options)
 
 
 def _apply(session: Session, entries: list[Entry]) -> float:
@@ -34,10 +58,20 @@ def _apply(session: Session, entries: list[Entry]) -> float:
 
 
 def run(quick: bool) -> dict[str, Figure]:
-    """Apply a long log to a journal on disk, then reopen it; time both, and undo."""
-    count = 300 if quick else 1000
-    entries = _log(count)
-    long_game = entries if count == 1000 else _log(1000)
+    """For every game: apply a long log to a journal on disk, reopen it; time both, and undo."""
+    figures: dict[str, Figure] = {}
+    for number, game in enumerate(GAMES):
+        prefix = "" if number == 0 else f"{game.title}: "
+        measured = _game(game, quick)
+        figures.update((prefix + label, figure) for label, figure in measured.items())
+    return figures
+
+
+def _game(game: GameInfo, quick: bool) -> dict[str, Figure]:
+    count = 300 if quick else LONGEST
+    entries = _log(game, count)
+    long_game = entries if count == LONGEST else _log(game, LONGEST)
+    inputs = f"{len(long_game):,}"
     figures: dict[str, Figure] = {}
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
         db = Path(folder) / "journal.sqlite3"
@@ -62,7 +96,7 @@ def run(quick: bool) -> dict[str, Figure]:
             samples.append(time.perf_counter() - start)
             assert session.view().events == len(long_game)
             session.close()
-        figures["start-up rebuild of a 1,000-input game"] = Figure(
+        figures[f"start-up rebuild of a {inputs}-input game"] = Figure(
             statistics.median(samples) * 1000, "ms"
         )
 
@@ -71,5 +105,5 @@ def run(quick: bool) -> dict[str, Figure]:
             start = time.perf_counter()
             memory.undo()
             undos.append(time.perf_counter() - start)
-        figures["undo at 1,000 inputs (median)"] = Figure(statistics.median(undos) * 1000, "ms")
+        figures[f"undo at {inputs} inputs (median)"] = Figure(statistics.median(undos) * 1000, "ms")
     return figures

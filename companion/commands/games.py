@@ -9,7 +9,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 from companion.commands.export import open_existing
-from companion.games.registry import GAMES
 from companion.session.journal import JournalError
 
 NAME = "games"
@@ -45,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not records:
         print("no games in the journal")
+    from companion.games.registry import GAMES  # only now: the registry imports every engine
+
     for r in records:
         name = next((g.title for g in GAMES if g.kind == r.kind), r.kind)
         players = ", ".join(r.players) or "(players unreadable)"

@@ -7,10 +7,12 @@ import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.session.log import LogError, describe, parse_line
-from companion.session.session import Session
+
+if TYPE_CHECKING:
+    from companion.session.session import Session
 
 NAME = "replay"
 HELP = (
@@ -69,6 +71,8 @@ def replay(lines: Iterable[str], session: Session | None = None) -> Report:
 
     A line that cannot be read or is refused is reported and skipped; the next line goes on.
     """
+    from companion.session.session import Session  # here: it brings in every engine
+
     report = Report(session or Session.in_memory())
     for number, text in enumerate(lines, start=1):
         if not text.strip():

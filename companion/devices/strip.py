@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict, Unpack
 
 from companion.devices.base import OFF, RGB
 from companion.devices.scheduling import Scheduler, Step, Steps
-
-#: Colours a configuration file may name.
-NAMED_COLOURS: Mapping[str, RGB] = {
-    "off": OFF, "black": OFF, "white": (255, 255, 255), "red": (255, 0, 0),
-    "green": (0, 255, 0), "blue": (0, 0, 255), "yellow": (255, 200, 0),
-    "orange": (255, 100, 0), "purple": (160, 0, 255), "pink": (255, 60, 120),
-    "cyan": (0, 255, 255), "brown": (140, 60, 10), "grey": (100, 100, 100),
-}  # fmt: skip
-
-_HEX = re.compile(r"#([0-9a-fA-F]{6})")
+from companion.games.colours import rgb_of
 
 
 def check_brightness(brightness: float) -> float:
@@ -52,13 +42,10 @@ def parse_colour(value: object) -> RGB:
     Raises ValueError saying what was wrong.
     """
     if isinstance(value, str):
-        text = value.strip().lower()
-        if text in NAMED_COLOURS:
-            return NAMED_COLOURS[text]
-        match = _HEX.fullmatch(text)
-        if match:
-            number = int(match.group(1), 16)
-            return (number >> 16, (number >> 8) & 0xFF, number & 0xFF)
+        text = value.strip()
+        rgb = OFF if text.lower() == "off" else rgb_of(text)
+        if rgb is not None:
+            return rgb
         raise ValueError(f"unknown colour {value!r} (use #rrggbb, [r, g, b] or a name)")
     if isinstance(value, Sequence) and len(value) == 3:
         channels = list(value)

@@ -1,24 +1,22 @@
 """Where each track square lights on the LED strip: one layout per game, from a board file.
 
 The board files (``hardware/boards/<game>.toml``) give the LED of every place a horse can be.
-``load_layout`` reads one; ``Layouts.default()`` holds the same layouts as the files of the
-default build, so the companion lights the strip without them. A square a layout does not
-know is simply not lit.
+``load_layout`` reads one; each game's screens module (``companion/render/<kind>.py``)
+declares ``LAYOUT``, the same layout as the file of the default build, so the companion
+lights the strip without them. ``Layouts`` holds one layout per registered game. A square a
+layout does not know is simply not lit.
 """
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.games.registry import KINDS, find_game
-
-#: The Course hippique lanes, in the engine's horse order (spades, hearts, diamonds, clubs).
-LANES = find_game("course_hippique").horses
-_LANE_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+from companion.games.registry import KINDS
 
 
 class LayoutError(ValueError):
@@ -56,10 +54,14 @@ class TrackLeds:
 
 @dataclass(frozen=True)
 class LaneLeds:
-    """Lanes side by side (Course hippique): ``lanes[letter][p]`` is the LED of position p."""
+    """Lanes side by side (Course hippique): ``lanes[horse][p]`` is the LED of position p.
+
+    ``keys`` names each horse's lane as a board file does (its key under ``[leds]``).
+    """
 
     count: int
     lanes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
 
     def led(self, lane: str, position: int) -> int | None:
         """Return the LED of ``position`` in ``lane``, or None."""
@@ -67,29 +69,28 @@ class LaneLeds:
         return leds[position] if 0 <= position < len(leds) else None
 
 
+#: The layout of one game's strip: a track of squares or lanes side by side.
+Layout = TrackLeds | LaneLeds
+
+
+def default_layout(kind: str) -> Layout:
+    """Return the layout a game's screens module declares (``LAYOUT``); KeyError if none."""
+    if kind not in KINDS:
+        raise KeyError(f"no layout for {kind!r}: the registry lists {', '.join(KINDS)}")
+    layout: Layout = importlib.import_module(f"companion.render.{kind}").LAYOUT
+    return layout
+
+
 @dataclass(frozen=True)
 class Layouts:
-    """The layout of each game's strip."""
+    """The layout of each registered game's strip, by the game's kind."""
 
-    jumpy_jack: TrackLeds
-    course_hippique: LaneLeds
-    jockey: TrackLeds
+    by_kind: Mapping[str, Layout]
 
     @classmethod
     def default(cls) -> Layouts:
         """Return the layouts of the default build (the board files in hardware/boards/)."""
-        jumpy = TrackLeds(60, tuple(2 * s for s in range(30)), (59,))
-        lanes = LaneLeds(
-            36,
-            {
-                "S": tuple(range(0, 9)),
-                "H": tuple(range(17, 8, -1)),
-                "D": tuple(range(18, 27)),
-                "C": tuple(range(35, 26, -1)),
-            },
-        )
-        jockey = TrackLeds(42, (0, *((s + 1) // 2 for s in range(1, 81))), (41,))
-        return cls(jumpy, lanes, jockey)
+        return cls({kind: default_layout(kind) for kind in KINDS})
 
     @classmethod
     def from_folder(cls, folder: str | Path) -> Layouts:
@@ -97,26 +98,33 @@ class Layouts:
 
         Raises LayoutError for a file that is there but wrong.
         """
-        base = cls.default()
-        found: dict[str, TrackLeds | LaneLeds] = {}
-        for game in KINDS:
-            path = Path(folder) / f"{game}.toml"
+        found = dict(cls.default().by_kind)
+        for kind in KINDS:
+            path = Path(folder) / f"{kind}.toml"
             if path.exists():
-                found[game] = load_layout(path.read_text(encoding="utf-8"), str(path), game)
-        jumpy, lanes, jockey = (
-            found.get("jumpy_jack", base.jumpy_jack),
-            found.get("course_hippique", base.course_hippique),
-            found.get("jockey", base.jockey),
-        )
-        assert isinstance(jumpy, TrackLeds) and isinstance(jockey, TrackLeds)
-        assert isinstance(lanes, LaneLeds)
-        return cls(jumpy, lanes, jockey)
+                found[kind] = load_layout(path.read_text(encoding="utf-8"), str(path), kind)
+        return cls(found)
+
+    def track(self, kind: str) -> TrackLeds:
+        """Return the layout of a game of numbered squares. Raises LayoutError for lanes."""
+        layout = self.by_kind[kind]
+        if not isinstance(layout, TrackLeds):
+            raise LayoutError(f"{kind}: the strip is laid out in lanes, not as a track")
+        return layout
+
+    def lanes(self, kind: str) -> LaneLeds:
+        """Return the layout of a game of lanes. Raises LayoutError for a track."""
+        layout = self.by_kind[kind]
+        if not isinstance(layout, LaneLeds):
+            raise LayoutError(f"{kind}: the strip is laid out as a track, not in lanes")
+        return layout
 
 
-def load_layout(text: str, source: str, game: str | None = None) -> TrackLeds | LaneLeds:
+def load_layout(text: str, source: str, game: str | None = None) -> Layout:
     """Read the layout of a board file's text; ``game`` (if given) must match its ``game``.
 
-    Raises LayoutError naming ``source`` and the key.
+    The file has the shape of the game's own layout (a track, or lanes named as it names
+    them). Raises LayoutError naming ``source`` and the key.
     """
     try:
         data = tomllib.loads(text)
@@ -129,11 +137,12 @@ def load_layout(text: str, source: str, game: str | None = None) -> TrackLeds | 
     leds = data.get("leds")
     if not isinstance(leds, dict):
         raise LayoutError(f"{source}: leds: missing table")
-    if kind == "course_hippique":
+    shape = default_layout(kind)
+    if isinstance(shape, LaneLeds):
         lanes: dict[str, tuple[int, ...]] = {}
-        for word, letter in _LANE_WORDS.items():
-            lanes[letter] = _leds(leds.get(word), source, f"leds.{word}", count)
-        return LaneLeds(count, lanes)
+        for horse, key in shape.keys.items():
+            lanes[horse] = _leds(leds.get(key), source, f"leds.{key}", count)
+        return LaneLeds(count, lanes, shape.keys)
     squares = _leds(leds.get("squares"), source, "leds.squares", count)
     finish = _leds(leds.get("finish", []), source, "leds.finish", count)
     return TrackLeds(count, squares, finish)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from companion.games.jumpy_jack import COLOURS
-
-RGB = tuple[int, int, int]
-OFF: RGB = (0, 0, 0)
+from companion.devices.base import OFF
+from companion.games.colours import COLOURS, rgb_of
+from companion.games.colours import RGB as RGB  # the renderers' colour type, from here
 
 #: Course hippique horses (the aces): one colour per suit.
 SUIT_COLOURS: Mapping[str, RGB] = {
@@ -29,19 +27,14 @@ LANE_MARK: RGB = (4, 4, 4)
 #: Two horses sharing a square block it: the square flashes this colour instead.
 BARRAGE: RGB = (255, 0, 160)
 
-_HEX = re.compile(r"#[0-9A-Fa-f]{6}\Z")
-
 
 def colour(word: str) -> RGB:
     """Return the RGB of a colour word or ``#rrggbb`` (grey for anything else).
 
-    The colour words are the board file's (``companion.games.jumpy_jack.board.COLOURS``); the
-    Jockey horses use the same ones.
+    The colour words are the one colour table's (``companion.games.colours.COLOURS``): the
+    board file's, and the Jockey horses' names.
     """
-    if _HEX.match(word):
-        value = int(word[1:], 16)
-        return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
-    return COLOURS.get(word.lower(), (128, 128, 128))
+    return rgb_of(word) or COLOURS["grey"]
 
 
 def dim(rgb: RGB, factor: float = 0.15) -> RGB:

@@ -9,10 +9,11 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from companion.games.registry import GAMES
 from companion.web.chart import chart_svg
 from companion.web.state import Public
 
-GAME_TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
+GAME_TITLES = {game.kind: game.title for game in GAMES}
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOCKEY_HORSES = ("brown", "yellow", "blue", "red")

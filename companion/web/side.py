@@ -17,6 +17,7 @@ from companion.daemon.flows.base import Context, Reply, notice, refused
 from companion.daemon.loop import Daemon, Outputs
 from companion.daemon.table import TableController
 from companion.devices.base import ButtonPressed, Event, Tone
+from companion.games.registry import KINDS
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
 from companion.session.log import Entry, NewGame, dumps
@@ -226,7 +227,7 @@ def new_game_entry(data: dict[str, Any]) -> NewGame:
     """Turn the host page's new-game form into a new_game entry; PageRefusal if it is not one."""
     kind = data.get("game")
     names = data.get("players")
-    if kind not in ("jumpy_jack", "course_hippique", "jockey"):
+    if kind not in KINDS:
         raise PageRefusal("bad_game", "Choose a game.")
     if not isinstance(names, str):
         raise PageRefusal("bad_players", "Type the players' names.")

@@ -87,7 +87,7 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
             positions = table.view.board["positions"]
             for suit in SUITS:
                 if positions[suit] < table.view.board["finish"]:
-                    led = table.ctl.ctx.layouts.course_hippique.led(suit, positions[suit])
+                    led = table.ctl.ctx.layouts.lanes("course_hippique").led(suit, positions[suit])
                     assert led is not None and table.screen.leds[led] == SUIT_COLOURS[suit]
         assert Tone.FINISH in tones(cues)
         winner = table.view.board["winner"]

@@ -86,7 +86,7 @@ def test_a_whole_game_of_three_races(make_table: Any) -> None:
                     assert "moved nothing" in table.said
                 else:
                     square = table.view.board["progress"][effect["horse"]]
-                    led = table.ctl.ctx.layouts.jockey.led(min(square, 81))
+                    led = table.ctl.ctx.layouts.track("jockey").led(min(square, 81))
                     assert led is not None
                     lit = table.screen.leds[led]
                     assert lit in (colour(effect["horse"]), (200, 200, 200))

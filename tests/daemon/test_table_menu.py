@@ -174,10 +174,13 @@ def test_the_default_layouts_are_the_board_files_of_the_default_build() -> None:
     folder = ROOT / "hardware" / "boards"
     assert Layouts.from_folder(folder) == Layouts.default()
     layouts = Layouts.default()
-    assert layouts.jumpy_jack.led(0) == 0 and layouts.jumpy_jack.led(29) == 58
-    assert layouts.jumpy_jack.led(30) == 59  # past the line: the finish LED
-    assert layouts.course_hippique.led("H", 0) == 17
-    assert layouts.jockey.path([1, 2, 3, 4]) == (1, 2)
+    jumpy_jack = layouts.track("jumpy_jack")
+    assert jumpy_jack.led(0) == 0 and jumpy_jack.led(29) == 58
+    assert jumpy_jack.led(30) == 59  # past the line: the finish LED
+    assert layouts.lanes("course_hippique").led("H", 0) == 17
+    assert layouts.track("jockey").path([1, 2, 3, 4]) == (1, 2)
+    with pytest.raises(LayoutError, match="lanes"):
+        layouts.track("course_hippique")
 
 
 def test_a_bad_board_file_names_the_key() -> None:

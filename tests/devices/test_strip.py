@@ -19,6 +19,7 @@ from companion.devices.strip import (
     scale,
     spi_speed_hz,
 )
+from companion.render.leds import colour
 
 RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 200, 0)
 
@@ -127,6 +128,9 @@ def test_the_memory_strip_is_an_led_strip() -> None:
 def test_colours_from_configuration_data() -> None:
     assert parse_colour("#FF8000") == (255, 128, 0)
     assert parse_colour("yellow") == YELLOW
+    # A configuration names the colours the horses light in: one table for both.
+    assert parse_colour(" Blue ") == colour("blue") == (0, 64, 255)
+    assert parse_colour("off") == parse_colour("black") == OFF
     assert parse_colour([1, 2, 3]) == (1, 2, 3)
     for bad in ("#12345", "mauve", [1, 2], [1, 2, 256], [True, 0, 0], 7):
         with pytest.raises(ValueError):

@@ -118,7 +118,7 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        self.layout = ctx.layouts.course_hippique
+        self.layout = ctx.layouts.lanes("course_hippique")
         self.setback = self.table.start.options.get("setback") is not None
         #: The croupier's max bet dial, and the bet being entered (horse, stake).
         self.max_bet = FIRST_MAX_BET

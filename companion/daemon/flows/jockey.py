@@ -53,7 +53,7 @@ class JockeyFlow(CardGameFlow):
         options = JockeyOptions.from_data(self.table.start.options)
         self.deck = options.deck
         self.track = options.track_length
-        self.layout = ctx.layouts.jockey
+        self.layout = ctx.layouts.track("jockey")
         self._clear()
 
     def _clear(self) -> None:

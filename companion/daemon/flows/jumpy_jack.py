@@ -56,7 +56,7 @@ class JumpyJackFlow(GameFlow):
                 "restart": board.restart,
             },
         )
-        self.layout = ctx.layouts.jumpy_jack
+        self.layout = ctx.layouts.track("jumpy_jack")
         #: Horses pressed for the secret being entered (never shown).
         self.pressed: list[str] = []
         #: Guess variant: the guesser's chosen opponent (index into the choices), and whether

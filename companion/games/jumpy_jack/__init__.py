@@ -21,7 +21,7 @@ board order, e.g. ``red=12 blue=F1 green=0 yellow=12 white=X5``.
 from __future__ import annotations
 
 from companion.games.info import GameInfo, Option
-from companion.games.jumpy_jack.board import COLOURS, DIE_FACES, Board, Horse, Hurdle
+from companion.games.jumpy_jack.board import DIE_FACES, Board, Horse, Hurdle
 from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
 from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
 from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
@@ -36,7 +36,6 @@ from companion.games.jumpy_jack.scoring import (
 from companion.games.text import N_
 
 __all__ = [
-    "COLOURS",
     "DIE_FACES",
     "GAME",
     "Board",

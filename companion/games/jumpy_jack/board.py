@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from companion.games.colours import COLOURS, rgb_of
 from companion.games.errors import DataError
 
 #: The default board file, shipped in the package beside this module.
@@ -32,25 +33,6 @@ MIN_SQUARES = 8
 MAX_SQUARES = 200
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,9}\Z")
-_HEX = re.compile(r"#[0-9A-Fa-f]{6}\Z")
-
-#: Colour words a board file may use, with the RGB the LED strip shows for them.
-COLOURS: Mapping[str, tuple[int, int, int]] = {
-    "red": (255, 0, 0),
-    "blue": (0, 64, 255),
-    "green": (0, 200, 0),
-    "yellow": (255, 200, 0),
-    "white": (255, 255, 255),
-    "black": (0, 0, 0),
-    "orange": (255, 110, 0),
-    "purple": (140, 0, 200),
-    "pink": (255, 80, 160),
-    "brown": (120, 60, 10),
-    "grey": (128, 128, 128),
-    "gray": (128, 128, 128),
-    "cyan": (0, 220, 220),
-    "magenta": (230, 0, 230),
-}
 
 
 class Hurdle(Enum):
@@ -86,10 +68,10 @@ class Horse:
     @property
     def rgb(self) -> tuple[int, int, int]:
         """Return the colour as red, green, blue (0..255)."""
-        if self.colour.startswith("#"):
-            value = int(self.colour[1:], 16)
-            return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
-        return COLOURS[self.colour.lower()]
+        rgb = rgb_of(self.colour)
+        if rgb is None:
+            raise DataError(f"horse {self.name}: {self.colour!r} is neither a colour nor #rrggbb")
+        return rgb
 
 
 #: One precomputed move: (mask of the squares it crosses or lands on, final progress, kind).
@@ -272,7 +254,7 @@ class Board:
             if horse.name.lower() in names:
                 raise DataError(f"{where}horses[{number}].name: {horse.name!r} is used twice")
             names.add(horse.name.lower())
-            if horse.colour.lower() not in COLOURS and not _HEX.match(horse.colour):
+            if rgb_of(horse.colour) is None:
                 raise DataError(
                     f"{where}horses[{number}].colour: {horse.colour!r} is neither a colour "
                     f"word ({', '.join(sorted(COLOURS))}) nor #rrggbb"
