@@ -19,6 +19,7 @@ from companion.render.screen import Oled, Screen
 from companion.render.text import (
     COLS,
     MARK,
+    NAME_LEAST,
     SEALED,
     card_text,
     first_fit,
@@ -114,9 +115,15 @@ def positions_row(race: Race) -> str:
 
 
 def title_row(race: Race) -> str:
-    """The race and its croupier (the bank): ``Race 2/5  bank Anna``."""
+    """The race and its croupier (the bank): ``Race 2/5  bank Anna``.
+
+    When the words leave the croupier's name fewer than three letters, the race is told by
+    its numbers alone (``2/10  banque Chloé``).
+    """
     left = _("Race {number}/{races}").format(number=race.number, races=race.races)
     bank = _("bank ")
+    if COLS - len(left) - 1 - len(bank) < NAME_LEAST:
+        left = f"{race.number}/{race.races}"
     return spread(left, bank + short(race.croupier, COLS - len(left) - 1 - len(bank)))
 
 
