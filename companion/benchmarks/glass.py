@@ -38,6 +38,7 @@ from companion.devices.oled import Oled
 from companion.devices.oled_ram import OledWire
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.strip import MemoryStrip
+from companion.games.jumpy_jack import JumpyJackBoard
 
 NAME = "glass"
 
@@ -89,6 +90,34 @@ class Quiet:
 
     def stopping(self) -> None:
         """Nothing to tell."""
+
+
+class ModelMeter:
+    """CPU time spent in the models of the wires and of the devices behind them (standing in
+    for the kernel's I2C and serial drivers and the hardware), by every thread."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self._lock = threading.Lock()
+        self._inside = threading.local()
+
+    def wrap(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """``function``, its thread CPU time counted (once, however deeply models nest)."""
+
+        def metered(*args: Any, **kwargs: Any) -> Any:
+            if getattr(self._inside, "active", False):
+                return function(*args, **kwargs)
+            self._inside.active = True
+            began = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent = time.thread_time() - began
+                self._inside.active = False
+                with self._lock:
+                    self.cpu += spent
+
+        return metered
 
 
 class Marks:
@@ -159,6 +188,7 @@ class Rig:
     pcf: Pcf8574Bus
     wire: OledWire
     strip: PicoWireStrip
+    model: ModelMeter
     handled: threading.Event
     thread: threading.Thread
     folder: tempfile.TemporaryDirectory[str]
@@ -210,13 +240,19 @@ def build(config: Config) -> Rig:
         else Bus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
     )
     serial = Bus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
-    pcf = Pcf8574Bus(config.lcd.address, config.lcd.cols, config.lcd.rows, wire=i2c1)
+    model = ModelMeter()
+    serial.transfer = model.wrap(serial.transfer)  # type: ignore[method-assign]
+    lcd_config = config.lcd
+    pcf = Pcf8574Bus(lcd_config.address, lcd_config.cols, lcd_config.rows, i2c1, lcd_config.rom)
+    pcf.i2c_rdwr = model.wrap(pcf.i2c_rdwr)  # type: ignore[method-assign]
+    pcf.write_byte = model.wrap(pcf.write_byte)  # type: ignore[method-assign]
     with rplcd_on(pcf):
-        lcd = CharacterLcd.open(address=config.lcd.address)
+        lcd = CharacterLcd.open(address=lcd_config.address, rom=lcd_config.rom)
     lcd.port = ProbePort(lcd.port, i2c1, marks, pcf)
     wire = OledWire(oled_bus, config.oled.driver)
+    wire.command = model.wrap(wire.command)  # type: ignore[method-assign]
     oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)
-    send = wire.data
+    send = model.wrap(wire.data)
     counted = [wire.bits]
 
     def data(block: Any) -> None:
@@ -246,7 +282,7 @@ def build(config: Config) -> Rig:
 
     daemon.after_event = after_event
     thread = threading.Thread(target=daemon.run, daemon=True)
-    rig = Rig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip,
+    rig = Rig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip, model,
               handled, thread, folder)  # fmt: skip
     thread.start()
     daemon.running.wait(10)
@@ -303,8 +339,10 @@ def legal_buttons(rig: Rig) -> list[int]:
 
     def read() -> list[int]:
         board = rig.daemon.table.session.view().board
-        names = [h["name"] for h in board.get("horses", [])]
-        return [names.index(n) + 1 for n in board.get("legal_horses", []) if n in names]
+        if not isinstance(board, JumpyJackBoard):
+            return []
+        names = list(board.horse_names)
+        return [names.index(n) + 1 for n in board.legal_horses if n in names]
 
     try:
         return list(rig.daemon.call(read).result(5))  # type: ignore[call-overload]
@@ -312,17 +350,19 @@ def legal_buttons(rig: Rig) -> list[int]:
         return []
 
 
-def press(rig: Rig, event: Event) -> tuple[float, tuple[int, int, int, int], float]:
-    """Post one input and wait until it is on the glass; return when, the marks before, and
-    the CPU time the daemon's threads (the loop, the bus writers, animations) spent on it."""
+def press(rig: Rig, event: Event) -> tuple[float, tuple[int, int, int, int], float, float]:
+    """Post one input and wait until it is on the glass; return when, the marks before, the
+    CPU time the daemon's threads (the loop, the bus writers, animations) spent on it, and
+    how much of that was the bus models'."""
     before = rig.marks.sizes()
-    cpu, own = time.process_time(), time.thread_time()
+    cpu, own, model = time.process_time(), time.thread_time(), rig.model.cpu
     rig.handled.clear()
     began = time.perf_counter()
     rig.daemon.post(event)
     rig.handled.wait(5)
     rig.quiet()
-    return began, before, (time.process_time() - cpu) - (time.thread_time() - own)
+    spent = (time.process_time() - cpu) - (time.thread_time() - own)
+    return began, before, spent, rig.model.cpu - model
 
 
 def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int) -> None:
@@ -333,14 +373,15 @@ def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int)
         if count >= presses:
             return
         if kind == "roll":
-            began, before, cpu = press(rig, event)
+            press(rig, event)
             continue
         frames = rig.oled.frames_sent
-        began, before, cpu = press(rig, event)
+        began, before, cpu, model = press(rig, event)
         if kind == "menu":
             continue
         count += kind in ("horse", "card")
         samples.add("cpu", cpu)
+        samples.add("product cpu", cpu - model)
         loop = rig.marks.loop_cpu
         if len(loop) >= 2:
             samples.add("loop cpu", loop[-1] - loop[-2])
@@ -417,6 +458,7 @@ LABELS = {
     "applied": "press -> applied (tone)",
     "overlap": "press during a transfer -> applied",
     "cpu": "CPU per press, all the daemon's threads",
+    "product cpu": "CPU per press, the daemon's threads without the bus models",
     "loop cpu": "CPU per press, the loop thread",
 }
 

@@ -72,15 +72,19 @@ class CommandRefused(ValueError):
 def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
     """What the fakes show now (LCD rows, OLED, LEDs, tones) and the game's public view.
 
-    Runs on the loop's thread (through ``Daemon.call``), so it never sees a half-made state.
+    Runs on the loop's thread (through ``Daemon.call``), so it never sees a half-made state;
+    the frames handed to the bus writers are on the glass first.
     """
+    settle = getattr(daemon.outputs, "wait_idle", None)
+    if callable(settle):
+        settle(ANSWER_S)
     screen = daemon.table.screen()
     view: dict[str, Any] = {}
     table = getattr(daemon.table, "controller", daemon.table)  # the pages wrap the controller
     if isinstance(table, TableController):
         public = table.session.view()
         view = {
-            "board": public.board,
+            "board": public.board.to_json(),
             "game": public.game,
             "phase": public.phase,
             "race": public.race,

@@ -20,8 +20,10 @@ from companion.render.screen import Cue, Oled, Screen
 
 log = logging.getLogger("companion.outputs")
 
-#: What goes first on a bus: a move and the LEDs, the first LCD row, a roll, the OLED, the rest.
-PRIORITY = ("move", "strip", "lcd", "roll", "oled", "lcd-rest")
+#: What goes first on a bus: a move and the LEDs, the first LCD row, a roll, the OLED, the rest;
+#: last, reopening a failed device (a display's whole set-up).
+PRIORITY = ("move", "strip", "lcd", "roll", "oled", "lcd-rest", "reopen strip", "reopen lcd",
+            "reopen oled")  # fmt: skip
 
 
 class BusWriter:
@@ -170,9 +172,21 @@ class Panel:
         return all(writer.wait_idle(timeout) for writer in list(self._writers.values()))
 
     def maintain(self) -> float | None:
-        """Give failed devices their chance to come back; say when to call again (or None)."""
+        """Give failed devices their chance to come back; say when to call again (or None).
+
+        A display or strip is reopened by the writer of its bus, so its set-up never holds up
+        the loop; the others (the buzzer) here.
+        """
+        devices = (("lcd", self.lcd), ("oled", self.oled), ("strip", self.strip))
+        guarded = ((name, getattr(device, "guard", None)) for name, device in devices)
+        outputs = {id(guard): name for name, guard in guarded if guard is not None}
         for guard in self.guards:
-            guard.tick()
+            name = outputs.get(id(guard))
+            writer = self._writer(name) if name is not None and not guard.up else None
+            if writer is None:
+                guard.tick()
+            else:
+                writer.submit(f"reopen {name}", guard.tick)
         return self.RETRY_EVERY if any(not g.up for g in self.guards) else None
 
     def show(self, screen: Screen) -> None:

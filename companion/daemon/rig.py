@@ -37,7 +37,7 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
-from companion.games.jockey import Deck, JockeyOptions, default_deck
+from companion.games.jockey import Deck, JockeyBoard, JockeyOptions, default_deck
 from companion.session.session import Session
 
 log = logging.getLogger("companion.rig")
@@ -58,7 +58,8 @@ class JockeyRace:
         if table is None or table.kind != "jockey":
             return cls()
         deck = JockeyOptions.from_data(table.start.options).deck
-        return cls(deck, frozenset(session.view().board.get("pile", ())))
+        board = session.view().board
+        return cls(deck, frozenset(board.pile if isinstance(board, JockeyBoard) else ()))
 
 
 @dataclass
@@ -208,11 +209,13 @@ def simulated_rig(config: Config, report: EventSink) -> Rig:
     )
     controls.watch(panel_inputs.is_down)
     inputs: list[InputDevice] = [panel_inputs]
-    lcd = CharacterLcd.fake(config.lcd.cols, config.lcd.rows) if config.lcd else None
+    lcd = (
+        CharacterLcd.fake(config.lcd.cols, config.lcd.rows, config.lcd.rom) if config.lcd else None
+    )
     oled = Oled.dummy() if config.oled else None
     buzzer = MemoryBuzzer() if config.buzzer else None
     sim = Simulation(controls, lcd, oled, buzzer)
-    panel = Panel(lcd=lcd, oled=oled, buzzer=buzzer)
+    panel = Panel(lcd=lcd, oled=oled, buzzer=buzzer, buses=bus_names(config))
     rig = Rig(inputs, panel, simulation=sim)
     window = config.reader.repeat_window_s if config.reader else 1.5
     if uses_pico(config):
@@ -275,7 +278,9 @@ def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Ri
     if (lcd := config.lcd) is not None:
         guard_lcd: Resilient[TextDisplay] = Resilient(
             "LCD",
-            lambda: CharacterLcd.open(lcd.expander, lcd.port, lcd.address, lcd.cols, lcd.rows),
+            lambda: CharacterLcd.open(
+                lcd.expander, lcd.port, lcd.address, lcd.cols, lcd.rows, lcd.rom
+            ),
             report=report,
         )
         guards.append(guard_lcd)

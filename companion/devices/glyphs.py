@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping
+from typing import cast
 
 #: A 5x8 character cell: eight rows, each the five low bits of an int (bit 4 = leftmost pixel).
 Bitmap = tuple[int, int, int, int, int, int, int, int]
@@ -20,6 +21,55 @@ GLYPHS: Mapping[str, Bitmap] = {
     "→": (0b00000, 0b00100, 0b00010, 0b11111, 0b00010, 0b00100, 0b00000, 0b00000),
     "✓": (0b00000, 0b00001, 0b00011, 0b10110, 0b11100, 0b01000, 0b00000, 0b00000),
 }
+
+#: Letter bodies: lower case five rows high (the ROM's x-height), under a mark of two rows;
+#: capitals six rows high, under a mark of one row (as the A02 ROM draws them).
+_BODIES: Mapping[str, tuple[int, ...]] = {
+    "a": (0b01110, 0b00001, 0b01111, 0b10001, 0b01111),
+    "e": (0b01110, 0b10001, 0b11111, 0b10000, 0b01110),
+    "i": (0b01100, 0b00100, 0b00100, 0b00100, 0b01110),
+    "o": (0b01110, 0b10001, 0b10001, 0b10001, 0b01110),
+    "u": (0b10001, 0b10001, 0b10001, 0b10011, 0b01101),
+    "n": (0b10110, 0b11001, 0b10001, 0b10001, 0b10001),
+    "y": (0b10001, 0b10001, 0b01111, 0b00001, 0b01110),
+    "A": (0b01110, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001),
+    "E": (0b11111, 0b10000, 0b11110, 0b10000, 0b10000, 0b11111),
+    "I": (0b01110, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110),
+    "O": (0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110),
+    "U": (0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110),
+    "N": (0b10001, 0b11001, 0b10101, 0b10101, 0b10011, 0b10001),
+    "Y": (0b10001, 0b10001, 0b01010, 0b00100, 0b00100, 0b00100),
+}  # fmt: skip
+
+#: Marks above a letter (acute, grave, circumflex, diaeresis, tilde): two rows over a lower
+#: case body, one over a capital.
+_MARKS: Mapping[str, tuple[tuple[int, int], int]] = {
+    "\u0301": ((0b00010, 0b00100), 0b00010),
+    "\u0300": ((0b01000, 0b00100), 0b01000),
+    "\u0302": ((0b00100, 0b01010), 0b00100),
+    "\u0308": ((0b01010, 0b00000), 0b01010),
+    "\u0303": ((0b01101, 0b10010), 0b01101),
+}
+
+
+def _accented() -> dict[str, Bitmap]:
+    """Every letter of Latin-1 made of one body and one mark, plus the two cedillas."""
+    letters: dict[str, Bitmap] = {}
+    for code in range(0xC0, 0x100):
+        char = chr(code)
+        decomposed = unicodedata.normalize("NFD", char)
+        if len(decomposed) == 2 and decomposed[0] in _BODIES and decomposed[1] in _MARKS:
+            small, capital = _MARKS[decomposed[1]]
+            body = _BODIES[decomposed[0]]
+            mark = small if decomposed[0].islower() else (capital,)
+            letters[char] = cast(Bitmap, (*mark, *body, 0))
+    letters["ç"] = (0, 0b01110, 0b10000, 0b10000, 0b10001, 0b01110, 0b00100, 0b01100)
+    letters["Ç"] = (0b01111, 0b10000, 0b10000, 0b10000, 0b01111, 0b00100, 0b01100, 0)
+    return letters
+
+
+#: Accented letters a character ROM may lack, as 5x8 pictures for the LCD's custom slots.
+LETTERS: Mapping[str, Bitmap] = _accented()
 
 #: Characters that mean the same as one of GLYPHS, or as a plainer character, in one cell.
 ALIASES: Mapping[str, str] = {

@@ -13,18 +13,41 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from companion.devices.bus import Bus
-from companion.devices.glyphs import GLYPHS
+from companion.devices.glyphs import GLYPHS, LETTERS
 
 #: Bits of the PCF8574 output byte as backpacks wire them: RS, RW, E, backlight, then D4..D7.
 PCF_RS = 0x01
 PCF_E = 0x04
 PCF_BACKLIGHT = 0x08
 
-#: Characters of the A00 (Japanese) ROM, the usual one on backpack modules, outside plain ASCII.
-ROM_A00: Mapping[int, str] = {0x5C: "¥", 0x7E: "→", 0x7F: "←", 0xDF: "°"}
+#: Characters of the A00 (Japanese) ROM, the usual one on backpack modules, outside plain ASCII
+#: (only those the companion uses: its katakana are left out). 0xE2 is a beta, read as ß.
+ROM_A00: Mapping[int, str] = {
+    0x5C: "¥", 0x7E: "→", 0x7F: "←", 0xDF: "°", 0xE1: "ä", 0xE2: "ß", 0xEE: "ñ", 0xEF: "ö",
+    0xF5: "ü", 0xFD: "÷",
+}  # fmt: skip
+#: Codes of the A02 (Western European) ROM from 0xA0 up that are not the Latin-1 character
+#: of the same number (Greek and Cyrillic letters, a few symbols).
+_A02_OTHER = frozenset((0xA0, 0xA8, 0xAC, 0xAD, 0xAF, 0xB0, 0xB4, 0xB5, 0xB8, 0xD8))
+#: Characters of the A02 ROM outside plain ASCII: the Latin-1 letters and signs, two arrows.
+ROM_A02: Mapping[int, str] = {
+    0x1A: "→", 0x1B: "←",
+    **{code: chr(code) for code in range(0xA0, 0x100) if code not in _A02_OTHER},
+}  # fmt: skip
+#: What each ROM shows at each code from 0x10 up (codes 0..15 are the custom characters).
+ROMS: Mapping[str, Mapping[int, str]] = {
+    "A00": {**{c: chr(c) for c in range(0x20, 0x7E)}, **ROM_A00},
+    "A02": {**{c: chr(c) for c in range(0x20, 0x7F)}, **ROM_A02},
+}
 
 #: What a CGRAM character that is no known glyph reads as.
 UNREADABLE = "\ufffd"
+
+
+#: The character each known custom picture shows (the glyphs and the accented letters).
+_PICTURES: Mapping[tuple[int, ...], str] = {
+    tuple(bitmap): char for char, bitmap in (*GLYPHS.items(), *LETTERS.items())
+}
 
 
 def row_offsets(cols: int) -> tuple[int, int, int, int]:
@@ -38,9 +61,12 @@ class HD44780:
     Power-on state: 8-bit interface, one-line addressing, display off, DDRAM of spaces.
     """
 
-    def __init__(self, cols: int = 20, rows: int = 4) -> None:
+    def __init__(self, cols: int = 20, rows: int = 4, rom: str = "A00") -> None:
+        if rom not in ROMS:
+            raise ValueError(f"an HD44780 character ROM is {' or '.join(ROMS)}, not {rom!r}")
         self.cols = cols
         self.rows = rows
+        self.rom = rom
         self.ddram = bytearray(b" " * 0x80)
         self.cgram = bytearray(64)
         self.address = 0
@@ -148,16 +174,8 @@ class HD44780:
     def read_char(self, code: int) -> str:
         """Return the character a player sees for one code (custom glyphs by their picture)."""
         if code < 0x10:
-            picture = self.custom_char(code)
-            for char, bitmap in GLYPHS.items():
-                if bitmap == picture:
-                    return char
-            return UNREADABLE
-        if code in ROM_A00:
-            return ROM_A00[code]
-        if 0x20 <= code < 0x80:
-            return chr(code)
-        return UNREADABLE
+            return _PICTURES.get(self.custom_char(code), UNREADABLE)
+        return ROMS[self.rom].get(code, UNREADABLE)
 
     def lines(self) -> list[str]:
         """Return the rows of text a player reads (blank rows while the display is off)."""
@@ -177,11 +195,16 @@ class Pcf8574Bus:
     """
 
     def __init__(
-        self, address: int = 0x27, cols: int = 20, rows: int = 4, wire: Bus | None = None
+        self,
+        address: int = 0x27,
+        cols: int = 20,
+        rows: int = 4,
+        wire: Bus | None = None,
+        rom: str = "A00",
     ) -> None:
         self.address = address
         self.wire = wire
-        self.lcd = HD44780(cols, rows)
+        self.lcd = HD44780(cols, rows, rom)
         self.unplugged = False
         self.writes = 0
         self.closed = False
@@ -207,17 +230,28 @@ class Pcf8574Bus:
             self.lcd.latch(self._last & PCF_RS, self._last >> 4)
         self._last = value & 0xFF
 
+    def _stream(self, data: bytes) -> None:
+        """``_set`` for each byte of ``data`` in turn, in one pass: only the falling E edges
+        reach the controller."""
+        previous = self._last
+        latch = self.lcd.latch
+        for value in data:
+            if previous & PCF_E and not value & PCF_E:
+                latch(previous & PCF_RS, previous >> 4)
+            previous = value
+        self.writes += len(data)
+        self._last = previous
+
     def i2c_rdwr(self, *messages: Any) -> None:
         """Run write messages (``smbus2.i2c_msg.write``): each byte sets the pins in turn,
         one I2C transaction per message."""
         for message in messages:
             if self.unplugged or message.addr != self.address:
                 raise OSError(errno.EREMOTEIO, "Remote I/O error")
-            data = list(message)
+            data = bytes(message)
             if self.wire is not None:
                 self.wire.i2c_write(len(data))
-            for value in data:
-                self._set(value)
+            self._stream(data)
 
     def close(self) -> None:
         """Release the bus (the display keeps what it shows)."""

@@ -1,41 +1,88 @@
 """The character LCD (HD44780 16x2 or 20x4): a framebuffer that sends only the cells that changed.
 
-``CharacterLcd`` is the :class:`~companion.devices.base.TextDisplay`. It folds text to what the
-controller's ROM can show, maps the suits and a few symbols to its eight custom characters, and
-writes through an ``LcdPort``: ``RplcdPort`` (a PCF8574 backpack via RPLCD, imported only when
-opened) or ``FakeHD44780`` (a model of the controller's memory, for tests and the simulator).
+``CharacterLcd`` is the :class:`~companion.devices.base.TextDisplay`. It maps text to the codes
+of the controller's character ROM (A00 or A02), puts the suits, a few symbols and the accented
+letters the ROM lacks in its eight custom characters, chosen per screen, and writes through an
+``LcdPort``: ``RplcdPort`` (a PCF8574 backpack via RPLCD, imported only when opened) or
+``FakeHD44780`` (a model of the controller's memory, for tests and the simulator).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.devices.glyphs import GLYPHS, fold
-from companion.devices.hd44780 import HD44780, PCF_BACKLIGHT, PCF_E, PCF_RS, row_offsets
+from companion.devices.glyphs import ALIASES, GLYPHS, LETTERS, fold_char
+from companion.devices.hd44780 import (
+    HD44780,
+    PCF_BACKLIGHT,
+    PCF_E,
+    PCF_RS,
+    ROMS,
+    UNREADABLE,
+    row_offsets,
+)
 
-#: Custom characters in CGRAM slot order: slot n shows SLOTS[n].
-SLOTS: tuple[str, ...] = tuple(GLYPHS)
+#: How many custom characters an HD44780 holds (CGRAM slots 0..7).
+SLOT_COUNT = 8
 
-#: Printable ASCII that reads the same on the A00 and A02 ROMs (no backslash, no tilde).
-_ROM_SAFE = frozenset(chr(code) for code in range(0x20, 0x7E)) - {"\\"}
+#: The ROM a hobbyist's 20x4 module with a PCF8574 backpack usually carries.
+DEFAULT_ROM = "A00"
 
 #: Gaps of unchanged cells this short are re-sent rather than paying for a new address.
 MERGE_GAP = 1
 
+#: One cell of text before the screen's custom characters are chosen: a ROM code, or a
+#: character that needs a custom slot (a glyph, or an accented letter the ROM lacks).
+Token = int | str
 
-def lcd_supports(char: str) -> bool:
-    """Whether the LCD can show ``char`` as it is (ROM ASCII or one of the custom glyphs)."""
-    return char in _ROM_SAFE or char in GLYPHS
+
+@functools.cache
+def rom_codes(rom: str) -> Mapping[str, int]:
+    """The code of each character ``rom`` shows (the first code when two show the same)."""
+    codes: dict[str, int] = {}
+    for code, char in sorted(ROMS[rom].items()):
+        codes.setdefault(char, code)
+    return codes
 
 
-def encode(text: str) -> bytes:
-    """Return the character codes for ``text``: one code per character, custom glyphs 0..7."""
-    codes = bytearray()
-    for char in fold(text, lcd_supports):
-        codes.append(SLOTS.index(char) if char in GLYPHS else ord(char))
-    return bytes(codes)
+@functools.cache
+def fallback(char: str, rom: str) -> int:
+    """The ROM code ``char`` folds to when it gets no custom slot ("é" -> "e", else "?")."""
+    codes = rom_codes(rom)
+    return codes[fold_char(char, codes.__contains__)]
+
+
+@functools.lru_cache(maxsize=1024)
+def tokens(line: str, rom: str) -> tuple[Token, ...]:
+    """One token per character of ``line``: the ROM's code when it has the character (or one
+    that means the same), else the glyph or accented letter a custom slot would show, else the
+    code of the folded character."""
+    codes = rom_codes(rom)
+    out: list[Token] = []
+    for char in line:
+        alias = ALIASES.get(char, char)
+        if char in codes or alias in codes:
+            out.append(codes[char] if char in codes else codes[alias])
+        elif alias in GLYPHS:
+            out.append(alias)
+        elif char in LETTERS:
+            out.append(char)
+        else:
+            out.append(fallback(char, rom))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _row(line: str, rom: str) -> tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]:
+    """A row's tokens, its codes when it needs no custom character, and the custom characters
+    it needs in reading order."""
+    cells = tokens(line, rom)
+    custom = tuple(dict.fromkeys(cell for cell in cells if isinstance(cell, str)))
+    plain = None if custom else bytes(cell for cell in cells if isinstance(cell, int))
+    return cells, plain, custom
 
 
 class LcdPort(Protocol):
@@ -73,6 +120,8 @@ def changed_runs(old: Sequence[bytes] | None, new: Sequence[bytes]) -> list[Run]
     runs: list[Run] = []
     for row, codes in enumerate(new):
         before = old[row] if old is not None else b" " * len(codes)
+        if codes == before:
+            continue
         changed = [col for col in range(len(codes)) if codes[col] != before[col]]
         start = previous = None
         for col in changed:
@@ -88,20 +137,37 @@ def changed_runs(old: Sequence[bytes] | None, new: Sequence[bytes]) -> list[Run]
 
 
 class CharacterLcd:
-    """The 20x4 (or 16x2) LCD: rows of text, suits included, only changed cells sent."""
+    """The 20x4 (or 16x2) LCD: rows of text, suits and accents included, only changed cells sent.
 
-    def __init__(self, port: LcdPort, cols: int = 20, rows: int = 4) -> None:
+    The eight custom characters are chosen per screen: the glyphs on it first, then the
+    accented letters the ROM lacks, in reading order, while slots remain (the others fold to
+    their bare letter). A character keeps its slot while it stays on the glass, and a slot
+    whose picture changes is never on the glass meanwhile.
+    """
+
+    def __init__(
+        self, port: LcdPort, cols: int = 20, rows: int = 4, rom: str = DEFAULT_ROM
+    ) -> None:
         if cols < 1 or rows not in (1, 2, 4):
             raise ValueError(f"an HD44780 display has 1, 2 or 4 rows, got {cols}x{rows}")
+        if rom not in ROMS:
+            raise ValueError(f"an HD44780 character ROM is {' or '.join(ROMS)}, not {rom!r}")
         self.port = port
         self.cols = cols
         self.rows = rows
-        #: Cumulative counts: cells written and cursor moves (each costs one controller byte).
+        self.rom = rom
+        #: Cumulative counts: cells written, cursor moves (each costs one controller byte) and
+        #: custom characters defined.
         self.cells_sent = 0
         self.moves_sent = 0
+        self.slots_defined = 0
+        #: What each custom slot holds on the controller (None: nothing known).
+        self._slots: list[str | None] = [None] * SLOT_COUNT
         self._shown: list[bytes] | None = None
-        for slot, char in enumerate(SLOTS):
-            port.define_char(slot, GLYPHS[char])
+        # The glyphs the ROM lacks are loaded from the start; letters take slots as needed.
+        for slot, char in enumerate(g for g in GLYPHS if g not in rom_codes(rom)):
+            port.define_char(slot, _picture(char))
+            self._slots[slot] = char
         port.clear()
         self._shown = [b" " * cols for _ in range(rows)]
 
@@ -113,19 +179,51 @@ class CharacterLcd:
         address: int = 0x27,
         cols: int = 20,
         rows: int = 4,
+        rom: str = DEFAULT_ROM,
     ) -> CharacterLcd:
         """Open an LCD on an I2C backpack. Raises OSError when nothing answers at ``address``."""
-        return cls(RplcdPort(expander, port, address, cols, rows), cols, rows)
+        return cls(RplcdPort(expander, port, address, cols, rows, rom), cols, rows, rom)
 
     @classmethod
-    def fake(cls, cols: int = 20, rows: int = 4) -> CharacterLcd:
+    def fake(cls, cols: int = 20, rows: int = 4, rom: str = DEFAULT_ROM) -> CharacterLcd:
         """Return an LCD drawn on a :class:`FakeHD44780` (read it back with ``lines()``)."""
-        return cls(FakeHD44780(cols, rows), cols, rows)
+        return cls(FakeHD44780(cols, rows, rom), cols, rows, rom)
 
-    def frame(self, lines: Sequence[str]) -> list[bytes]:
-        """Return the character codes of each row for ``lines`` (cut or padded to the size)."""
+    def frame(self, lines: Sequence[str]) -> tuple[list[bytes], list[str | None]]:
+        """Return the codes of each row for ``lines`` (cut or padded to the size) and the
+        custom slots they need, keeping the characters already in a slot where they are."""
         rows = [*list(lines)[: self.rows], *[""] * max(0, self.rows - len(lines))]
-        return [encode(line[: self.cols].ljust(self.cols)) for line in rows]
+        parsed = [_row(line[: self.cols].ljust(self.cols), self.rom) for line in rows]
+        glyphs: dict[str, None] = {}
+        letters: dict[str, None] = {}
+        for *_, custom in parsed:
+            for char in custom:
+                (glyphs if char in GLYPHS else letters)[char] = None
+        chosen = [*glyphs, *letters][:SLOT_COUNT]
+        slots = list(self._slots)
+        missing = [char for char in chosen if char not in slots]
+        if missing:
+            wanted = set(chosen)
+            on_glass = {code for row in self._shown or () for code in row if code < SLOT_COUNT}
+            # Slots to reuse: empty ones first, then those not on the glass (the last glyphs,
+            # the rarest, before the suits), then the others.
+            free = sorted(
+                (n for n in range(SLOT_COUNT) if slots[n] not in wanted),
+                key=lambda n: (slots[n] is not None, n in on_glass, -n),
+            )
+            for char in missing:
+                slots[free.pop(0)] = char
+        where = {char: n for n, char in enumerate(slots) if char in chosen}
+        codes = [
+            plain
+            if plain is not None
+            else bytes(
+                cell if isinstance(cell, int) else where.get(cell, fallback(cell, self.rom))
+                for cell in cells
+            )
+            for cells, plain, _ in parsed
+        ]
+        return codes, slots
 
     def show(self, lines: Sequence[str]) -> None:
         """Show up to ``rows`` lines; only the cells that differ from the screen are sent.
@@ -133,29 +231,58 @@ class CharacterLcd:
         Raises OSError when the bus fails; the screen is then treated as unknown and the next
         call redraws everything.
         """
-        target = self.frame(lines)
+        target, slots = self.frame(lines)
         old = self._shown
+        redefined = {n for n in range(SLOT_COUNT) if slots[n] != self._slots[n]}
         try:
             if old is None:
                 self.port.clear()
-            for run in changed_runs(old, target):
-                self.port.write(run.row, run.col, run.codes)
-                self.cells_sent += len(run.codes)
-                self.moves_sent += 1
+            elif redefined and any(code in redefined for row in old for code in row):
+                # A slot about to change is on the glass: blank its cells first.
+                middle = [bytes(32 if c in redefined else c for c in row) for row in target]
+                self._write(old, middle)
+                old = self._shown = middle
+            for n in sorted(redefined):
+                char = slots[n]
+                if char is not None:
+                    self._slots[n] = None  # unknown should this write fail
+                    self.port.define_char(n, _picture(char))
+                    self._slots[n] = char
+                    self.slots_defined += 1
+            self._write(old, target)
         except BaseException:
             self._shown = None
+            self._slots = [None] * SLOT_COUNT
             raise
         self._shown = target
+
+    def _write(self, old: Sequence[bytes] | None, new: Sequence[bytes]) -> None:
+        for run in changed_runs(old, new):
+            self.port.write(run.row, run.col, run.codes)
+            self.cells_sent += len(run.codes)
+            self.moves_sent += 1
 
     def lines(self) -> list[str]:
         """Return the rows as this display believes they are shown (suits as ♠♥♦♣)."""
         shown = self._shown or [b" " * self.cols for _ in range(self.rows)]
-        return ["".join(SLOTS[c] if c < len(SLOTS) else chr(c) for c in row) for row in shown]
+        rom = ROMS[self.rom]
+        return [
+            "".join(
+                (self._slots[c] or UNREADABLE) if c < SLOT_COUNT else rom.get(c, UNREADABLE)
+                for c in row
+            )
+            for row in shown
+        ]
 
     def close(self) -> None:
         """Clear the display and release it."""
         self._shown = None
         self.port.close()
+
+
+def _picture(char: str) -> tuple[int, ...]:
+    """The 5x8 picture of a glyph or an accented letter."""
+    return tuple(GLYPHS[char] if char in GLYPHS else LETTERS[char])
 
 
 class FakeHD44780:
@@ -165,8 +292,8 @@ class FakeHD44780:
     ``controller.instructions`` and ``controller.data_bytes`` count the bytes sent.
     """
 
-    def __init__(self, cols: int = 20, rows: int = 4) -> None:
-        self.controller = HD44780(cols, rows)
+    def __init__(self, cols: int = 20, rows: int = 4, rom: str = DEFAULT_ROM) -> None:
+        self.controller = HD44780(cols, rows, rom)
         self.closed = False
         self.controller.instruction(0x28)  # 4-bit interface, two-line addressing
         self.controller.instruction(0x0C)  # display on, no cursor
@@ -201,6 +328,22 @@ class FakeHD44780:
         return self.controller.lines()
 
 
+def _expander_bytes(rs: int, byte: int, light: int) -> bytes:
+    """The six expander writes of one controller byte: two nibbles of (data, E high, E low)."""
+    out = bytearray()
+    for nibble in (byte >> 4, byte & 0x0F):
+        level = nibble << 4 | rs | light
+        out += bytes((level, level | PCF_E, level))
+    return bytes(out)
+
+
+#: The expander writes of every data byte, with the backlight on and off (computed once).
+_DATA_STREAMS = {
+    light: tuple(_expander_bytes(PCF_RS, code, light) for code in range(256))
+    for light in (PCF_BACKLIGHT, 0)
+}
+
+
 def pcf8574_stream(instruction: int, codes: bytes, *, backlight: bool = True) -> bytes:
     """The bytes a PCF8574 backpack turns into ``instruction`` then ``codes`` as data.
 
@@ -208,12 +351,8 @@ def pcf8574_stream(instruction: int, codes: bytes, *, backlight: bool = True) ->
     high and latched as E falls: three expander writes per nibble, as RPLCD does.
     """
     light = PCF_BACKLIGHT if backlight else 0
-    out = bytearray()
-    for rs, byte in ((0, instruction), *((PCF_RS, code) for code in codes)):
-        for nibble in (byte >> 4, byte & 0x0F):
-            level = nibble << 4 | rs | light
-            out += bytes((level, level | PCF_E, level))
-    return bytes(out)
+    table = _DATA_STREAMS[light]
+    return _expander_bytes(0, instruction, light) + b"".join([table[code] for code in codes])
 
 
 class RplcdPort:
@@ -226,6 +365,7 @@ class RplcdPort:
         address: int = 0x27,
         cols: int = 20,
         rows: int = 4,
+        rom: str = DEFAULT_ROM,
     ) -> None:
         from RPLCD.i2c import CharLCD  # imported here: only a real LCD needs RPLCD
 
@@ -240,7 +380,7 @@ class RplcdPort:
                 port=port,
                 cols=cols,
                 rows=rows,
-                charmap="A00",
+                charmap=rom,
                 auto_linebreaks=False,
             )
         except BaseException:
@@ -250,10 +390,17 @@ class RplcdPort:
             raise
         self.lcd = lcd
         self.expander = expander
+        #: smbus2's message maker when a run can go in one transaction (a PCF8574), else None.
+        self._message: Any = None
+        if expander == "PCF8574" and hasattr(lcd.bus, "i2c_rdwr"):
+            from smbus2 import i2c_msg  # imported here: only a real LCD needs smbus2
+
+            self._message = i2c_msg.write
 
     def define_char(self, slot: int, bitmap: Sequence[int]) -> None:
-        """Store a custom character through RPLCD."""
-        self.lcd.create_char(slot, tuple(bitmap))
+        """Store a custom character (on a PCF8574 in one I2C transaction, as ``write``)."""
+        if not self._send(0x40 | (slot & 0x07) << 3, bytes(bitmap)):
+            self.lcd.create_char(slot, tuple(bitmap))
 
     def clear(self) -> None:
         """Clear the display."""
@@ -266,16 +413,19 @@ class RplcdPort:
         expander takes each byte in turn, and at any bus speed a byte lasts longer than the
         controller needs, so RPLCD's pauses and per-byte transactions are not needed.
         """
-        if self.expander == "PCF8574" and hasattr(self.lcd.bus, "i2c_rdwr"):
-            from smbus2 import i2c_msg  # imported here: only a real LCD needs smbus2
-
-            address = 0x80 | (row_offsets(self.lcd.lcd.cols)[row] + col)
-            stream = pcf8574_stream(address, codes, backlight=bool(self.lcd._backlight))
-            self.lcd.bus.i2c_rdwr(i2c_msg.write(self.lcd._address, stream))
+        if self._send(0x80 | (row_offsets(self.lcd.lcd.cols)[row] + col), codes):
             return
         self.lcd.cursor_pos = (row, col)
         for code in codes:
             self.lcd.write(code)
+
+    def _send(self, instruction: int, data: bytes) -> bool:
+        """Send ``instruction`` then ``data`` in one transaction on a PCF8574; False elsewhere."""
+        if self._message is None:
+            return False
+        stream = pcf8574_stream(instruction, data, backlight=bool(self.lcd._backlight))
+        self.lcd.bus.i2c_rdwr(self._message(self.lcd._address, stream))
+        return True
 
     def close(self) -> None:
         """Clear the display and close the I2C bus."""

@@ -77,6 +77,12 @@ def draw_die(image: Image.Image, face: int, box: tuple[int, int, int]) -> None:
 
 def die_image(face: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """Return a frame with die ``face`` centred as large as the screen allows."""
+    return _die_frame(face, size).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _die_frame(face: int, size: tuple[int, int]) -> Image.Image:
+    """``die_image``, drawn once per face (callers copy it: the cached frame is never drawn on)."""
     image = Image.new("1", size)
     side = min(size) - 4
     draw_die(image, face, ((size[0] - side) // 2, (size[1] - side) // 2, side))
@@ -85,6 +91,12 @@ def die_image(face: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
 
 def roll_image(step: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """Return frame ``step`` of the roll: a smaller die tumbling (tilted) across the screen."""
+    return _roll_frame(step % len(ROLL_FACES), size).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _roll_frame(step: int, size: tuple[int, int]) -> Image.Image:
+    """``roll_image``, drawn once per step of the cycle (callers copy it)."""
     side = min(size) * 2 // 3
     canvas = Image.new("1", (min(size), min(size)))
     offset = (canvas.width - side) // 2
@@ -128,6 +140,12 @@ def text_image(lines: Sequence[str], size: tuple[int, int] = (128, 64)) -> Image
     the way a message should read from across the table. Otherwise lines are drawn left-aligned
     from the top, 21 characters by 5 lines; longer lines and extra lines are cut.
     """
+    return _text_frame(tuple(lines), size).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _text_frame(lines: tuple[str, ...], size: tuple[int, int]) -> Image.Image:
+    """``text_image``, drawn once for the last few texts shown (callers copy it)."""
     width, height = size
     big_cols, big_rows = width // (2 * CELL_W), height // (2 * LINE_PITCH)
     if len(lines) <= big_rows and all(len(line) <= big_cols for line in lines):
@@ -164,8 +182,11 @@ def changed_spans(old: bytes | None, new: bytes, width: int) -> list[tuple[int, 
         before = old[page * width : (page + 1) * width]
         if row == before:
             continue
-        first = next(c for c in range(width) if row[c] != before[c])
-        last = next(c for c in range(width - 1, -1, -1) if row[c] != before[c])
+        # Byte c of the page is bits 8*(width-1-c).. of the big-endian number: one XOR finds
+        # the first and the last differing column without a loop over the columns.
+        diff = int.from_bytes(row, "big") ^ int.from_bytes(before, "big")
+        first = width - (diff.bit_length() + 7) // 8
+        last = width - 1 - ((diff & -diff).bit_length() - 1) // 8
         spans.append((page, first, last))
     return spans
 

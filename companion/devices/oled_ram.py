@@ -61,10 +61,10 @@ class OledWire:
     def data(self, data: bytes | bytearray | list[int]) -> None:
         """Write pixel bytes at the address pointer (one I2C write)."""
         self._wire(1 + len(data))
-        self.data_bytes += len(data)
-        for byte in data:
-            self.ram[self._page][self._col] = byte & 0xFF
-            self._advance()
+        block = bytes(data)
+        self.data_bytes += len(block)
+        while block:
+            block = self._fill(block)
 
     def cleanup(self) -> None:
         """Release the bus."""
@@ -106,12 +106,23 @@ class OledWire:
         elif code <= 0x1F:
             self._col = (self._col & 0x0F) | (code & 0x0F) << 4
 
-    def _advance(self) -> None:
+    def _fill(self, block: bytes) -> bytes:
+        """Store bytes from the address pointer to the end of its column range (one slice);
+        return the bytes left for the next page."""
         if self.controller == "sh1106":
-            self._col = min(self._col + 1, 131)
-            return
-        if self._col < self._cols[1]:
-            self._col += 1
-            return
+            # Page addressing: the column stops at the last one, which keeps the last byte.
+            room = 132 - self._col
+            self.ram[self._page][self._col : self._col + min(room, len(block))] = block[:room]
+            if len(block) > room:
+                self.ram[self._page][131] = block[-1]
+            self._col = min(self._col + len(block), 131)
+            return b""
+        room = self._cols[1] - self._col + 1
+        taken = block[:room]
+        self.ram[self._page][self._col : self._col + len(taken)] = taken
+        if len(taken) < room:
+            self._col += len(taken)
+            return b""
         self._col = self._cols[0]
         self._page = self._page + 1 if self._page < self._pages[1] else self._pages[0]
+        return block[room:]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import Protocol
+
+log = logging.getLogger("companion.devices")
 
 
 class Scheduler(Protocol):
@@ -18,17 +21,43 @@ class Scheduler(Protocol):
 
 
 class ThreadScheduler:
-    """Call actions from short-lived timer threads (the default on a real companion).
+    """Call actions from one timer thread of its own, started on first use (the default on a
+    real companion).
 
-    The daemon may pass its own scheduler instead; device actions are short and guard their
-    own state with a lock.
+    Actions run one after the other in the order they fall due, so each should be short
+    (device actions are, and guard their own state with a lock); an action that raises is
+    logged and the next one still runs. One thread for every action, rather than a thread
+    started for each, keeps an animation's or a tune's steps cheap.
     """
 
+    def __init__(self) -> None:
+        self._queue: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = itertools.count()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
     def call_later(self, delay_s: float, action: Callable[[], None]) -> None:
-        """Start a daemon timer thread that runs ``action`` after ``delay_s`` seconds."""
-        timer = threading.Timer(max(0.0, delay_s), action)
-        timer.daemon = True
-        timer.start()
+        """Run ``action`` on the timer thread ``delay_s`` seconds from now."""
+        due = time.monotonic() + max(0.0, delay_s)
+        with self._changed:
+            heapq.heappush(self._queue, (due, next(self._order), action))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="timer", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._queue or self._queue[0][0] > time.monotonic():
+                    self._changed.wait(
+                        self._queue[0][0] - time.monotonic() if self._queue else None
+                    )
+                _, _, action = heapq.heappop(self._queue)
+            try:
+                action()
+            except Exception:
+                log.exception("a timed device action failed")
 
 
 class ManualScheduler:
@@ -143,9 +172,6 @@ class Steps:
             if index == 0:
                 due = clock()
             action, hold_s = steps[index]
-            last = index == len(steps) - 1
-            if last:
-                self._running = False
             try:
                 action()
             except Exception as exc:
@@ -155,7 +181,11 @@ class Steps:
                     raise
                 self._failure = exc
                 return
-            if last:
+            if index == len(steps) - 1:
+                # Still playing while the last step runs (an animation's final frame on the
+                # bus), unless that step started another sequence.
+                if generation == self._generation:
+                    self._running = False
                 return
             following = due + hold_s
             delay = max(0.0, following - clock())

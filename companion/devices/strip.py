@@ -27,6 +27,7 @@ def check_brightness(brightness: float) -> float:
     return value
 
 
+@functools.lru_cache(maxsize=512)
 def scale(colour: RGB, brightness: float) -> RGB:
     """Return ``colour`` dimmed to ``brightness`` (0..1), rounded to the nearest step.
 

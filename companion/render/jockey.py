@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.jockey import GAME
+from companion.games.jockey import GAME, Bet, Blocked, Effect, Horse, JockeyBoard
 from companion.games.text import N_
 from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
@@ -106,19 +106,27 @@ def abbreviation(horse: str) -> str:
     return _(ABBREVIATIONS[horse]) if horse in ABBREVIATIONS else horse
 
 
-def positions_row(board: Mapping[str, Any]) -> str:
+def board_of(view: PublicView) -> JockeyBoard:
+    """Return the Jockey board of ``view``; raises TypeError for another game's view."""
+    board = view.board
+    if not isinstance(board, JockeyBoard):
+        raise TypeError(f"not a Jockey board: {type(board).__name__}")
+    return board
+
+
+def positions_row(board: JockeyBoard) -> str:
     """Every horse's square: ``Br34 Ye12 Bl50 Re2``."""
-    progress: Mapping[str, int] = board.get("progress", {})
-    return " ".join(f"{abbreviation(h)}{progress.get(h, 0)}" for h in HORSES)
+    progress = board.progress
+    return " ".join(f"{abbreviation(h)}{progress.get(Horse(h), 0)}" for h in HORSES)
 
 
-def bet_text(bet: Mapping[str, Any]) -> str:
+def bet_text(bet: Bet) -> str:
     """A revealed bet in one row: ``win brown 300``, ``order red 200, blue 100``."""
-    kind = str(bet.get("kind", ""))
+    kind = str(bet.kind)
     said = _(kind) if kind else kind
-    horses = [_(str(h)) for h in bet.get("horses", [])]
-    short_names = [abbreviation(str(h)) for h in bet.get("horses", [])]
-    stakes = [int(s) for s in bet.get("stakes", [])]
+    horses = [_(str(h)) for h in bet.horses]
+    short_names = [abbreviation(str(h)) for h in bet.horses]
+    stakes = list(bet.stakes)
     if kind == "order" and len(horses) == 2 and len(stakes) == 2:
         return first_fit(
             [
@@ -146,16 +154,16 @@ def markers_text(columns: Sequence[Sequence[Any]]) -> str:
     return " ".join(f"{names.get(str(col), col)}:{n}" for col, n in columns)
 
 
-def effect_rows(effect: Mapping[str, Any]) -> list[str]:
+def effect_rows(effect: Effect) -> list[str]:
     """What the last card did, in two rows: the card, then the move or why nothing moved."""
-    label = str(effect.get("label", ""))
-    horse = str(effect.get("horse") or "")
-    blocked = effect.get("blocked")
+    label = effect.label
+    horse = str(effect.horse or "")
+    blocked = effect.blocked
     if blocked is None:
-        end = _("finish") if effect.get("finished") else str(effect.get("end"))
+        end = _("finish") if effect.finished else str(effect.end)
         moved = _("{horse} {start} to {end}")
-        return [label, moved.format(horse=_(horse), start=effect.get("start"), end=end)]
-    if blocked == "position_shared":
+        return [label, moved.format(horse=_(horse), start=effect.start, end=end)]
+    if blocked is Blocked.POSITION_SHARED:
         why = _("{place} shared").format(place=label.split()[0])
     else:
         why = _(BLOCKED[str(blocked)]) if str(blocked) in BLOCKED else ""
@@ -164,16 +172,16 @@ def effect_rows(effect: Mapping[str, Any]) -> list[str]:
 
 def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
     """The four LCD rows."""
-    board: Mapping[str, Any] = view.board
+    board = board_of(view)
     race = _("Race {number}/3").format(number=view.race)
     if view.phase == "betting" and entry is not None:
         return _entry_rows(view, entry)
     if view.phase in ("betting", "racing"):
         turn = view.turn or ""
-        effect = board.get("last_effect")
+        effect = board.last_effect
         top = spread_name(turn, _("'s card"), race, least=len(turn))
         lines = [top, positions_row(board)]
-        if effect:
+        if effect is not None:
             lines += effect_rows(effect)
         else:
             count = len(view.sealed)
@@ -212,37 +220,38 @@ def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
 
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
     """A settled race: the first two horses and each player's result, then one page each."""
-    results = view.board.get("results", [])
+    results = board_of(view).results
     if not results:
         return [rows([_("Race over"), prompt])]
     return numbered(_result_pages(view, prompt))
 
 
 def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
-    board: Mapping[str, Any] = view.board
-    result = board["results"][-1]
-    payouts = result.get("payouts", [])
-    changes = [(str(p["player"]), signed(int(p["change"]))) for p in payouts]
+    board = board_of(view)
+    result = board.results[-1]
+    payouts = result.payouts
+    changes = [(p.player, signed(p.change)) for p in payouts]
     first = [
-        _("Race {number} over").format(number=result["number"]),
+        _("Race {number} over").format(number=result.number),
         spread(
-            _("1st {horse}").format(horse=_(str(result["first"]))),
-            _("2nd {horse}").format(horse=_(str(result["second"]))),
+            _("1st {horse}").format(horse=_(str(result.first))),
+            _("2nd {horse}").format(horse=_(str(result.second))),
         ),
         name_score_row(changes, fallback=_("Turn: each player")),
         prompt,
     ]
     pages = [first]
-    markers: Mapping[str, Sequence[Sequence[Any]]] = board.get("markers", {})
+    markers = board.markers
     for p in payouts:
-        player = str(p["player"])
-        shared = _(" shared") if p.get("shared") else ""
+        player = p.player
+        shared = _(" shared") if p.shared else ""
+        held = markers.get(player)
         pages.append(
             [
                 named(player, "", COLS - MARK),
-                bet_text(p["bet"]),
-                f"{signed(int(p['change']))}{shared} →{p['balance']}",
-                markers_text(markers.get(player, [])),
+                bet_text(p.bet),
+                f"{signed(p.change)}{shared} →{p.balance}",
+                markers_text(held.columns() if held is not None else ()),
             ]
         )
     return pages
@@ -250,17 +259,16 @@ def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
 
 def final_pages(view: PublicView) -> list[tuple[str, ...]]:
     """The ranking by balance, three players a page, then the last race."""
-    ranking = view.board.get("ranking", [])
+    ranking = board_of(view).ranking
     lines = [
-        f"{r['place']}. "
-        + named(str(r["player"]), f" {r['balance']}", COLS - len(f"{r['place']}. "))
+        f"{r.place}. " + named(r.player, f" {r.balance}", COLS - len(f"{r.place}. "))
         for r in ranking
     ]
     pages = [
         [_("Game over!") if start == 0 else _("Ranking"), *lines[start : start + 3]]
         for start in range(0, max(1, len(lines)), 3)
     ]
-    results = view.board.get("results", [])
+    results = board_of(view).results
     return numbered(pages + (_result_pages(view, _("Push: menu")) if results else []))
 
 
@@ -270,9 +278,9 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
         return Oled(lines=(short(entry.player, 10), _("bets")))
     if view.phase in ("betting", "racing") and view.turn:
         return Oled(lines=(short(view.turn, 10), _("plays")))
-    board = view.board
-    if view.phase == "race_over" and board.get("results"):
-        return Oled(lines=(_(str(board["results"][-1]["first"])), _("wins")))
+    board = board_of(view)
+    if view.phase == "race_over" and board.results:
+        return Oled(lines=(_(str(board.results[-1].first)), _("wins")))
     if view.phase == "game_over":
         winners = list(view.winners)
         won = (short(winners[0], 10), _("wins!")) if len(winners) == 1 else (_("A tie!"),)
@@ -282,13 +290,13 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
 
 def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:
     """Each horse on the LED of its square; an LED two horses share lights white."""
-    board = view.board
-    progress: Mapping[str, int] = board.get("progress", {})
-    track = int(board.get("track_length", 80))
-    finished = [str(h) for h in board.get("finish_order", [])]
+    board = board_of(view)
+    progress = board.progress
+    track = board.track_length
+    finished = [str(h) for h in board.finish_order]
     on: dict[int, list[str]] = {}
     for horse in HORSES:
-        square = int(progress.get(horse, 0))
+        square = progress.get(Horse(horse), 0)
         led = layout.led(square if square <= track else len(layout.squares))
         if led is not None and horse not in finished:
             on.setdefault(led, []).append(horse)
@@ -304,14 +312,14 @@ def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:
     return frame(layout.count, lit)
 
 
-def move_cue(effect: Mapping[str, Any], layout: TrackLeds, track: int) -> Move | None:
+def move_cue(effect: Effect, layout: TrackLeds, track: int) -> Move | None:
     """The animation of a card that moved a horse, or None."""
-    if effect.get("blocked") is not None or not effect.get("horse"):
+    if effect.blocked is not None or not effect.horse:
         return None
-    start, end = int(effect["start"]), int(effect["end"])
+    start, end = effect.start, effect.end
     squares = [s if s <= track else len(layout.squares) for s in range(start + 1, end + 1)]
     path = layout.path(squares)
-    return Move(path, horse_rgb(str(effect["horse"]))) if path else None
+    return Move(path, horse_rgb(str(effect.horse))) if path else None
 
 
 def screen(view: PublicView, entry: Entry | None, layout: TrackLeds, page: int = 0) -> Screen:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from companion.games.jumpy_jack import Effect, HorseState, JumpyJackBoard, Podium, RaceResult
+from companion.games.jumpy_jack import Move as MoveMade
 from companion.games.text import N_
 from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
@@ -80,23 +81,30 @@ class Entry:
     choosing: bool = False
 
 
-def horse_names(board: Mapping[str, Any]) -> list[str]:
+def board_of(view: PublicView) -> JumpyJackBoard:
+    """Return the Jumpy Jack board of ``view``; raises TypeError for another game's view."""
+    board = view.board
+    if not isinstance(board, JumpyJackBoard):
+        raise TypeError(f"not a Jumpy Jack board: {type(board).__name__}")
+    return board
+
+
+def horse_names(board: JumpyJackBoard) -> list[str]:
     """Return the horses' names in button order."""
-    return [str(h["name"]) for h in board.get("horses", [])]
+    return list(board.horse_names)
 
 
-def horse_colour(board: Mapping[str, Any], name: str) -> RGB:
+def horse_colour(board: JumpyJackBoard, name: str) -> RGB:
     """Return the LED colour of horse ``name``."""
-    for h in board.get("horses", []):
-        if h["name"] == name:
-            return colour(str(h["colour"]))
+    horse = board.standing(name)
+    if horse is not None:
+        return colour(horse.colour)
     return (128, 128, 128)
 
 
-def podium_row(board: Mapping[str, Any]) -> str:
+def podium_row(board: JumpyJackBoard) -> str:
     """Places 1 to 3 in one row: ``1:red 2:blue 3:---``."""
-    podium = list(board.get("podium", [None, None, None]))[:3]
-    return places_row([_(str(h)) if h else None for h in podium])
+    return places_row([_(h) if h else None for h in list(board.podium)[:3]])
 
 
 def places_row(podium: Sequence[str | None]) -> str:
@@ -109,24 +117,20 @@ def places_row(podium: Sequence[str | None]) -> str:
     return " ".join(f"{i}:{short(h, 3) if h else '---'}" for i, h in enumerate(podium[:3], 1))
 
 
-def teams(board: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...], int]]:
+def teams(board: JumpyJackBoard) -> list[tuple[str, tuple[str, ...], int]]:
     """The teams of the teams variant: ``("Team 1", members, score)``; empty without teams."""
     return [
-        (
-            _("Team {number}").format(number=number),
-            tuple(str(p) for p in team["players"]),
-            int(team["score"]),
-        )
-        for number, team in enumerate(board.get("teams", []), 1)
+        (_("Team {number}").format(number=number), team.players, team.score)
+        for number, team in enumerate(board.teams, 1)
     ]
 
 
 def standings(view: PublicView) -> list[tuple[str, int]]:
     """Who competes with what total: every team in the teams variant, else every player."""
-    found = teams(view.board)
+    found = teams(board_of(view))
     if found:
         return [(name, score) for name, _, score in found]
-    scores = view.board.get("scores", {})
+    scores = board_of(view).scores
     return [(p, int(scores.get(p, 0))) for p in view.players]
 
 
@@ -157,7 +161,7 @@ def turn_row(player: str, race: int | None = None) -> str:
 
 def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
     """Return the four LCD rows for ``view`` (``entry``: a secret being entered)."""
-    board = view.board
+    board = board_of(view)
     turn = view.turn or ""
     race = race_word(view.race)
     if view.phase == "predict":
@@ -177,12 +181,12 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
 
 def _move_rows(view: PublicView) -> list[str]:
     """Whose die shows what, the horses it may move (two rows at most), the podium, scores."""
-    board = view.board
-    legal = [_(str(h)) for h in board.get("legal_horses", [])]
-    first = named(view.turn or "", _(": die {die}").format(die=board.get("die")))
+    board = board_of(view)
+    legal = [_(h) for h in board.legal_horses]
+    first = named(view.turn or "", _(": die {die}").format(die=board.die))
     if not legal:
         return [first, _("No horse can move"), podium_row(board), scores_row(view)]
-    if len(legal) == len(board.get("horses", [])):
+    if len(legal) == len(board.horses):
         return [first, _("Move any horse"), podium_row(board), scores_row(view)]
     listed = name_list(legal, lines=2, sep=" ") or (
         ngettext("{count} horse", "{count} horses", len(legal)).format(count=len(legal)),
@@ -235,10 +239,10 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
 
 
 def race_pages(
-    view: PublicView, prompt: str, result: Mapping[str, Any] | None = None
+    view: PublicView, prompt: str, result: RaceResult | None = None
 ) -> list[tuple[str, ...]]:
     """Pages revealing a finished race: the podium and points, the teams, then each player."""
-    results = view.board.get("results", [])
+    results = board_of(view).results
     if result is None:
         if not results:
             return [rows([_("Race over"), prompt])]
@@ -246,24 +250,24 @@ def race_pages(
     return numbered(_race_pages(view, prompt, result))
 
 
-def _race_pages(view: PublicView, prompt: str, result: Mapping[str, Any]) -> list[list[str]]:
-    points: Mapping[str, int] = result.get("points", {})
-    bonus: Mapping[str, int] = result.get("bonus", {})
+def _race_pages(view: PublicView, prompt: str, result: RaceResult) -> list[list[str]]:
+    points: Mapping[str, int] = result.points
+    bonus: Mapping[str, int] = result.bonus
     gain = {p: points.get(p, 0) + bonus.get(p, 0) for p in view.players}
     gained = [(p, f"+{gain[p]}") for p in view.players]
-    found = teams(view.board)
+    found = teams(board_of(view))
     if found:  # the teams variant: what each team gained
         gained = [(name, f"+{sum(gain.get(p, 0) for p in members)}") for name, members, _ in found]
     first = [
-        _("Race {number} over").format(number=result.get("number", view.race)),
-        places_row([_(h) if h else None for h in _top3(result.get("podium", {}))]),
+        _("Race {number} over").format(number=result.number),
+        places_row([_(h) if h else None for h in _top3(result.podium)]),
         name_score_row(gained, fallback=_("Turn: each player")),
         prompt,
     ]
     pages = [first, *_team_pages(view)]
-    scores = view.board.get("scores", {})
-    predictions: Mapping[str, Sequence[str]] = result.get("predictions", {})
-    guesses: Mapping[str, Mapping[str, Any]] = result.get("guesses", {})
+    scores = board_of(view).scores
+    predictions: Mapping[str, Sequence[str]] = result.predictions
+    guesses = result.guesses
     for player in view.players:
         said = [_(str(h)) for h in predictions.get(player, [])]
         total = points.get(player, 0) + bonus.get(player, 0)
@@ -272,7 +276,7 @@ def _race_pages(view: PublicView, prompt: str, result: Mapping[str, Any]) -> lis
         last = prompt
         if guess:
             bonus_text = f": +{bonus.get(player, 0)}"
-            last = _("Guess ") + named(str(guess["target"]), bonus_text, COLS - len(_("Guess ")))
+            last = _("Guess ") + named(guess.target, bonus_text, COLS - len(_("Guess ")))
         pages.append(
             [
                 named(player, "", COLS - MARK),
@@ -286,7 +290,7 @@ def _race_pages(view: PublicView, prompt: str, result: Mapping[str, Any]) -> lis
 
 def _team_pages(view: PublicView) -> list[list[str]]:
     """Two teams a page: the team and its total, then its players."""
-    found = teams(view.board)
+    found = teams(board_of(view))
     pages: list[list[str]] = []
     for start in range(0, len(found), 2):
         lines: list[str] = []
@@ -304,9 +308,9 @@ def _team_pages(view: PublicView) -> list[list[str]]:
     return pages
 
 
-def _top3(podium: Mapping[str, Any]) -> list[str | None]:
-    finishers = list(podium.get("finishers", []))
-    eliminated = list(podium.get("eliminated", []))
+def _top3(podium: Podium) -> list[str | None]:
+    finishers = list(podium.finishers)
+    eliminated = list(podium.eliminated)
     places: list[str | None] = [None] * 5
     for i, h in enumerate(finishers[:5]):
         places[i] = h
@@ -338,14 +342,14 @@ def match_pages(view: PublicView) -> list[tuple[str, ...]]:
         place = 1 + sum(1 for _, other in pairs if other > score)
         lines.append(f"{place}. " + named(name, f" {score}", COLS - len(f"{place}. ")))
     ranking = [[_("Ranking"), *lines[start : start + 3]] for start in range(0, len(lines), 3)]
-    results = view.board.get("results", [])
+    results = board_of(view).results
     last = _race_pages(view, _("Push: menu"), results[-1]) if results else []
     return numbered([first, *ranking, *last])
 
 
 def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Return the OLED content: the die face while a value waits, else a short line or two."""
-    board = view.board
+    board = board_of(view)
     if entry is not None:
         return Oled(
             lines=(
@@ -353,8 +357,8 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
                 _("predicts") if entry.what == "prediction" else _("guesses"),
             )
         )
-    if view.phase == "move" and board.get("die"):
-        return Oled(die=int(board["die"]))
+    if view.phase == "move" and board.die:
+        return Oled(die=board.die)
     if view.phase in ("roll", "predict") and view.turn:
         return Oled(lines=(short(view.turn, 10), _("rolls")))
     if view.phase == "race_over":
@@ -378,19 +382,17 @@ def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
             lit[led] = _MARKS[name]
     for led in layout.finish[:1]:
         lit[led] = FINISH_MARK
-    board = view.board
-    legal = set(board.get("legal_horses", [])) if view.phase == "move" else None
+    board = board_of(view)
+    legal = set(board.legal_horses) if view.phase == "move" else None
     on_square: dict[int, list[str]] = {}
     at_start: list[str] = []
     finishers: list[str] = []
-    for horse in board.get("horses", []):
-        state, square = horse.get("state"), horse.get("square")
-        if state == "finished":
-            finishers.append(str(horse["name"]))
-        elif state == "racing" and square is not None:
-            (at_start if square == 0 else on_square.setdefault(int(square), [])).append(
-                str(horse["name"])
-            )
+    for horse in board.horses:
+        state, at = horse.state, horse.square
+        if state is HorseState.FINISHED:
+            finishers.append(horse.name)
+        elif state is HorseState.RACING and at is not None:
+            (at_start if at == 0 else on_square.setdefault(at, [])).append(horse.name)
     if finishers:
         first = min(finishers, key=lambda h: _place(board, h))
         for led in layout.finish[:1]:
@@ -406,35 +408,35 @@ def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
     return frame(layout.count, lit)
 
 
-def _place(board: Mapping[str, Any], horse: str) -> int:
-    for h in board.get("horses", []):
-        if h["name"] == horse and h.get("place") is not None:
-            return int(h["place"])
+def _place(board: JumpyJackBoard, horse: str) -> int:
+    for h in board.horses:
+        if h.name == horse and h.place is not None:
+            return h.place
     return 99
 
 
-def _shown(board: Mapping[str, Any], horse: str, legal: set[str] | None) -> RGB:
+def _shown(board: JumpyJackBoard, horse: str, legal: set[str] | None) -> RGB:
     rgb = horse_colour(board, horse)
     return rgb if legal is None or horse in legal else dim(rgb)
 
 
-def move_path(move: Mapping[str, Any], track: Track, layout: TrackLeds) -> tuple[int, ...]:
+def move_path(move: MoveMade, track: Track, layout: TrackLeds) -> tuple[int, ...]:
     """Return the LEDs a move walks over, from the square after its origin to where it ends."""
-    origin = int(move["origin"])
-    final = int(move["bounce"] if move.get("bounce") is not None else move["landing"])
+    origin = move.origin
+    final = move.bounce if move.bounce is not None else move.landing
     squares = list(range(origin + 1, min(final, track.squares) + 1))
-    if move.get("effect") == "restart":
+    if move.effect is Effect.RESTART:
         squares.append(0)
     return layout.path(squares)
 
 
-def move_cue(board: Mapping[str, Any], track: Track, layout: TrackLeds) -> Move | None:
+def move_cue(board: JumpyJackBoard, track: Track, layout: TrackLeds) -> Move | None:
     """Return the animation of the last move, or None."""
-    move = board.get("last_move")
-    if not move:
+    move = board.last_move
+    if move is None:
         return None
     path = move_path(move, track, layout)
-    return Move(path, horse_colour(board, str(move["horse"]))) if path else None
+    return Move(path, horse_colour(board, move.horse)) if path else None
 
 
 def screen(

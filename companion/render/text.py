@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, N_, short
 from companion.render.language import _
+from companion.session.view import PublicBoard
 
 __all__ = ["short"]
 
@@ -55,7 +56,7 @@ class PublicView(Protocol):
     def waiting_for(self) -> tuple[str, ...]: ...
 
     @property
-    def board(self) -> dict[str, Any]: ...
+    def board(self) -> PublicBoard: ...
 
     @property
     def finished(self) -> bool: ...

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from companion.games.registry import find_game
 from companion.session.log import Entry
+from companion.session.view import PrivateDetails, PublicBoard
 
 
 class Binding(ABC):
@@ -60,11 +61,11 @@ class Binding(ABC):
         """Return the winners of a finished game (ties share the win), else ()."""
 
     @abstractmethod
-    def board(self) -> dict[str, Any]:
+    def board(self) -> PublicBoard:
         """Return the public figures of the game as plain data."""
 
     @abstractmethod
-    def private(self, player: str) -> dict[str, Any]:
+    def private(self, player: str) -> PrivateDetails:
         """Return what only ``player`` may see, as plain data."""
 
     @abstractmethod

@@ -37,7 +37,7 @@ from companion.session.log import (
     dumps,
     parse_line,
 )
-from companion.session.view import Outcome, PrivateView, RefusalView, View
+from companion.session.view import NoDetails, Outcome, PrivateView, RefusalView, View
 
 #: Inputs made by the player whose turn it is (the others may come from anyone).
 TURN_BOUND: tuple[type[Entry], ...] = (
@@ -367,7 +367,7 @@ class Session:
         if refusal is not None and refusal.player != player:
             refusal = None
         if self._table is None or player not in self._table.start.players:
-            return PrivateView(player, {}, refusal)
+            return PrivateView(player, NoDetails(), refusal)
         return PrivateView(player, self._table.binding.private(player), refusal)
 
     def close(self) -> None:

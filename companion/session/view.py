@@ -2,18 +2,48 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from companion.games.text import Message
 from companion.session.log import Entry
+
+if TYPE_CHECKING:  # the engines load only with a command that plays
+    from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
+    from companion.games.jockey import JockeyBoard, JockeyPrivate
+    from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
 
 
 class NoGame(StrEnum):
     """The phase of the view while no game is on (each game's phases are its engine's)."""
 
     NO_GAME = "no_game"
+
+
+@dataclass(frozen=True)
+class NoBoard:
+    """The public board while no game is on: nothing to show."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the empty board as JSON-ready data."""
+        return {}
+
+
+@dataclass(frozen=True)
+class NoDetails:
+    """The private details of someone who plays no game: nothing to show."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the empty details as JSON-ready data."""
+        return {}
+
+
+#: A game's public board: each game's engine declares its own, a frozen dataclass whose
+#: ``to_json`` gives the board as the table log and the pages write it.
+PublicBoard: TypeAlias = "JumpyJackBoard | CourseHippiqueBoard | JockeyBoard | NoBoard"
+#: What one player alone may see of a game: each game's engine declares its own.
+PrivateDetails: TypeAlias = "JumpyJackPrivate | CourseHippiquePrivate | JockeyPrivate | NoDetails"
 
 
 @dataclass(frozen=True)
@@ -51,7 +81,7 @@ class View:
     turn: str | None = None
     sealed: tuple[str, ...] = ()
     waiting_for: tuple[str, ...] = ()
-    board: dict[str, Any] = field(default_factory=dict, hash=False)
+    board: PublicBoard = field(default_factory=NoBoard, hash=False)
     finished: bool = False
     winners: tuple[str, ...] = ()
     events: int = 0
@@ -59,10 +89,8 @@ class View:
     last_refusal: RefusalView | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the view as JSON-ready data (tuples become lists)."""
-        data: dict[str, Any] = _plain(asdict(self))
-        _drop_message(data)
-        return data
+        """Return the view as JSON-ready data (tuples become lists, the board its JSON)."""
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -74,14 +102,12 @@ class PrivateView:
     """
 
     player: str
-    details: dict[str, Any] = field(default_factory=dict, hash=False, repr=False)
+    details: PrivateDetails = field(default_factory=NoDetails, hash=False, repr=False)
     last_refusal: RefusalView | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """Return the private view as JSON-ready data."""
-        data: dict[str, Any] = _plain(asdict(self))
-        _drop_message(data)
-        return data
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -102,11 +128,19 @@ class Outcome:
     message: Message | None = field(default=None, compare=False, repr=False)
 
 
-def _drop_message(data: dict[str, Any]) -> None:
-    """Leave a refusal's message out of the JSON: its English sentence is there already."""
-    refusal = data.get("last_refusal")
-    if isinstance(refusal, dict):
-        refusal.pop("message", None)
+def _fields_json(view: View | PrivateView) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for f in fields(view):
+        value = getattr(view, f.name)
+        if f.name in ("board", "details"):
+            data[f.name] = value.to_json()
+        elif isinstance(value, RefusalView):
+            refusal = asdict(value)
+            refusal.pop("message")  # its English sentence is in the JSON already
+            data[f.name] = refusal
+        else:
+            data[f.name] = _plain(value)
+    return data
 
 
 def _plain(value: Any) -> Any:

@@ -9,7 +9,12 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
+from companion.games.jockey import Bet as JockeyBet
+from companion.games.jockey import JockeyBoard, JockeyPrivate
+from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
 from companion.games.registry import GAMES
+from companion.session.view import PrivateView
 from companion.web.chart import chart_svg
 from companion.web.state import Public
 
@@ -58,11 +63,11 @@ def public_html(state: Public) -> str:
     refusal = view.get("last_refusal")
     if refusal:
         parts.append(f'<p class="refusal">{e(refusal["sentence"])}</p>')
-    if game == "jumpy_jack":
+    if isinstance(board, JumpyJackBoard):
         parts.append(_jumpy_jack(board))
-    elif game == "course_hippique":
+    elif isinstance(board, CourseHippiqueBoard):
         parts.append(_course_hippique(board))
-    elif game == "jockey":
+    elif isinstance(board, JockeyBoard):
         parts.append(_jockey(board))
     if view.get("finished"):
         parts.append(f'<p class="winners">Winner: {e(", ".join(view["winners"]))}</p>')
@@ -70,56 +75,52 @@ def public_html(state: Public) -> str:
     return f'<section id="public">{"".join(parts)}</section>'
 
 
-def _jumpy_jack(board: dict[str, Any]) -> str:
-    horses = board.get("horses", [])
-    top = max([20, *(int(h.get("square") or 0) for h in horses)])
+def _jumpy_jack(board: JumpyJackBoard) -> str:
+    horses = board.horses
+    top = max([20, *(h.square or 0 for h in horses)])
     lanes = "".join(
-        _bar(f"{h['name']} ({h['state']})", int(h.get("square") or 0), top, h["colour"])
-        for h in horses
+        _bar(f"{h.name} ({h.state.value})", h.square or 0, top, h.colour) for h in horses
     )
-    die = board.get("die")
+    die = board.die
     die_html = f'<p class="die">Die: <b>{e(die)}</b></p>' if die else ""
-    scores = _table(("player", "points"), sorted(board.get("scores", {}).items()), "scores")
-    target = f"<p>Target: {e(board.get('target'))} points</p>"
+    scores = _table(("player", "points"), sorted(board.scores.items()), "scores")
+    target = f"<p>Target: {e(board.target)} points</p>"
     return die_html + f'<div class="track">{lanes}</div>' + scores + target + _jj_reveal(board)
 
 
-def _jj_reveal(board: dict[str, Any]) -> str:
-    results = board.get("results") or []
+def _jj_reveal(board: JumpyJackBoard) -> str:
+    results = board.results
     if not results:
         return ""
     last = results[-1]
-    rows = [
-        (p, " ".join(h), last.get("points", {}).get(p, 0))
-        for p, h in last.get("predictions", {}).items()
-    ]
-    podium = " ".join(last.get("podium", {}).get("finishers", []))
+    rows = [(p, " ".join(h), last.points.get(p, 0)) for p, h in last.predictions.items()]
+    podium = " ".join(last.podium.finishers)
     return (
-        f'<div class="reveal"><h2>Race {e(last["number"])} revealed</h2>'
+        f'<div class="reveal"><h2>Race {e(last.number)} revealed</h2>'
         f"<p>Podium: {e(podium)}</p>" + _table(("player", "prediction", "points"), rows) + "</div>"
     )
 
 
-def _course_hippique(board: dict[str, Any]) -> str:
-    finish = int(board.get("finish") or 8)
+def _course_hippique(board: CourseHippiqueBoard) -> str:
+    finish = board.finish or 8
     lanes = "".join(
-        _bar(SUITS.get(s, s), int(v), finish) for s, v in board.get("positions", {}).items()
+        _bar(SUITS.get(s.letter, s.letter), v, finish) for s, v in board.positions.items()
     )
     odds = _table(
         ("horse", "odds"),
-        ((SUITS.get(s, s), f"{v} to 1") for s, v in board.get("odds", {}).items()),
+        ((SUITS.get(s.letter, s.letter), f"{v} to 1") for s, v in board.odds.items()),
         "odds",
     )
     info = (
-        f"<p>Croupier: {e(board.get('croupier'))} · largest stake: {e(board.get('max_bet'))}"
-        f" · cards left: {e(board.get('cards_left'))}</p>"
+        f"<p>Croupier: {e(board.croupier)} · largest stake: {e(board.max_bet)}"
+        f" · cards left: {e(board.cards_left)}</p>"
     )
-    balances = _table(("player", "chips"), board.get("balances", {}).items(), "scores")
-    bets = board.get("bets") or []
+    balances = _table(("player", "chips"), board.balances.items(), "scores")
+    bets = board.bets
     reveal = (
         _table(
             ("player", "horse", "stake"),
-            ((b["player"], SUITS.get(b["horse"], b["horse"]), b["stake"]) for b in bets),
+            ((b.player, SUITS.get(b.horse.letter, b.horse.letter), b.stake) for b in bets),
             "reveal",
         )
         if bets
@@ -128,63 +129,57 @@ def _course_hippique(board: dict[str, Any]) -> str:
     return info + f'<div class="track">{lanes}</div>' + odds + balances + reveal
 
 
-def _jockey(board: dict[str, Any]) -> str:
-    length = int(board.get("track_length") or 80)
+def _jockey(board: JockeyBoard) -> str:
+    length = board.track_length or 80
     lanes = "".join(
-        _bar(h, int(v), length, h if h != "yellow" else "#d4b000")
-        for h, v in board.get("progress", {}).items()
+        _bar(h, v, length, h if h != "yellow" else "#d4b000") for h, v in board.progress.items()
     )
-    effect = board.get("last_effect") or {}
-    said = f'<p class="status">{e(effect["sentence"])}</p>' if effect.get("sentence") else ""
+    effect = board.last_effect
+    said = f'<p class="status">{e(effect.sentence())}</p>' if effect is not None else ""
     balances = _table(
         ("player", "balance", "limit", "cards"),
         (
-            (p, b, board.get("limits", {}).get(p, ""), board.get("hand_sizes", {}).get(p, ""))
-            for p, b in board.get("balances", {}).items()
+            (p, b, board.limits.get(p, ""), board.hand_sizes.get(p, ""))
+            for p, b in board.balances.items()
         ),
         "scores",
     )
-    results = board.get("results") or []
+    results = board.results
     reveal = ""
     if results:
         last = results[-1]
-        reveal = f'<div class="reveal"><h2>Race {e(last["number"])} settled</h2>' + _table(
+        reveal = f'<div class="reveal"><h2>Race {e(last.number)} settled</h2>' + _table(
             ("player", "bet", "change"),
-            (
-                (p["player"], _bet_words(p.get("bet")), p.get("change", 0))
-                for p in last.get("payouts", [])
-            ),
+            ((p.player, _bet_words(p.bet), p.change) for p in last.payouts),
         )
         reveal += "</div>"
     return said + f'<div class="track">{lanes}</div>' + balances + reveal
 
 
-def _bet_words(bet: dict[str, Any] | None) -> str:
-    if not bet:
+def _bet_words(bet: JockeyBet | None) -> str:
+    if bet is None:
         return "no bet"
-    horses = bet.get("horses") or [bet.get("horse")]
-    stakes = bet.get("stakes") or [bet.get("stake")]
-    kind = bet.get("kind", "win")
-    return f"{kind} " + ", ".join(f"{h} {s}" for h, s in zip(horses, stakes, strict=False))
+    return f"{bet.kind} " + ", ".join(
+        f"{h} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
+    )
 
 
 # -- one seat's private part ------------------------------------------------------------------
 
 
-def private_html(player: str, private: dict[str, Any], state: Public) -> str:
+def private_html(player: str, private: PrivateView, state: Public) -> str:
     """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
     view, board = state.view, state.board
-    details = private.get("details") or {}
-    game = view.get("game")
+    details = private.details
     parts = [f"<h2>You are {e(player)}</h2>"]
-    refusal = private.get("last_refusal")
+    refusal = private.last_refusal
     if refusal:
-        parts.append(f'<p class="refusal" role="alert">{e(refusal["sentence"])}</p>')
-    if game == "jumpy_jack":
+        parts.append(f'<p class="refusal" role="alert">{e(refusal.sentence)}</p>')
+    if isinstance(board, JumpyJackBoard) and isinstance(details, JumpyJackPrivate):
         parts.append(_jj_private(player, details, view, board))
-    elif game == "course_hippique":
+    elif isinstance(board, CourseHippiqueBoard) and isinstance(details, CourseHippiquePrivate):
         parts.append(_ch_private(player, details, view, board))
-    elif game == "jockey":
+    elif isinstance(details, JockeyPrivate):
         parts.append(_jk_private(player, details, view))
     if view.get("phase") == "race_over":
         parts.append(_form("next_race", "Next race", ""))
@@ -213,19 +208,21 @@ def _number(name: str, label: str, top: int | None, step: int = 1) -> str:
     )
 
 
-def _jj_private(player: str, details: dict[str, Any], view: dict[str, Any], board: Any) -> str:
+def _jj_private(
+    player: str, details: JumpyJackPrivate, view: dict[str, Any], board: JumpyJackBoard
+) -> str:
     parts = []
-    prediction = details.get("prediction")
+    prediction = details.prediction
     if prediction:
         parts.append(f'<p class="secret">Your prediction: {e(" ".join(prediction))}</p>')
-    horses = [(h["name"], h["name"]) for h in board.get("horses", [])]
+    horses = [(h.name, h.name) for h in board.horses]
     if view.get("phase") == "predict" and horses:
         fields = "".join(
             _select(f"horses.{i}", horses, f"{n}") for i, n in enumerate(("1st", "2nd", "3rd"))
         )
         parts.append(_form("predict", "Seal my prediction", fields))
     if view.get("turn") == player and view.get("phase") == "move":
-        legal = board.get("legal_horses") or []
+        legal = board.legal_horses
         parts.append(
             '<div class="picker">'
             + "".join(
@@ -238,18 +235,18 @@ def _jj_private(player: str, details: dict[str, Any], view: dict[str, Any], boar
     return "".join(parts)
 
 
-def _ch_private(player: str, details: dict[str, Any], view: dict[str, Any], board: Any) -> str:
-    parts = [f'<p class="secret">Your chips: {e(details.get("balance", ""))}</p>']
-    bet = details.get("bet")
+def _ch_private(
+    player: str, details: CourseHippiquePrivate, view: dict[str, Any], board: CourseHippiqueBoard
+) -> str:
+    parts = [f'<p class="secret">Your chips: {e(details.balance)}</p>']
+    bet = details.bet
     if bet:
-        horse = SUITS.get(bet["horse"], bet["horse"])
-        parts.append(f'<p class="secret">Your bet: {e(bet["stake"])} on {e(horse)}</p>')
+        horse = SUITS.get(bet.horse.letter, bet.horse.letter)
+        parts.append(f'<p class="secret">Your bet: {e(bet.stake)} on {e(horse)}</p>')
     phase = view.get("phase")
-    croupier = board.get("croupier")
+    croupier = board.croupier
     if phase == "betting" and player != croupier:
-        fields = _select("horse", SUITS.items(), "Horse") + _number(
-            "stake", "Stake", board.get("max_bet")
-        )
+        fields = _select("horse", SUITS.items(), "Horse") + _number("stake", "Stake", board.max_bet)
         parts.append(_form("bet", "Place my bet", fields))
     if player == croupier and phase == "betting":
         parts.append(
@@ -274,15 +271,12 @@ def _card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
     return f'<form class="entry picker" data-type="{e(kind)}">{buttons}</form>'
 
 
-def _jk_private(player: str, details: dict[str, Any], view: dict[str, Any]) -> str:
-    parts = [
-        f'<p class="secret">Stake limit: {e(details.get("limit", ""))}'
-        f" · owed: {e(details.get('owed', 0))}</p>"
-    ]
-    bet = details.get("bet")
+def _jk_private(player: str, details: JockeyPrivate, view: dict[str, Any]) -> str:
+    parts = [f'<p class="secret">Stake limit: {e(details.limit)} · owed: {e(details.owed)}</p>']
+    bet = details.bet
     if bet:
         parts.append(f'<p class="secret">Your bet: {e(_bet_words(bet))}</p>')
-    hand = details.get("hand") or []
+    hand = details.hand
     if hand:
         parts.append(f'<p class="secret">Your hand ({len(hand)}): {e(" ".join(hand))}</p>')
     if view.get("phase") == "betting" and not bet:
@@ -290,12 +284,12 @@ def _jk_private(player: str, details: dict[str, Any], view: dict[str, Any]) -> s
         fields = (
             _select("kind", ((k, k) for k in JOCKEY_KINDS), "Kind")
             + _select("horse", horses, "Horse")
-            + _number("stake", "Stake", details.get("limit"), 100)
+            + _number("stake", "Stake", details.limit, 100)
             + _select("horse2", horses, "Second horse (double, order)")
-            + _number("stake2", "Second stake (order)", details.get("limit"), 100)
+            + _number("stake2", "Second stake (order)", details.limit, 100)
         )
         parts.append(_form("bet", "Place my bet", fields))
-    playable = details.get("playable") or []
+    playable = details.playable
     if view.get("turn") == player and view.get("phase") == "racing" and playable:
         parts.append("<h3>Play a card</h3>" + _card_picker("play_card", ((c, c) for c in playable)))
     return "".join(parts)

@@ -1,4 +1,4 @@
-"""Read the session for the pages: the one adapter from the view's board, and the race chart's data.
+"""Read the session for the pages: the public and private views, and the race chart's data.
 
 Everything here runs on the daemon loop's thread (the only one that may read the session).
 """
@@ -8,13 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.course_hippique import CourseHippiqueBoard
+from companion.games.jockey import JockeyBoard
+from companion.games.jumpy_jack import JumpyJackBoard
 from companion.session.session import Session
-from companion.session.view import View
-
-
-def board_json(view: View) -> dict[str, Any]:
-    """Return the game's public figures as JSON-ready data (the only read of ``view.board``)."""
-    return dict(view.board)
+from companion.session.view import PrivateView, PublicBoard
 
 
 @dataclass(frozen=True)
@@ -30,7 +28,7 @@ class Public:
     """What every page may see: the public view, its board, and the race chart."""
 
     view: dict[str, Any]
-    board: dict[str, Any]
+    board: PublicBoard
     chart: tuple[Series, ...] = field(default=())
     #: What the chart counts: "points" (Jumpy Jack), "chips" or "balance".
     unit: str = "points"
@@ -39,42 +37,36 @@ class Public:
 def public_state(session: Session) -> Public:
     """Return the public state of the table now."""
     view = session.view()
-    board = board_json(view)
+    board = view.board
     data = view.to_json()
     data.pop("board", None)
     start = session.table.start.options if session.table is not None else {}
-    unit, chart = race_chart(view.game, view.players, board, start)
+    unit, chart = race_chart(view.players, board, start)
     return Public(data, board, chart, unit)
 
 
-def private_state(session: Session, player: str) -> dict[str, Any]:
+def private_state(session: Session, player: str) -> PrivateView:
     """Return what only ``player`` may see (their sealed inputs, hand, balance, last refusal)."""
-    return session.private_view(player).to_json()
+    return session.private_view(player)
 
 
 def race_chart(
-    game: str | None, players: tuple[str, ...], board: dict[str, Any], options: dict[str, Any]
+    players: tuple[str, ...], board: PublicBoard, options: dict[str, Any]
 ) -> tuple[str, tuple[Series, ...]]:
     """Return each player's score or balance race by race, from the board's race results."""
-    results: list[dict[str, Any]] = list(board.get("results") or [])
-    if game == "jumpy_jack":
+    if isinstance(board, JumpyJackBoard):
         return "points", tuple(
-            Series(p, _running(0, [int(r.get("points", {}).get(p, 0)) for r in results]))
-            for p in players
+            Series(p, _running(0, [r.points.get(p, 0) for r in board.results])) for p in players
         )
-    if game == "course_hippique":
+    if isinstance(board, CourseHippiqueBoard):
         chips = int(options.get("starting_chips", 100))
         return "chips", tuple(
-            Series(p, _running(chips, [int(r.get("changes", {}).get(p, 0)) for r in results]))
-            for p in players
+            Series(p, _running(chips, [r.change(p) for r in board.results])) for p in players
         )
-    if game == "jockey":
+    if isinstance(board, JockeyBoard):
         series = []
         for p in players:
-            changes = [
-                sum(int(x.get("change", 0)) for x in r.get("payouts", []) if x.get("player") == p)
-                for r in results
-            ]
+            changes = [sum(x.change for x in r.payouts if x.player == p) for r in board.results]
             series.append(Series(p, _running(1000, changes)))
         return "balance", tuple(series)
     return "points", ()

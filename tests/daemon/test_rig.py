@@ -10,6 +10,7 @@ from companion.daemon.rig import (
     JockeyRace,
     card_name,
     simulated_lookup,
+    simulated_rig,
     simulated_uid,
 )
 from companion.games.jockey import default_deck
@@ -53,3 +54,22 @@ def test_a_name_that_is_no_card_reads_as_a_tag_nobody_enrolled() -> None:
     assert simulated_uid("red +70") == UNKNOWN_TAG
     assert simulated_lookup(UNKNOWN_TAG) is None
     assert simulated_lookup("04A1B2C3") is None
+
+
+def test_the_simulated_lcd_shows_what_the_glass_of_its_rom_would_through_the_writers() -> None:
+    from companion.devices.config import parse_config
+    from companion.render.screen import Screen
+
+    rows = ("Pronostic: Côte 3/1", "élève à l'école", "Würfel, Äpfel ♠", "Garçon! Größe")
+    for rom in ("A00", "A02"):
+        config = parse_config(f'[lcd]\nrom = "{rom}"\n[oled]\n')
+        rig = simulated_rig(config, lambda event: None)
+        sim = rig.simulation
+        assert sim is not None and sim.lcd is not None
+        rig.panel.show(Screen(lcd=rows))
+        assert rig.panel.wait_idle(10)
+        glass = sim.lcd.port.lines()  # type: ignore[attr-defined]
+        assert glass == [row.ljust(20) for row in rows]
+        assert sim.lcd.lines() == glass
+        rig.panel.goodbye()
+        rig.close()

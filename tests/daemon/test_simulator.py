@@ -39,6 +39,7 @@ from companion.daemon.simulator_view import (
 from companion.devices.base import ButtonPressed, CardScanned, DeviceStatus, DieRolled, Event
 from companion.devices.config import Config, default_config
 from companion.devices.oled import die_image
+from companion.games.jockey import JockeyBoard
 
 SIZE = (120, 40)
 
@@ -261,8 +262,8 @@ def test_jockey_cards_typed_by_label_or_id_are_the_copies_not_yet_played(tmp_pat
 
     def pile() -> list[str]:
         board = companion.daemon.call(lambda: companion.session.view().board).result(5.0)
-        assert isinstance(board, dict)
-        return list(board["pile"])
+        assert isinstance(board, JockeyBoard)
+        return list(board.pile)
 
     async def lay(pilot: Pilot[None], typed: str, name: str) -> None:
         played = len(recorder.scanned())

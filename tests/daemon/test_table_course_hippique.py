@@ -57,7 +57,7 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
         assert "Scan course card 1/7" in table.lcd
         cards = deal(table, shuffled(rng), rng)
         # The odds and, on the OLED, each horse's exact chance of winning.
-        odds = table.view.board["odds"]
+        odds = {s.letter: o for s, o in table.view.board.odds.items()}
         assert table.screen.lcd[0] == " ".join(
             f"{s}{odds[k]}:1" for s, k in zip("♠♥♦♣", SUITS, strict=True)
         )
@@ -69,7 +69,7 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
         if race == 1:
             table.turn(5)
         table.press("push")
-        assert table.view.board["max_bet"] == 15
+        assert table.view.board.max_bet == 15
         bettors = [p for p in NAMES if p != croupier]
         first, second = (NAMES[(NAMES.index(croupier) + i) % 3] for i in (1, 2))
         assert sorted([first, second]) == sorted(bettors)
@@ -84,16 +84,16 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
         assert "1 bet: ***" in table.lcd
         while table.view.phase in ("betting", "racing"):
             cues = table.scan(cards.pop())
-            positions = table.view.board["positions"]
+            positions = {s.letter: at for s, at in table.view.board.positions.items()}
             for suit in SUITS:
-                if positions[suit] < table.view.board["finish"]:
+                if positions[suit] < table.view.board.finish:
                     led = table.ctl.ctx.layouts.lanes("course_hippique").led(suit, positions[suit])
                     assert led is not None and table.screen.leds[led] == SUIT_COLOURS[suit]
         assert Tone.FINISH in tones(cues)
-        winner = table.view.board["winner"]
+        winner = table.view.board.winner.letter
         assert "wins race" in table.screen.lcd[0] or "win!" in table.lcd
-        result = table.view.board["results"][-1]
-        change = result["changes"][first]
+        result = table.view.board.results[-1]
+        change = result.change(first)
         assert change == (3 * odds["H"] if winner == "H" else -3)
         table.wait()
         pages = 3  # the race, the one bet revealed, the chips
@@ -110,7 +110,7 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
         assert table.screen.lcd[0] == marked(f"{first}: ♥ 3", f"{page + 1}/{total}")
         assert table.screen.lcd[1] == f"  {'won' if change > 0 else 'lost'} {abs(change)}"
         table.turn(1)  # the chips
-        balances = table.view.board["balances"]
+        balances = table.view.board.balances
         assert table.screen.lcd[0] == marked("Chips", f"{page + 2}/{total}")
         assert table.screen.lcd[1:] == tuple(
             marked(name, str(balances[name]), 20) for name in NAMES
@@ -120,10 +120,10 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
             table.wait()
     assert table.view.phase == "game_over"
     table.turn(-3)
-    ranking = table.view.board["ranking"]
+    ranking = table.view.board.ranking
     assert table.screen.lcd[0] == marked("Game over!", "1/4")
-    assert table.screen.lcd[1] == f"1. {ranking[0]['player']} {ranking[0]['chips']}"
-    assert sum(r["chips"] for r in ranking) == 300
+    assert table.screen.lcd[1] == f"1. {ranking[0].player} {ranking[0].chips}"
+    assert sum(r.chips for r in ranking) == 300
     table.press("push")
     assert "Choose a game" in table.lcd
 
@@ -142,7 +142,7 @@ def test_five_of_a_suit_in_the_course_calls_a_redeal(make_table: Any) -> None:
     assert "Shuffle, scan a new" in table.lcd
     table.scan("2H")
     assert table.view.phase == "dealing"
-    assert table.view.board["course"][:2] == ["2H", None]
+    assert [c and c.code for c in table.view.board.course[:2]] == ["2H", None]
     assert "Scan course card 2/7" in table.lcd
 
 

@@ -155,17 +155,17 @@ def sensible_event(rng: random.Random, table: TableController) -> list[Event]:
     """An input that makes sense at this point of the game (a legal move, an unseen card)."""
     view = table.session.view()
     board = view.board
-    if view.phase == "move" and board.get("legal_horses"):
-        horses = [h["name"] for h in board["horses"]]
-        return [ButtonPressed(f"horse{horses.index(rng.choice(board['legal_horses'])) + 1}")]
+    if view.phase == "move" and board.legal_horses:
+        horses = list(board.horse_names)
+        return [ButtonPressed(f"horse{horses.index(rng.choice(board.legal_horses)) + 1}")]
     if view.phase in ("roll", "predict") and rng.random() < 0.5:
         return [ButtonPressed("die"), DieRolled(rng.randint(1, 6))]
     if view.game == "course_hippique" and view.phase in ("dealing", "redeal", "racing"):
-        seen = {*(c for c in board.get("course", []) if c), *board.get("turned", [])}
+        seen = {*(c.code for c in board.course if c), *(c.code for c in board.turned)}
         unseen = [c for c in PLAYING if c not in seen and not c.startswith("A")]
         return [CardScanned("04", rng.choice(unseen), "reader")] if unseen else []
     if view.game == "jockey" and view.phase == "racing":
-        pile = {f"jockey:{jockey_number(c, default_deck())}" for c in board.get("pile", [])}
+        pile = {f"jockey:{jockey_number(c, default_deck())}" for c in board.pile}
         return [CardScanned("04", rng.choice([c for c in JOCKEY if c not in pile]), "reader")]
     if view.phase in ("race_over", "match_over", "game_over") and rng.random() < 0.5:
         return [EncoderTurned(rng.choice((-1, 1, 2)))]  # read the result pages

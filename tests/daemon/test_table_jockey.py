@@ -75,42 +75,42 @@ def test_a_whole_game_of_three_races(make_table: Any) -> None:
         assert table.screen.lcd[0].startswith(f"{starter}'s card")
         cues: list[Cue] = []
         while table.view.phase == "racing" or not cues:
-            pile = set(table.view.board["pile"])
+            pile = set(table.view.board.pile)
             unplayed = [c.id for c in default_deck().cards if c.id not in pile]
             turn = table.view.turn
             cues = table.scan(number_of(rng.choice(unplayed)))
-            effect = table.view.board["last_effect"]
+            effect = table.view.board.last_effect
             if table.view.phase == "racing":
                 assert table.view.turn != turn
-                if effect["blocked"]:
+                if effect.blocked:
                     assert "moved nothing" in table.said
                 else:
-                    square = table.view.board["progress"][effect["horse"]]
+                    square = table.view.board.progress[effect.horse]
                     led = table.ctl.ctx.layouts.track("jockey").led(min(square, 81))
                     assert led is not None
                     lit = table.screen.leds[led]
-                    assert lit in (colour(effect["horse"]), (200, 200, 200))
+                    assert lit in (colour(effect.horse), (200, 200, 200))
         assert Tone.FINISH in tones(cues)
-        result = table.view.board["results"][-1]
-        assert f"{result['first']} 1st" in table.said
+        result = table.view.board.results[-1]
+        assert f"{result.first} 1st" in table.said
         table.wait()
         total = 3 + (race == 3)  # the race, Anna, Ben (and the ranking first)
         if race == 3:
             assert table.screen.lcd[0] == "Game over!       1/4"
-            ranking = table.view.board["ranking"]
-            assert table.screen.lcd[1] == f"1. {ranking[0]['player']} {ranking[0]['balance']}"
+            ranking = table.view.board.ranking
+            assert table.screen.lcd[1] == f"1. {ranking[0].player} {ranking[0].balance}"
             table.turn(1)
         page = 1 + (race == 3)
         assert table.screen.lcd[0] == f"Race {race} over      {page}/{total}"
-        first, second = f"1st {result['first']}", f"2nd {result['second']}"
+        first, second = f"1st {result.first}", f"2nd {result.second}"
         assert table.screen.lcd[1] == f"{first:<{19 - len(second)}} {second}"
         table.turn(1)
-        anna = result["payouts"][0]
+        anna = result.payouts[0]
         assert table.screen.lcd[0] == f"Anna             {page + 1}/{total}"
         assert table.screen.lcd[1] == "win red 300"
-        change = f"{anna['change']:+d}" + (" shared" if anna["shared"] else "")
-        assert table.screen.lcd[2] == f"{change} →{anna['balance']}"
-        markers = table.view.board["markers"]["Anna"]
+        change = f"{anna.change:+d}" + (" shared" if anna.shared else "")
+        assert table.screen.lcd[2] == f"{change} →{anna.balance}"
+        markers = table.view.board.markers["Anna"].columns()
         assert table.screen.lcd[3].endswith(f":{markers[-1][1]}")
         table.turn(1)
         assert table.screen.lcd[1] == "order Bl 200, Re 100"
@@ -204,15 +204,13 @@ def test_holding_undo_steps_back_through_a_bet_then_takes_back_a_card(make_table
     table.press("push")
     bet(table, "win", ["blue"], [500])
     bets = table.ctl.session.table
-    assert bets is not None and bets.binding.private("Anna")["bet"] == {
-        "kind": "double",
-        "horses": ["brown", "red"],
-        "stakes": [100],
-    }
+    assert bets is not None
+    anna = bets.binding.private("Anna").bet
+    assert (anna.kind, anna.horses, anna.stakes) == ("double", ("brown", "red"), (100,))
     table.scan(number_of("blue+10#1"))
-    assert table.view.board["progress"]["blue"] == 10
+    assert table.view.board.progress["blue"] == 10
     table.send(ButtonHeld("undo"))
-    assert table.view.board["progress"]["blue"] == 0
+    assert table.view.board.progress["blue"] == 0
     assert table.view.turn == "Anna"
 
 
@@ -233,7 +231,7 @@ def test_after_a_restart_the_race_goes_on(make_table: Any, tmp_path: Path, stop_
     table.ctl.close()
 
     again = make_table(Session.open(path))
-    assert again.view.board["progress"] == {"brown": 0, "yellow": 0, "blue": 7, "red": 17}
+    assert again.view.board.progress == {"brown": 0, "yellow": 0, "blue": 7, "red": 17}
     assert again.screen.leds == leds
     assert again.screen.lcd[0].startswith("Ben's card")
     again.ctl.close()

@@ -75,7 +75,7 @@ def play_race(table: Any, rng: random.Random) -> list[Cue]:
     while table.view.phase in ("roll", "predict"):
         cues += table.roll(rng.randint(1, 6))
         if table.view.phase == "move":
-            legal = table.view.board["legal_horses"]
+            legal = table.view.board.legal_horses
             assert legal, "a roll no horse can use is forfeited at once"
             cues += table.press(f"horse{HORSES.index(rng.choice(legal)) + 1}")
     return cues
@@ -84,7 +84,7 @@ def play_race(table: Any, rng: random.Random) -> list[Cue]:
 def test_a_whole_match_from_the_menu_to_the_winners_and_back(make_table: Any) -> None:
     table = make_table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
     start_jumpy(table, target_presses=3)  # 16 -> 8 -> 4 -> 2 points
-    assert table.view.board["target"] == 2
+    assert table.view.board.target == 2
     rng = random.Random(7)
     races = 0
     all_cues: list[Cue] = []
@@ -108,16 +108,15 @@ def test_a_whole_match_from_the_menu_to_the_winners_and_back(make_table: Any) ->
     assert winners[0] in screen.lcd[1]
     assert Tone.FINISH in tones(all_cues)
     # The reveal: turning the encoder shows each player's prediction of the last race.
-    result = table.view.board["results"][-1]
+    result = table.view.board.results[-1]
     # page 1 is the match, 2 the ranking, 3 the race, 4 Anna's prediction
     assert table.screen.lcd[0] == "Match over!      1/5"
     table.turn(3)
     assert table.screen.lcd[0] == "Anna             4/5"
     assert (
-        table.screen.lcd[1]
-        == f"+{result['points']['Anna']}, total {table.view.board['scores']['Anna']}"
+        table.screen.lcd[1] == f"+{result.points['Anna']}, total {table.view.board.scores['Anna']}"
     )
-    assert table.screen.lcd[2] == " ".join(result["predictions"]["Anna"])
+    assert table.screen.lcd[2] == " ".join(result.predictions["Anna"])
     table.press("push")
     assert "Choose a game" in table.lcd
 
@@ -271,12 +270,13 @@ def test_guesses_follow_the_predictions_and_are_revealed_after_the_race(make_tab
     table.press("push")
     assert table.screen.lcd[1] == "Chloé: guess whose?"
     play_race(table, random.Random(5))
-    result = table.view.board["results"][-1]
-    assert result["guesses"]["Anna"] == {"target": "Chloé", "horses": ["green", "red", "white"]}
-    assert set(result["guesses"]) == {"Anna"}
+    result = table.view.board.results[-1]
+    guess = result.guesses["Anna"]
+    assert (guess.target, guess.horses) == ("Chloé", ("green", "red", "white"))
+    assert set(result.guesses) == {"Anna"}
     table.wait(5)
     table.turn(1)
-    assert table.screen.lcd[3] == f"Guess Chloé: +{result['bonus']['Anna']}"
+    assert table.screen.lcd[3] == f"Guess Chloé: +{result.bonus['Anna']}"
 
 
 def test_holding_undo_takes_back_a_press_then_a_move(make_table: Any) -> None:
@@ -294,7 +294,7 @@ def test_holding_undo_takes_back_a_press_then_a_move(make_table: Any) -> None:
     assert table.view.turn == "Ben"
     table.hold_undo()
     assert table.screen.leds[4] == (0, 0, 0)
-    assert table.view.turn == "Anna" and table.view.board["die"] == 2
+    assert table.view.turn == "Anna" and table.view.board.die == 2
     assert "Undone" in table.lcd
     table.press("horse1")
     assert table.screen.leds[4] == colour("red")
@@ -327,7 +327,7 @@ def test_a_roll_no_horse_can_use_is_forfeited_and_announced(make_table: Any) -> 
     assert table.ctl.session.accepted()[-1].TYPE == "forfeit"
     # Undo takes back the forfeit and the roll that caused it: Anna rolls again.
     table.hold_undo()
-    assert table.view.turn == "Anna" and table.view.board["die"] is None
+    assert table.view.turn == "Anna" and table.view.board.die is None
     table.roll(1)
     assert table.view.phase == "move"
 
@@ -343,14 +343,14 @@ def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune(make_table: Any) 
         value = rng.randint(1, 6)
         first.roll(value)
         if first.view.phase == "move":
-            horse = rng.choice(first.view.board["legal_horses"])
+            horse = rng.choice(first.view.board.legal_horses)
             first.press(f"horse{HORSES.index(horse) + 1}")
             rolls.append((value, horse))
         else:
             rolls.append((value, ""))
-    podium = first.view.board["results"][-1]["podium"]
-    places = [*podium["finishers"], *reversed(podium["eliminated"])]
-    top = tuple(places[:3]) if len(places) >= 3 else tuple(first.view.board["podium"])
+    podium = first.view.board.results[-1].podium
+    places = [*podium.finishers, *reversed(podium.eliminated)]
+    top = tuple(places[:3]) if len(places) >= 3 else tuple(first.view.board.podium)
     second = make_table(Session.in_memory(), game_options={"jumpy_jack": {"board": SHORT_BOARD}})
     start_jumpy(second)
     predict(second, *top)
@@ -360,7 +360,7 @@ def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune(make_table: Any) 
         cues += second.roll(value)
         if horse:
             cues += second.press(f"horse{HORSES.index(horse) + 1}")
-    assert second.view.board["results"][-1]["points"]["Anna"] == 10
+    assert second.view.board.results[-1].points["Anna"] == 10
     assert tones(cues)[-1] == Tone.JUMPY_JACK
     assert "Jumpy Jack!" in second.lcd
 
@@ -454,17 +454,17 @@ def test_teams_show_their_scores_and_a_team_wins_the_match(make_table: Any) -> N
     table.wait(5)
     assert table.screen.lcd[3] == "Team 1 0 Team 2 0"
     play_race(table, random.Random(3))
-    teams = table.view.board["teams"]
+    teams = table.view.board.teams
     if table.view.phase == "race_over":
         table.wait(5)
-        points = table.view.board["results"][-1]["points"]
+        points = table.view.board.results[-1].points
         gains = [sum(points[p] for p in team) for team in TEAMS]
         assert table.screen.lcd[2] == f"Team 1 +{gains[0]} Team 2 +{gains[1]}"
         table.turn(1)  # after the race: the teams
-        assert table.screen.lcd[0].startswith(f"Team 1: {teams[0]['score']}")
+        assert table.screen.lcd[0].startswith(f"Team 1: {teams[0].score}")
         assert table.screen.lcd[1:] == (
             "Anna, Ben",
-            f"Team 2: {teams[1]['score']}",
+            f"Team 2: {teams[1].score}",
             "Chloé, Dan",
         )
     while table.view.phase != "match_over":
@@ -473,9 +473,9 @@ def test_teams_show_their_scores_and_a_team_wins_the_match(make_table: Any) -> N
             predict(table, *horses)
         play_race(table, random.Random(4))
     table.wait(5)
-    teams = table.view.board["teams"]
-    best = max(t["score"] for t in teams)
-    winners = [f"Team {n}" for n, t in enumerate(teams, 1) if t["score"] == best]
+    teams = table.view.board.teams
+    best = max(t.score for t in teams)
+    winners = [f"Team {n}" for n, t in enumerate(teams, 1) if t.score == best]
     said = f"Winner: {winners[0]}" if len(winners) == 1 else "Tie: Team 1, Team 2"
     assert table.screen.lcd[1] == said
     if len(winners) == 1:

@@ -222,3 +222,33 @@ def test_the_loop_s_tick_never_waits_for_a_writer_using_the_device() -> None:
     gate.opened.set()
     writer.join(10)
     assert guard.device is not None and guard.device.shown == ["Race 1/3"]
+
+
+def test_a_failed_display_is_reopened_by_its_bus_writer_while_the_loop_goes_on() -> None:
+    from companion.devices.resilience import Resilient, ResilientTextDisplay
+
+    log: list[str] = []
+    gate = Gate()
+    now = [0.0]
+    opened_on: list[str] = []
+
+    def open_lcd() -> Lcd:
+        opened_on.append(threading.current_thread().name)
+        if len(opened_on) == 1:
+            raise OSError(121, "Remote I/O error")  # unplugged when the companion starts
+        gate.pass_through()  # reopening runs the display's whole, long set-up
+        return Lcd(log)
+
+    guard: Resilient[Lcd] = Resilient("LCD", open_lcd, clock=lambda: now[0])
+    panel = Panel(lcd=ResilientTextDisplay(guard), guards=[guard], buses={"lcd": "i2c-1"})
+    panel.show(Screen(lcd=("Race 1/3",)))  # dropped for now, kept as the latest
+    assert panel.wait_idle(10)
+    now[0] = 1.0  # the retry is due
+    assert panel.maintain() == Panel.RETRY_EVERY  # returns at once: the reopen is elsewhere
+    assert gate.entered.wait(10)
+    assert opened_on[-1] == "bus i2c-1"
+    gate.opened.set()
+    assert panel.wait_idle(10)
+    assert guard.up
+    assert log == ["lcd 0: Race 1/3"]
+    panel.goodbye()

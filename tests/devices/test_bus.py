@@ -59,10 +59,12 @@ def test_an_lcd_run_is_one_transaction_of_54_bits_a_character(
     lcd.show(SCORES)
     took = clock.now() - began
     # One I2C transaction per run of changed cells: a cursor move and the characters, each
-    # byte two nibbles of three expander writes, 9 bits each on the wire.
-    runs = changed_runs(None, lcd.frame(SCORES))
-    assert wire.transactions - transactions == len(runs)
-    assert took == pytest.approx(sum(i2c_bits(6 * (1 + len(r.codes))) for r in runs) / 100_000)
+    # byte two nibbles of three expander writes, 9 bits each on the wire; and one for the
+    # custom character "é" (the suits were loaded at start-up): its address and eight rows.
+    runs = changed_runs(None, lcd.frame(SCORES)[0])
+    assert wire.transactions - transactions == len(runs) + 1
+    cells = sum(i2c_bits(6 * (1 + len(r.codes))) for r in runs)
+    assert took == pytest.approx((cells + i2c_bits(6 * 9)) / 100_000)
     assert took < 0.05  # RPLCD's own way, a transaction per expander write: over 0.1 s
     assert pcf.lcd.lines()[1].startswith("Anna   12")
     began = clock.now()
@@ -121,3 +123,26 @@ def test_a_roll_keeps_its_length_on_a_slow_bus(hz: int, shown: int, landed_by: f
     # frames plus 8 pauses later.
     assert oled.frames_sent - frames - 1 == shown
     assert 0.6 < scheduler.now() - began < landed_by
+
+
+def test_the_oled_is_rolling_until_the_face_after_the_roll_is_on_the_wire() -> None:
+    scheduler = ManualScheduler()
+    seen: list[bool] = []
+    displays: list[Oled] = []
+
+    class Watched(OledWire):
+        def data(self, data: bytes | bytearray | list[int]) -> None:
+            for display in displays:  # what someone waiting for the display would read
+                seen.append(display.rolling)
+            super().data(data)
+
+    wire = Watched(Bus("i2c-1", 100_000, scheduler), "ssd1306")
+    oled = Oled(luma.oled.device.ssd1306(wire), scheduler=scheduler)
+    displays.append(oled)
+    oled.show_die(2)
+    seen.clear()
+    oled.roll(duration_s=0.6, frame_s=0.075)
+    oled.show_die(4)
+    scheduler.run_all()
+    assert seen and all(seen)  # the face's bytes too: nobody takes the display for idle
+    assert not oled.rolling

@@ -61,6 +61,7 @@ port = 1
 address = 0x27
 cols = 20
 rows = 4
+rom = "A00"
 
 [pico]
 port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614103e7000000-if00"
@@ -206,6 +207,7 @@ def test_an_unknown_key_is_named_with_a_suggestion() -> None:
         ('[oled]\naddress = "0x3C"\n', "oled.address", "without quotes"),
         ("[oled]\nrotate = 4\n", "oled.rotate", "from 0 to 3"),
         ('[lcd]\nexpander = "PCF8575"\n', "lcd.expander", "unknown value"),
+        ('[lcd]\nrom = "A01"\n', "lcd.rom", "unknown value 'A01'"),
         ("[lcd]\ncols = 40\nrows = 4\n", "lcd.rows", "80 characters"),
         ("[pico]\n[strip]\nbrightness = 1.5\n", "strip.brightness", "from 0 to 1"),
         ("[pico]\n[strip]\ncount = 0\n", "strip.count", "from 1"),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from companion.devices.base import TextDisplay
 from companion.devices.glyphs import GLYPHS, glyph_rows
 from companion.devices.hd44780 import HD44780
-from companion.devices.lcd import CharacterLcd, FakeHD44780, Run, changed_runs, encode
+from companion.devices.lcd import CharacterLcd, FakeHD44780, Run, changed_runs
 
 
 def fake_lcd(cols: int = 20, rows: int = 4) -> tuple[CharacterLcd, FakeHD44780]:
@@ -42,12 +42,12 @@ def test_the_glyphs_look_like_suits() -> None:
     assert len(set(GLYPHS.values())) == len(GLYPHS) == 8
 
 
-def test_accents_fold_to_plain_letters_and_unknown_characters_to_a_question_mark() -> None:
+def test_accents_show_and_unknown_characters_become_a_question_mark() -> None:
     lcd, port = fake_lcd()
     lcd.show(["Chloé à gagné", "Œuvre ß", "back\\slash ~ 中"])
     assert port.lines()[:3] == [
-        "Chloe a gagne       ",
-        "Ouvre s             ",
+        "Chloé à gagné       ",
+        "Ouvre ß             ",
         "back?slash ? ?      ",
     ]
 
@@ -154,15 +154,22 @@ def test_whatever_the_sequence_of_shows_the_screen_matches_the_last_one(
     lcd, port = fake_lcd()
     for lines in shows:
         lcd.show(lines)
-    expected = [line[:20].replace("é", "e").ljust(20) for line in shows[-1][:4]]
+    expected = [line[:20].ljust(20) for line in shows[-1][:4]]
     expected += [" " * 20] * (4 - len(expected))
     assert port.lines() == expected
     assert lcd.lines() == expected
 
 
 def test_a_character_that_would_fold_into_something_misleading_becomes_a_question_mark() -> None:
-    assert encode("½ ² Ａ") == b"? 2 A"
+    lcd, port = fake_lcd()
+    lcd.show(["½ ² Ａ"])
+    assert port.lines()[0].rstrip() == "? 2 A"
 
 
-def test_encode_gives_one_code_per_character() -> None:
-    assert encode("A♠é?") == bytes([0x41, 0, ord("e"), ord("?")])
+def test_each_character_takes_one_cell_and_custom_ones_show_their_picture() -> None:
+    lcd, port = fake_lcd()
+    lcd.show(["A♠é?"])
+    codes = port.controller.codes()[0][:4]
+    assert (codes[0], codes[3]) == (0x41, ord("?"))
+    assert port.controller.custom_char(codes[1]) == GLYPHS["♠"]
+    assert port.controller.read_char(codes[2]) == "é"

@@ -36,7 +36,7 @@ def test_rows_written_through_rplcd_read_back_from_the_controller(bus: Pcf8574Bu
         "Jumpy Jack          ",
         "Anna  ♠ 12 pts      ",
         "Ben   ♥ 10 pts      ",
-        "Chloe ♦♣ ***        ",
+        "Chloé ♦♣ ***        ",
     ]
     assert bus.backlight
     assert bus.lcd.two_line and not bus.lcd.eight_bit

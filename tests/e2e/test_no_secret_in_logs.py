@@ -33,7 +33,7 @@ def stopped_output(child: Any) -> str:
     return "\n".join(line for line in lines if not re.match(r"[A-Z]+ (?!companion\b)\S+: ", line))
 
 
-def sealed(child: Any, player: str) -> dict[str, Any]:
+def sealed(child: Any, player: str) -> Any:
     """What ``player`` sealed, read from the journal the stopped daemon left."""
     session = Session.open(child.state_dir / JOURNAL_NAME)
     try:
@@ -57,7 +57,7 @@ def test_predictions_entered_at_the_table_are_not_logged(daemon: Callable[..., A
     child.wait_until(lambda s: s["view"]["waiting_for"] == [], "every prediction sealed")
     output = stopped_output(child)
     for player, horses in predictions.items():
-        assert sealed(child, player)["prediction"] == list(horses)
+        assert sealed(child, player).prediction == horses
     for horses in predictions.values():
         assert not re.search(r"\W+".join(horses), output), output
 
@@ -75,7 +75,8 @@ def test_jockey_stakes_entered_at_the_table_are_not_logged(daemon: Callable[...,
         child.press("push")
     child.wait_until(lambda s: s["view"]["waiting_for"] == [], "every bet sealed")
     output = stopped_output(child)
-    assert sealed(child, "Player 1")["bet"] == {"kind": "win", "horses": ["red"], "stakes": [700]}
-    assert sealed(child, "Player 2")["bet"]["stakes"] == [600]
+    first = sealed(child, "Player 1").bet
+    assert (first.kind, first.horses, first.stakes) == ("win", ("red",), (700,))
+    assert sealed(child, "Player 2").bet.stakes == (600,)
     for stake in (700, 600):
         assert not re.search(rf"(?<![\d.]){stake}(?![\d.])", output), output

@@ -95,7 +95,7 @@ def test_export_then_replay_reproduces_the_game_exactly(
     game = session.game_id
     live_view = session.view().to_json()
     live_engine = session.table.binding.engine_state()  # type: ignore[union-attr]
-    live_private = {p: session.private_view(p).details for p in session.view().players}
+    live_private = {p: session.private_view(p).details.to_json() for p in session.view().players}
     session.close()
 
     out = tmp_path / "export.jsonl"

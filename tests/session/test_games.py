@@ -38,22 +38,21 @@ def test_course_hippique_bets_and_the_stakes_they_move_stay_sealed_until_the_fir
     other = hippique(Bet("Bob", "C", 10), Bet("Chloé", "D", 1))
     assert one.view() == other.view()
     view = one.view()
-    assert view.sealed == ("Bob", "Chloé") and view.board["bets"] == []
-    assert view.board["balances"] == {"Anna": 100, "Bob": 100, "Chloé": 100}
-    assert one.private_view("Bob").details == {
-        "bet": {"player": "Bob", "horse": "H", "stake": 5, "odds": 3},
-        "balance": 95,
-    }
-    assert one.private_view("Chloé").details["bet"]["horse"] == "S"
+    assert view.sealed == ("Bob", "Chloé") and view.board.bets == ()
+    assert view.board.balances == {"Anna": 100, "Bob": 100, "Chloé": 100}
+    bob = one.private_view("Bob").details
+    assert (bob.bet.player, bob.bet.horse.letter, bob.bet.stake, bob.bet.odds) == ("Bob", "H", 5, 3)
+    assert bob.balance == 95
+    assert one.private_view("Chloé").details.bet.horse.letter == "S"
     # The first card closes the book: now the table sees every bet and the chips moved.
     assert one.submit(TurnCard("3H", "Anna")).accepted
     view = one.view()
     assert view.sealed == ()
-    assert [(b["player"], b["horse"], b["stake"]) for b in view.board["bets"]] == [
+    assert [(b.player, b.horse.letter, b.stake) for b in view.board.bets] == [
         ("Bob", "H", 5),
         ("Chloé", "S", 7),
     ]
-    assert view.board["balances"] == {"Anna": 112, "Bob": 95, "Chloé": 93}
+    assert view.board.balances == {"Anna": 112, "Bob": 95, "Chloé": 93}
 
 
 def test_only_the_croupier_handles_the_cards() -> None:
@@ -68,17 +67,17 @@ def test_course_hippique_race_is_paid_and_undo_walks_back_over_the_next_race() -
     for card in HEARTS_RUN:
         assert session.submit(TurnCard(card)).accepted
     over = session.view()
-    assert over.phase == "race_over" and over.board["winner"] == "H"
+    assert over.phase == "race_over" and over.board.winner.letter == "H"
     # Hearts had 2 cards in the course: 3 to 1, so Bob's 5 brings back 20.
-    assert over.board["balances"] == {"Anna": 85, "Bob": 115, "Chloé": 100}
+    assert over.board.balances == {"Anna": 85, "Bob": 115, "Chloé": 100}
     assert session.submit(NextRace()).accepted
-    assert session.view().board["croupier"] == "Bob" and session.view().race == 2
+    assert session.view().board.croupier == "Bob" and session.view().race == 2
     assert session.undo().accepted
     assert session.view() == dataclasses.replace(over, events=over.events + 2, last="undo")
     assert session.undo().accepted  # the card that won the race
     back = session.view()
-    assert back.phase == "racing" and back.board["winner"] is None
-    assert back.board["balances"] == {"Anna": 105, "Bob": 95, "Chloé": 100}
+    assert back.phase == "racing" and back.board.winner is None
+    assert back.board.balances == {"Anna": 105, "Bob": 95, "Chloé": 100}
 
 
 def jockey(hands: bool = False) -> Session:
@@ -109,9 +108,10 @@ def test_jockey_bets_stay_sealed_until_the_race_is_settled() -> None:
             assert one.view() == other.view()
     settled = one.view()
     assert settled.phase == "race_over" and settled.sealed == ()
-    payouts = settled.board["results"][0]["payouts"]
-    assert payouts[0]["bet"] == {"kind": "win", "horses": ["red"], "stakes": [300]}
-    assert one.view().board["results"] != other.view().board["results"]
+    payouts = settled.board.results[0].payouts
+    bet = payouts[0].bet
+    assert (bet.kind, bet.horses, bet.stakes) == ("win", ("red",), (300,))
+    assert one.view().board.results != other.view().board.results
 
 
 def test_jockey_hands_are_private_and_the_turn_is_kept() -> None:
@@ -124,19 +124,19 @@ def test_jockey_hands_are_private_and_the_turn_is_kept() -> None:
         assert session.submit(Hand(player, tuple(deck[seat * 12 : seat * 12 + 12]))).accepted
     view = session.view()
     assert view.waiting_for == () and view.turn == "Anna"
-    assert view.board["hand_sizes"] == {"Anna": 12, "Bob": 12, "Chloé": 12}
+    assert view.board.hand_sizes == {"Anna": 12, "Bob": 12, "Chloé": 12}
     shown = str(view.to_json())
     for card in deck[:36]:
         assert f"'{card}'" not in shown
     anna = session.private_view("Anna").details
-    assert anna["hand"] == sorted(deck[:12]) and sorted(anna["playable"]) == anna["hand"]
-    assert session.private_view("Bob").details["playable"] == []
+    assert list(anna.hand) == sorted(deck[:12]) and sorted(anna.playable) == list(anna.hand)
+    assert session.private_view("Bob").details.playable == ()
     out_of_turn = session.submit(PlayCard(deck[12], "Bob"))
     assert out_of_turn.code == "not_your_turn"
     not_hers = session.submit(PlayCard(deck[12], "Anna"))
     assert not_hers.code == "card_not_in_hand"
     assert session.submit(PlayCard(deck[0])).accepted
-    assert session.view().board["pile"] == [deck[0]]
+    assert session.view().board.pile == (deck[0],)
     assert session.view().turn == "Bob"
 
 

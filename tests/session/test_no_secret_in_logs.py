@@ -137,8 +137,8 @@ def test_jumpy_jack_predictions_stay_out_of_the_logs(logs: Logs, tmp_path: Path)
     play_until(session, "race_over", random.Random(3))
     assert logs.leaks(patterns) == []
     # The reveal: the race's result shows both predictions.
-    result = session.view().board["results"][-1]
-    assert result["predictions"] == {"Anna": list(ANNA_PREDICTS), "Ben": list(BEN_PREDICTS)}
+    result = session.view().board.results[-1]
+    assert result.predictions == {"Anna": ANNA_PREDICTS, "Ben": BEN_PREDICTS}
     session.close()
 
 
@@ -160,7 +160,7 @@ def test_course_hippique_bets_stay_out_of_the_logs_until_the_first_card(
     play_until(session, "racing", random.Random(5))
     assert logs.leaks(patterns) == []
     # The reveal: once the first card is turned, the bets are on the board.
-    assert BEN_STAKE in [b["stake"] for b in session.view().board["bets"]]
+    assert BEN_STAKE in [b.stake for b in session.view().board.bets]
     session.close()
 
 
@@ -184,8 +184,8 @@ def test_jockey_bets_stay_out_of_the_logs_until_the_race_is_settled(
     play_until(session, "race_over", random.Random(8))
     assert logs.leaks(patterns) == []
     # The reveal: the settled race lists every bet.
-    payouts = session.view().board["results"][-1]["payouts"]
-    assert sorted(p["bet"]["stakes"] for p in payouts) == [[first, second], [ANNA_JOCKEY_STAKE]]
+    payouts = session.view().board.results[-1].payouts
+    assert sorted(p.bet.stakes for p in payouts) == [(first, second), (ANNA_JOCKEY_STAKE,)]
     session.close()
 
 
@@ -241,7 +241,7 @@ def test_a_jumpy_jack_table_logs_no_prediction(logs: Logs, tmp_path: Path) -> No
     rng = random.Random(2)
     while table.view.phase in ("predict", "roll", "move"):
         if table.view.phase == "move":
-            legal = table.view.board["legal_horses"]
+            legal = table.view.board.legal_horses
             table.press(f"horse{JUMPY_HORSES.index(rng.choice(legal)) + 1}")
         else:
             table.press("die")
@@ -249,7 +249,7 @@ def test_a_jumpy_jack_table_logs_no_prediction(logs: Logs, tmp_path: Path) -> No
     assert table.view.phase == "race_over"
     patterns = [in_order(*ANNA_PREDICTS), in_order(*BEN_PREDICTS), in_order(*REFUSED_PREDICTION)]
     assert logs.leaks(patterns) == []
-    assert table.view.board["results"][-1]["predictions"]["Anna"] == list(ANNA_PREDICTS)
+    assert table.view.board.results[-1].predictions["Anna"] == ANNA_PREDICTS
     table.ctl.close()
 
 
@@ -263,7 +263,7 @@ def test_a_course_hippique_table_logs_no_bet_before_the_first_card(
         table.scan(card)
     table.turn(80)  # the max bet dial, from 10 up to 90
     table.press("push")
-    assert table.view.board["max_bet"] == 90
+    assert table.view.board.max_bet == 90
     table.press("horse3")  # Ben bets on diamonds...
     table.turn(BEN_STAKE - 1)  # ...from a stake of 1 up to 77
     table.press("push")
@@ -273,7 +273,7 @@ def test_a_course_hippique_table_logs_no_bet_before_the_first_card(
     table.scan("2D")
     assert table.view.phase == "racing"
     assert logs.leaks([amount(BEN_STAKE)]) == []
-    assert table.view.board["bets"][0]["stake"] == BEN_STAKE
+    assert table.view.board.bets[0].stake == BEN_STAKE
     table.ctl.close()
 
 
@@ -297,13 +297,13 @@ def test_a_jockey_table_logs_no_bet_before_the_race_is_settled(logs: Logs, tmp_p
     deck = default_deck()
     rng = random.Random(6)
     while table.view.phase in ("betting", "racing"):
-        pile = set(table.view.board["pile"])
+        pile = set(table.view.board.pile)
         card = rng.choice([c.id for c in deck.cards if c.id not in pile])
         table.scan(f"jockey:{jockey_number(card, deck)}")
     assert table.view.phase == "race_over"
     assert logs.leaks([amount(ANNA_JOCKEY_STAKE), amount(first)]) == []
-    stakes = [p["bet"]["stakes"] for p in table.view.board["results"][-1]["payouts"]]
-    assert sorted(stakes) == [[first, second], [ANNA_JOCKEY_STAKE]]
+    stakes = [p.bet.stakes for p in table.view.board.results[-1].payouts]
+    assert sorted(stakes) == [(first, second), (ANNA_JOCKEY_STAKE,)]
     table.ctl.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -134,7 +135,11 @@ def test_a_sealed_input_shows_the_table_only_who_committed(kind: str, seed: int)
         player = entry.player  # type: ignore[attr-defined]
         assert after.last == f"{entry.TYPE} by {player} (sealed)"
         counts = {"hand_sizes", "owed"} if entry.TYPE == "hand" else set()
-        changed = {k for k in after.board if after.board[k] != before.board.get(k)}
+        changed = {
+            f.name
+            for f in dataclasses.fields(after.board)
+            if getattr(after.board, f.name) != getattr(before.board, f.name)
+        }
         assert changed <= counts, f"{entry.TYPE} changed {changed}"
         if entry.TYPE != "hand":
             assert player in after.sealed

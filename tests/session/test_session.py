@@ -43,7 +43,7 @@ def play_race(session: Session, rng: random.Random) -> None:
         elif view.phase in ("predict", "roll"):
             assert session.submit(Roll(rng.randint(1, 6))).accepted
         else:
-            legal = view.board["legal_horses"]
+            legal = view.board.legal_horses
             assert session.submit(Move(legal[0]) if legal else Forfeit()).accepted
 
 
@@ -60,7 +60,7 @@ def test_an_accepted_input_is_in_the_journal_when_submit_returns(tmp_path: Path)
     game = start(session)
     predict_all(session)
     outcome = session.submit(Roll(4, "Anna"))
-    assert outcome.accepted and outcome.view.board["die"] == 4
+    assert outcome.accepted and outcome.view.board.die == 4
     # Another connection sees the row at once: it was committed before submit returned.
     with sqlite3.connect(db) as other:
         rows = [r[0] for r in other.execute("SELECT entry FROM events ORDER BY seq")]
@@ -84,7 +84,7 @@ def test_a_restart_mid_race_resumes_the_same_game(tmp_path: Path) -> None:
 
     again = Session.open(db)
     assert steady(again.view()) == before
-    assert again.view().phase == "move" and again.view().board["die"] == 5
+    assert again.view().phase == "move" and again.view().board.die == 5
     assert again.private_view("Anna") == private
     assert again.submit(Move("blue")).accepted
     again.close()
@@ -106,8 +106,8 @@ def test_an_undo_is_journaled_so_a_restart_keeps_it_undone(tmp_path: Path) -> No
     }
     session.close()
     again = Session.open(db)
-    assert again.view().board["die"] == 6
-    assert again.view().board["last_move"] is None
+    assert again.view().board.die == 6
+    assert again.view().board.last_move is None
     assert again.view().last == "undo"
     again.close()
 
@@ -125,12 +125,12 @@ def test_undo_steps_back_one_input_at_a_time_across_a_race_boundary() -> None:
     assert session.undo().accepted  # Anna's race-2 prediction
     assert session.undo().accepted  # next_race
     assert session.view().race == 1 and session.view().phase == "race_over"
-    assert session.view().board == over["board"]
+    assert session.view().board.to_json() == over["board"]
     assert session.undo().accepted  # the move that ended race 1
     view = session.view()
     assert view.race == 1 and view.phase in ("roll", "move")
-    assert view.board["results"] == []
-    assert view.board["scores"] == {"Anna": 0, "Bob": 0}
+    assert view.board.results == ()
+    assert view.board.scores == {"Anna": 0, "Bob": 0}
 
 
 def test_undo_everything_then_nothing_left_to_undo() -> None:
@@ -201,7 +201,7 @@ def test_predictions_stay_out_of_the_public_view_until_the_race_is_scored() -> N
         assert tables[0].view() == tables[1].view()
         assert tables[0].view().sealed == tables[1].view().sealed
     assert tables[0].view().sealed == ("Anna", "Bob", "Chloé")
-    assert tables[0].private_view("Bob").details["prediction"] == ["white", "yellow", "red"]
+    assert tables[0].private_view("Bob").details.prediction == ("white", "yellow", "red")
     # Same rolls, same moves: the public views agree until the race is scored.
     while tables[0].view().phase in ("predict", "roll", "move"):
         view = tables[0].view()
@@ -209,16 +209,16 @@ def test_predictions_stay_out_of_the_public_view_until_the_race_is_scored() -> N
             entry = Roll(rng_a.randint(1, 6))
             assert rng_b.randint(1, 6) == entry.value
         else:
-            legal = view.board["legal_horses"]
+            legal = view.board.legal_horses
             entry = Move(legal[-1]) if legal else Forfeit()
         for session in tables:
             assert session.submit(entry).accepted
         if tables[0].view().phase in ("roll", "move"):
             assert tables[0].view() == tables[1].view()
-            assert "predictions" not in str(tables[0].view().board["results"])
+            assert tables[0].view().board.results == ()
     # Scored: now each table shows its own predictions.
-    revealed = tables[0].view().board["results"][0]["predictions"]
-    assert revealed["Bob"] == ["white", "yellow", "red"]
+    revealed = tables[0].view().board.results[0].predictions
+    assert revealed["Bob"] == ("white", "yellow", "red")
     assert tables[0].view().sealed == ()
 
 

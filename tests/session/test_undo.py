@@ -82,9 +82,9 @@ def test_undo_of_the_card_that_settles_a_jockey_race_takes_the_payout_back() -> 
         before = session.view()
         assert session.submit(entry).accepted
         if session.view().phase == "race_over" and before.phase == "racing":
-            assert session.view().board["balances"] != before.board["balances"]
+            assert session.view().board.balances != before.board.balances
             session.undo()
-            assert session.view().board["balances"] == before.board["balances"]
+            assert session.view().board.balances == before.board.balances
             assert session.view().phase == "racing"
             return
     pytest.fail("no race was settled")

@@ -24,14 +24,17 @@ UI decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
 from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
 from companion.games.cards import Suit
-from companion.games.course_hippique import CARDS_PER_SUIT, win_probabilities
+from companion.games.course_hippique import (
+    CARDS_PER_SUIT,
+    CourseHippiqueBoard,
+    win_probabilities,
+)
 from companion.games.text import N_
 from companion.render import course_hippique as render
 from companion.render.language import _
@@ -48,52 +51,57 @@ FIRST_MAX_BET = 10
 
 def race_facts(view: View, setback: bool = False) -> render.Race:
     """Read the public facts of the race from the session's view."""
-    board = view.board
-    course = tuple(c for c in board.get("course", []) if c)
-    positions: Mapping[str, int] = board.get("positions", {})
-    finish = int(board.get("finish", 8))
-    odds: Mapping[str, int | None] = board.get("odds", {})
-    result = board["results"][-1] if view.phase in ("race_over", "game_over") else None
+    board = board_of(view)
+    course = tuple(c.code for c in board.course if c)
+    positions: Mapping[str, int] = {s.letter: at for s, at in board.positions.items()}
+    finish = board.finish
+    odds: Mapping[str, int | None] = {s.letter: o for s, o in board.odds.items()}
+    result = board.results[-1] if view.phase in ("race_over", "game_over") else None
     payouts: tuple[render.Payout, ...] = ()
     croupier_change = 0
     if result is not None:
-        changes: Mapping[str, int] = result.get("changes", {})
         payouts = tuple(
-            render.Payout(b["player"], b["horse"], b["stake"], changes.get(b["player"], 0))
-            for b in result.get("bets", [])
+            render.Payout(b.player, b.horse.letter, b.stake, result.change(b.player))
+            for b in result.bets
         )
-        croupier_change = changes.get(result["croupier"], 0)
+        croupier_change = result.change(result.croupier)
     return render.Race(
         players=view.players,
         phase=view.phase,
         number=view.race,
-        races=int(board.get("races", len(view.players))),
-        croupier=str(result["croupier"] if result else board.get("croupier", "")),
-        course_length=len(board.get("course", [])) or 7,
+        races=board.races,
+        croupier=result.croupier if result else board.croupier,
+        course_length=len(board.course) or 7,
         setback=setback,
         course=course,
         odds=odds,
         chances={} if setback else _chances(view.phase, board, course, positions, finish),
-        max_bet=board.get("max_bet"),
-        bettors=tuple(view.sealed) or tuple(b["player"] for b in board.get("bets", [])),
-        bets=tuple(
-            render.Payout(b["player"], b["horse"], b["stake"]) for b in board.get("bets", [])
-        ),
+        max_bet=board.max_bet,
+        bettors=tuple(view.sealed) or tuple(b.player for b in board.bets),
+        bets=tuple(render.Payout(b.player, b.horse.letter, b.stake) for b in board.bets),
         positions=positions,
         finish=finish,
-        last_card=(board.get("turned") or [None])[-1],
-        pending_row=board.get("pending_row"),
-        winner=board.get("winner"),
-        balances=board.get("balances", {}),
+        last_card=board.turned[-1].code if board.turned else None,
+        pending_row=board.pending_row,
+        winner=None if board.winner is None else board.winner.letter,
+        balances=board.balances,
         payouts=payouts,
         croupier_change=croupier_change,
-        ranking=tuple((r["place"], r["player"], r["chips"]) for r in board.get("ranking", [])),
+        ranking=tuple((r.place, r.player, r.chips) for r in board.ranking),
     )
+
+
+def board_of(view: View) -> CourseHippiqueBoard:
+    """Return the Course hippique board of ``view``; raises TypeError for another game's."""
+    board = view.board
+    if not isinstance(board, CourseHippiqueBoard):
+        raise TypeError(f"not a Course hippique board: {type(board).__name__}")
+    return board
 
 
 def _chances(
     phase: str,
-    board: Mapping[str, Any],
+    board: CourseHippiqueBoard,
     course: tuple[str, ...],
     positions: Mapping[str, int],
     finish: int,
@@ -101,7 +109,7 @@ def _chances(
     """Each horse's exact chance of winning from here (the plain game; none before betting)."""
     if phase not in ("betting", "racing"):
         return {}
-    seen = [*course, *board.get("turned", [])]
+    seen = [*course, *(c.code for c in board.turned)]
     left = {s: CARDS_PER_SUIT - sum(1 for c in seen if c.endswith(s.letter)) for s in Suit}
     need = {s: finish - int(positions.get(s.letter, 0)) for s in Suit}
     try:
@@ -144,19 +152,19 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def _order(self, view: View) -> list[str]:
         """The betting order: the players after the croupier, round the table."""
-        croupier = str(view.board.get("croupier", ""))
+        croupier = board_of(view).croupier
         players = list(view.players)
         seat = players.index(croupier) if croupier in players else 0
         return [players[(seat + i) % len(players)] for i in range(1, len(players))]
 
     def _bettor(self, view: View) -> str | None:
         """The player whose bet is being entered, or None once every player had the chance."""
-        if view.phase != "betting" or view.board.get("max_bet") is None:
+        if view.phase != "betting" or board_of(view).max_bet is None:
             return None
         if self.race != view.race:
             self._learn_passes(view)
         passed = {p for p, _ in self.passes}
-        balances: Mapping[str, int] = view.board.get("balances", {})
+        balances: Mapping[str, int] = board_of(view).balances
         for player in self._order(view):
             if player in view.sealed or player in passed:
                 continue
@@ -166,11 +174,11 @@ class CourseHippiqueFlow(CardGameFlow):
         return None
 
     def _limit(self, view: View, player: str) -> int:
-        max_bet = int(view.board.get("max_bet") or 0)
-        return max(0, min(max_bet, int(view.board.get("balances", {}).get(player, 0))))
+        max_bet = board_of(view).max_bet or 0
+        return max(0, min(max_bet, board_of(view).balances.get(player, 0)))
 
     def _entry(self, view: View) -> render.Entry | None:
-        if view.phase == "betting" and view.board.get("max_bet") is None:
+        if view.phase == "betting" and board_of(view).max_bet is None:
             return render.Entry(view.turn or "", "max_bet", self.max_bet)
         bettor = self._bettor(view)
         if bettor is None:
@@ -209,7 +217,7 @@ class CourseHippiqueFlow(CardGameFlow):
         if not outcome.accepted:
             return reply
         if outcome.view.phase == "redeal":
-            course = [c for c in outcome.view.board.get("course", []) if c]
+            course = [c.code for c in board_of(outcome.view).course if c]
             full = max(HORSES, key=lambda h: sum(1 for c in course if c.endswith(h)))
             count = sum(1 for c in course if c.endswith(full))
             said = _("Redeal: {count} {suit} in the course.")
@@ -219,20 +227,20 @@ class CourseHippiqueFlow(CardGameFlow):
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def _turn_card(self, code: str, view: View) -> Reply:
-        before: Mapping[str, int] = view.board.get("positions", {})
+        before = {s.letter: at for s, at in board_of(view).positions.items()}
         outcome, reply = self.ctx.submit(TurnCard(code, view.turn))
         if not outcome.accepted:
             return reply
-        board = outcome.view.board
-        after: Mapping[str, int] = board.get("positions", {})
+        board = board_of(outcome.view)
+        after = {s.letter: at for s, at in board.positions.items()}
         cues: list[Cue] = []
         for horse in HORSES:
             start, end = int(before.get(horse, 0)), int(after.get(horse, 0))
             if start != end:
-                path = render.lane_path(self.layout, horse, start, end, int(board["finish"]))
+                path = render.lane_path(self.layout, horse, start, end, board.finish)
                 if path:
                     cues.append(Cue(move=Move(path, SUIT_COLOURS[horse])))
-        winner = board.get("winner")
+        winner = None if board.winner is None else board.winner.letter
         self.page = 0
         if winner:
             cues.insert(0, Cue(tone=Tone.FINISH))
@@ -264,7 +272,7 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def race_started(self, view: View) -> Reply:
         """Name the croupier of the new race."""
-        return notice(f"{view.board.get('croupier')} deals race {view.race}.")
+        return notice(f"{board_of(view).croupier} deals race {view.race}.")
 
     def on_push(self, view: View) -> Reply:
         """Set the max bet, seal the bet being entered, or pass."""

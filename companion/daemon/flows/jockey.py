@@ -69,12 +69,12 @@ class JockeyFlow(CardGameFlow):
     def _bettor(self, view: View) -> str | None:
         if view.phase != "betting":
             return None
-        owed = view.board.get("owed", {})
+        owed = render.board_of(view).owed
         missing = [p for p in view.waiting_for if p not in view.sealed and not owed.get(p)]
         return missing[0] if missing else None
 
     def _limit(self, view: View, player: str) -> int:
-        return int(view.board.get("limits", {}).get(player, 0))
+        return render.board_of(view).limits.get(player, 0)
 
     def _dial_limit(self, view: View, player: str) -> int:
         """The most the stake being dialled may be, leaving 100 for a second stake to come."""
@@ -115,29 +115,29 @@ class JockeyFlow(CardGameFlow):
         outcome, reply = self.ctx.submit(PlayCard(card, view.turn))
         if not outcome.accepted:
             return reply
-        board = outcome.view.board
-        effect = board.get("last_effect") or {}
-        sentence = str(effect.get("sentence", ""))
+        board = render.board_of(outcome.view)
+        effect = board.last_effect
+        sentence = "" if effect is None else effect.sentence()
         cues: list[Cue] = []
-        animation = render.move_cue(effect, self.layout, self.track)
+        animation = None if effect is None else render.move_cue(effect, self.layout, self.track)
         if animation is not None:
             cues.append(Cue(move=animation))
         self.page = 0
         if outcome.view.phase in ("race_over", "game_over"):
-            result = board["results"][-1]
+            result = board.results[-1]
             cues.insert(0, Cue(tone=Tone.FINISH))
             text = _("{first} 1st, {second} 2nd!").format(
-                first=_(str(result["first"])), second=_(str(result["second"]))
+                first=_(str(result.first)), second=_(str(result.second))
             )
-            oled = (_(str(result["first"])), _("wins"))
+            oled = (_(str(result.first)), _("wins"))
             return Reply(cues, Flash.sentence(text, 4.0, oled))
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
-        if effect.get("finished"):
+        if effect is not None and effect.finished:
             cues[0] = Cue(tone=Tone.FINISH)
-        if not effect.get("blocked"):
+        if effect is None or effect.blocked is None:
             return Reply(cues)
         if not fits(sentence, ROWS) or current() != "en":
-            sentence = _("{label} moved nothing.").format(label=effect.get("label"))
+            sentence = _("{label} moved nothing.").format(label=effect.label)
         return Reply(cues, Flash.sentence(sentence, 4.0))
 
     def on_turn(self, view: View, steps: int) -> Reply:

@@ -26,13 +26,14 @@ from __future__ import annotations
 from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.game import GameFlow
 from companion.devices.base import ButtonPressed, DieIgnored, DieRolled, InputEvent, Tone
-from companion.games.jumpy_jack import MatchOptions
+from companion.games.jumpy_jack import Effect, JumpyJackPrivate, MatchOptions
+from companion.games.jumpy_jack import Move as MoveMade
 from companion.render import jumpy_jack as render
 from companion.render.language import _, ngettext
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
 from companion.session.log import Forfeit, Guess, Move, Predict, Roll
-from companion.session.view import View
+from companion.session.view import PrivateView, View
 
 
 class JumpyJackFlow(GameFlow):
@@ -77,7 +78,7 @@ class JumpyJackFlow(GameFlow):
         self.guess_done = set()
         if not self.guess_variant or view.phase != "predict" or view.waiting_for:
             return
-        guessed = [p for p in view.players if self.ctx.session.private_view(p).details.get("guess")]
+        guessed = [p for p in view.players if _guess_held(self.ctx.session.private_view(p))]
         if guessed:
             last = view.players.index(guessed[-1])
             self.guess_done = set(view.players[: last + 1])
@@ -188,38 +189,40 @@ class JumpyJackFlow(GameFlow):
         outcome, reply = self.ctx.submit(Move(horse, view.turn))
         if not outcome.accepted:
             return reply
-        board = outcome.view.board
+        board = render.board_of(outcome.view)
         cues: list[Cue] = []
         animation = render.move_cue(board, self.track, self.layout)
         if animation is not None:
             cues.append(Cue(move=animation))
-        move = board.get("last_move") or {}
+        move = board.last_move
         text, tone = self._announce(move, outcome.view)
         cues.insert(0, Cue(tone=tone))
         flash = Flash.sentence(text, 3.0) if text else None
         return Reply(cues, flash)
 
-    def _announce(self, move: dict[str, object], view: View) -> tuple[str, Tone]:
+    def _announce(self, move: MoveMade | None, view: View) -> tuple[str, Tone]:
         """Say what the move did, and with which tone."""
-        horse, effect, place = _(str(move.get("horse"))), move.get("effect"), move.get("place")
+        horse = None if move is None else _(str(move.horse))
+        effect = None if move is None else move.effect
+        place = None if move is None else move.place
         parts: list[str] = []
         tone = Tone.ACCEPTED
-        if move.get("bounce") is not None:
+        if move is not None and move.bounce is not None:
             parts.append(_("DOUBLE: {horse} bounces.").format(horse=horse))
-        if effect == "finish" and isinstance(place, int):
+        if effect is Effect.FINISH and isinstance(place, int):
             parts.append(_("{horse} finishes {place}!").format(horse=horse, place=ordinal(place)))
             tone = Tone.FINISH
-        elif effect == "out" and isinstance(place, int):
+        elif effect is Effect.OUT and isinstance(place, int):
             parts.append(_("{horse} is out: {place}.").format(horse=horse, place=ordinal(place)))
-        elif effect == "restart":
+        elif effect is Effect.RESTART:
             parts.append(_("RESTART: {horse} back to start.").format(horse=horse))
-        elif effect == "stop":
+        elif effect is Effect.STOP:
             parts.append(_("{horse} holds the STOP.").format(horse=horse))
-        elif move.get("barrage"):
-            parts.append(_("Barrage on {square}.").format(square=move.get("landing")))
+        elif move is not None and move.barrage:
+            parts.append(_("Barrage on {square}.").format(square=move.landing))
         if view.phase in ("race_over", "match_over"):
-            results = view.board.get("results", [])
-            points = results[-1].get("points", {}) if results else {}
+            results = render.board_of(view).results
+            points = results[-1].points if results else {}
             jacks = [p for p, v in points.items() if v == 10]
             if jacks:
                 said = _("Jumpy Jack! {players}").format(players=", ".join(jacks))
@@ -236,9 +239,9 @@ class JumpyJackFlow(GameFlow):
     def settle(self) -> Reply:
         """Forfeit a roll no horse can use (only then), and say so."""
         view = self.ctx.view()
-        if view.phase != "move" or not view.board.get("must_forfeit"):
+        if view.phase != "move" or not render.board_of(view).must_forfeit:
             return Reply()
-        die = view.board.get("die")
+        die = render.board_of(view).die
         outcome, reply = self.ctx.submit(Forfeit(view.turn))
         if not outcome.accepted:
             return reply
@@ -253,7 +256,7 @@ class JumpyJackFlow(GameFlow):
         """An undone forfeit brings back the roll it lost: take the roll back too."""
         self.pressed, self.target_chosen, self.target_index = [], False, 0
         view = self.ctx.view()
-        if view.phase == "move" and view.board.get("must_forfeit"):
+        if view.phase == "move" and render.board_of(view).must_forfeit:
             self.ctx.session.undo()
         self._learn_guesses()
 
@@ -273,6 +276,11 @@ class JumpyJackFlow(GameFlow):
         """Return the picture of the match as it stands."""
         view = self.ctx.view()
         return render.screen(view, self._entry(view), self.track, self.layout, self.page)
+
+
+def _guess_held(private: PrivateView) -> bool:
+    details = private.details
+    return isinstance(details, JumpyJackPrivate) and details.guess is not None
 
 
 #: The table flow of this game, found by the controller through the game's kind.

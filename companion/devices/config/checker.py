@@ -17,6 +17,7 @@ from companion.devices.config.sections import (
     I2C_PINS,
     I2C_SPEEDS,
     LCD_EXPANDERS,
+    LCD_ROMS,
     MFRC522_RST,
     OLED_DRIVERS,
     PI_UARTS,
@@ -424,6 +425,7 @@ class _Checker:
             cols=t.integer("cols", d.cols, 8, 40),
             rows=t.integer("rows", d.rows, 1, 4),
             i2c_hz=t.integer("i2c_hz", d.i2c_hz, *I2C_SPEEDS),
+            rom=t.text("rom", d.rom, LCD_ROMS),
         )
         if section.cols * section.rows > 80:
             t.problem(

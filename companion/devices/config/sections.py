@@ -12,6 +12,8 @@ BUILT_IN = "<built-in defaults>"
 PIN_FACTORIES = ("lgpio", "rpigpio", "mock")
 OLED_DRIVERS = ("ssd1306", "sh1106")
 LCD_EXPANDERS = ("PCF8574", "MCP23008", "MCP23017")
+#: The HD44780's character ROMs: A00 (Japanese, on most backpack modules), A02 (European).
+LCD_ROMS = ("A00", "A02")
 STRIP_BACKENDS = ("pico", "spi")
 READER_KINDS = ("evdev", "rdm6300", "lines", "mfrc522", "pico")
 #: The Pi's own UART on the header (GPIO14 TXD, GPIO15 RXD), under its usual names.
@@ -133,6 +135,8 @@ class LcdSection:
     rows: int = 4
     #: The speed of the LCD's bus; a PCF8574 backpack is specified for 100 kHz.
     i2c_hz: int = DEFAULT_I2C_HZ
+    #: The controller's character ROM (its part number ends in it: HD44780UA00, ...A02).
+    rom: str = "A00"
 
 
 @dataclass(frozen=True)

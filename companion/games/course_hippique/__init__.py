@@ -1,9 +1,10 @@
 """Course hippique: the croupier's course, the bets, the race of the four aces — its public face.
 
-The engine lives in five modules: ``track`` (the four lanes and the setback variant),
+The engine lives in six modules: ``track`` (the four lanes and the setback variant),
 ``table`` (options, phases, bets, turns, race results), ``odds`` (announced odds and exact or
-estimated chances), ``rules`` (the state machine) and ``game`` (the game a table plays). The
-rest of the companion imports from this module only.
+estimated chances), ``rules`` (the state machine), ``game`` (the game a table plays) and
+``public`` (the public board and a player's private view, typed). The rest of the companion
+imports from this module only.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from companion.games.course_hippique.odds import (
     house_margin,
     win_probabilities,
 )
+from companion.games.course_hippique.public import CourseHippiqueBoard, CourseHippiquePrivate
 from companion.games.course_hippique.table import (
     COURSE_LENGTHS,
     MAX_PLAYERS,
@@ -42,7 +44,9 @@ __all__ = [
     "MIN_PLAYERS",
     "Action",
     "Bet",
+    "CourseHippiqueBoard",
     "CourseHippiqueGame",
+    "CourseHippiquePrivate",
     "HippiqueOptions",
     "HorseChance",
     "Phase",

@@ -1,9 +1,10 @@
 """Jockey: three races of played cards, sealed bets and balances — its public face.
 
-The engine lives in five modules: ``deck`` (the 54 cards, from a deck file), ``race`` (the
+The engine lives in six modules: ``deck`` (the 54 cards, from a deck file), ``race`` (the
 track and what a card does), ``bets`` (bet shapes, payouts, markers, the ledger), ``state``
-(options, phases, the saved form) and ``game`` (the game a table plays). The rest of the
-companion imports from this module only.
+(options, phases, the saved form), ``game`` (the game a table plays) and ``public`` (the
+public board and a player's private view, typed). The rest of the companion imports from
+this module only.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from companion.games.jockey.deck import (
     load_deck,
 )
 from companion.games.jockey.game import JockeyGame
+from companion.games.jockey.public import JockeyBoard, JockeyPrivate
 from companion.games.jockey.race import TRACK_LENGTH, Blocked, Effect, Place, Race
 from companion.games.jockey.state import JockeyOptions, Phase
 from companion.games.text import N_
@@ -48,8 +50,10 @@ __all__ = [
     "Deck",
     "Effect",
     "Horse",
+    "JockeyBoard",
     "JockeyGame",
     "JockeyOptions",
+    "JockeyPrivate",
     "Markers",
     "Payout",
     "Phase",

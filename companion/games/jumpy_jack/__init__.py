@@ -1,10 +1,11 @@
 """Jumpy Jack: the board, a race, and a whole match — the names the rest of the companion uses.
 
-The engine lives in six modules: ``board`` (the board file), ``moves`` (a move, its outcome,
-the podium), ``race`` (a position, its legal moves, the race notation, fast random play),
-``scoring`` (options, predictions, guesses, points, race results), ``state`` (a snapshot of
-the match and its saved form) and ``match`` (turns, the match to the target, saving). This
-module is the engine's public face: the rest of the companion imports from it only.
+The engine lives in seven modules: ``board`` (the board file), ``moves`` (a move, its
+outcome, the podium), ``race`` (a position, its legal moves, the race notation, fast random
+play), ``scoring`` (options, predictions, guesses, points, race results), ``state`` (a
+snapshot of the match and its saved form), ``match`` (turns, the match to the target,
+saving) and ``public`` (the public board and a player's private view, typed). This module
+is the engine's public face: the rest of the companion imports from it only.
 
 Race notation (one line that round-trips a race position; the empty line is the start)::
 
@@ -24,6 +25,12 @@ from companion.games.info import GameInfo, Option
 from companion.games.jumpy_jack.board import DIE_FACES, Board, Horse, Hurdle
 from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
 from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.public import (
+    HorseStanding,
+    JumpyJackBoard,
+    JumpyJackPrivate,
+    TeamScore,
+)
 from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
 from companion.games.jumpy_jack.scoring import (
     Guess,
@@ -42,9 +49,12 @@ __all__ = [
     "Effect",
     "Guess",
     "Horse",
+    "HorseStanding",
     "HorseState",
     "Hurdle",
+    "JumpyJackBoard",
     "JumpyJackMatch",
+    "JumpyJackPrivate",
     "MatchOptions",
     "Move",
     "Phase",
@@ -52,6 +62,7 @@ __all__ = [
     "Position",
     "Prediction",
     "RaceResult",
+    "TeamScore",
     "guess_points",
     "place_chances",
     "play_out",

@@ -14,8 +14,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.games.cards import full_deck
-from companion.games.course_hippique import GAME, CourseHippiqueGame, Phase
-from companion.games.course_hippique import Bet as PlacedBet
+from companion.games.course_hippique import (
+    GAME,
+    CourseHippiqueBoard,
+    CourseHippiqueGame,
+    CourseHippiquePrivate,
+    Phase,
+    Standing,
+)
 from companion.games.errors import Refusal
 from companion.session.binding import Binding
 from companion.session.log import (
@@ -33,10 +39,6 @@ if TYPE_CHECKING:
 
 _OPEN = (Phase.DEALING, Phase.REDEAL, Phase.BETTING)
 _OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
-
-
-def _bet_data(bet: PlacedBet) -> dict[str, Any]:
-    return {"player": bet.player, "horse": bet.horse.letter, "stake": bet.stake, "odds": bet.odds}
 
 
 class CourseHippiqueBinding(Binding):
@@ -111,60 +113,45 @@ class CourseHippiqueBinding(Binding):
                 shown[g.croupier] -= bet.stake
         return shown
 
-    def board(self) -> dict[str, Any]:
+    def board(self) -> CourseHippiqueBoard:
         """Croupier, course, odds, maximum bet, horses, cards turned, balances, results."""
         g = self.game
-        winner = g.winner
         balances = self.public_balances()
-        return {
-            "croupier": g.croupier,
-            "races": g.races_total,
-            "course": [None if c is None else c.code for c in g.course_rows],
-            "odds": {suit.letter: odds for suit, odds in g.odds().items()},
-            "max_bet": g.max_bet,
-            "positions": {suit.letter: square for suit, square in g.positions().items()},
-            "finish": g.finish,
-            "pending_row": g.pending_row,
-            "turned": [c.code for c in g.turned],
-            "cards_left": g.cards_left,
-            "winner": None if winner is None else winner.letter,
-            "bets": [] if self._sealed_bets() else [_bet_data(b) for b in g.bets],
-            "balances": balances,
-            "ranking": _ranking(balances),
-            "results": [
-                {
-                    "number": r.number,
-                    "croupier": r.croupier,
-                    "course": [c.code for c in r.course],
-                    "winner": r.winner.letter,
-                    "bets": [_bet_data(b) for b in r.bets],
-                    "cards_turned": r.cards_turned,
-                    "changes": {p: r.change(p) for p in g.players},
-                }
-                for r in g.results
-            ],
-        }
+        return CourseHippiqueBoard(
+            players=g.players,
+            croupier=g.croupier,
+            races=g.races_total,
+            course=g.course_rows,
+            odds=g.odds(),
+            max_bet=g.max_bet,
+            positions=g.positions(),
+            finish=g.finish,
+            pending_row=g.pending_row,
+            turned=g.turned,
+            cards_left=g.cards_left,
+            winner=g.winner,
+            bets=() if self._sealed_bets() else g.bets,
+            balances=balances,
+            ranking=_ranking(balances),
+            results=g.results,
+        )
 
-    def private(self, player: str) -> dict[str, Any]:
+    def private(self, player: str) -> CourseHippiquePrivate:
         """The player's own bet this race and real balance."""
-        bet = self.game.bet_of(player)
-        return {
-            "bet": None if bet is None else _bet_data(bet),
-            "balance": self.game.balance(player),
-        }
+        return CourseHippiquePrivate(self.game.bet_of(player), self.game.balance(player))
 
     def engine_state(self) -> Any:
         """The game's saved form (players, options, every input, a summary)."""
         return self.game.to_dict()
 
 
-def _ranking(balances: Mapping[str, int]) -> list[dict[str, Any]]:
+def _ranking(balances: Mapping[str, int]) -> tuple[Standing, ...]:
     chips = list(balances.values())
     ordered = sorted(balances.items(), key=lambda pc: -pc[1])
-    return [
-        {"place": 1 + sum(c > amount for c in chips), "player": p, "chips": amount}
+    return tuple(
+        Standing(place=1 + sum(c > amount for c in chips), player=p, chips=amount)
         for p, amount in ordered
-    ]
+    )
 
 
 #: The players and options autoplay starts a game with.
@@ -174,31 +161,39 @@ SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"r
 _PACK = tuple(c.code for c in full_deck() if not c.is_ace)
 
 
+def _balance(table: Game, player: str) -> int:
+    mine = table.binding.private(player)
+    assert isinstance(mine, CourseHippiquePrivate)
+    return mine.balance
+
+
 def random_input(table: Game, rng: random.Random) -> Entry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     view = table.view(None)
     board = view.board
-    seen = {c for c in board["course"] if c} | set(board["turned"])
+    assert isinstance(board, CourseHippiqueBoard)
+    turned = {c.code for c in board.turned}
+    seen = {c.code for c in board.course if c} | turned
     unseen = [c for c in _PACK if c not in seen]
-    croupier = board["croupier"]
+    croupier = board.croupier
     if view.phase in ("dealing", "redeal"):
         if view.phase == "redeal":
-            unseen = [c for c in _PACK if c not in board["turned"]]
+            unseen = [c for c in _PACK if c not in turned]
         if rng.random() < 0.5:
             return DealCard(rng.choice(unseen), croupier)
-        missing = len(board["course"]) if view.phase == "redeal" else board["course"].count(None)
+        missing = len(board.course) if view.phase == "redeal" else board.course.count(None)
         return DealCourse(tuple(rng.sample(unseen, missing)), croupier)
     if view.phase == "betting":
-        if board["max_bet"] is None or rng.random() < 0.05:
+        if board.max_bet is None or rng.random() < 0.05:
             return SetMaxBet(rng.randint(1, 20), croupier)
         bettors = [
             p
             for p in view.players
-            if p != croupier and p not in view.sealed and table.binding.private(p)["balance"] > 0
+            if p != croupier and p not in view.sealed and _balance(table, p) > 0
         ]
         if bettors and rng.random() < 0.7:
             player = rng.choice(bettors)
-            most = min(board["max_bet"], table.binding.private(player)["balance"])
+            most = min(board.max_bet, _balance(table, player))
             horse = rng.choice(GAME.horses)
             return Bet(player, horse, rng.randint(1, most))
         return TurnCard(rng.choice(unseen), croupier)

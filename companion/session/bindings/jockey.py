@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.games.errors import Refusal
-from companion.games.jockey import BET_SHAPES, GAME, BetKind, JockeyGame, Phase
+from companion.games.jockey import (
+    BET_SHAPES,
+    GAME,
+    BetKind,
+    JockeyBoard,
+    JockeyGame,
+    JockeyPrivate,
+    Phase,
+)
 from companion.session.binding import Binding
 from companion.session.log import Bet, Entry, Hand, NextRace, PlayCard
 
@@ -85,56 +93,41 @@ class JockeyBinding(Binding):
         """The players sharing the highest balance once the game is over."""
         return self.game.winners
 
-    def board(self) -> dict[str, Any]:
+    def board(self) -> JockeyBoard:
         """Squares, positions, the last card's effect, the pile, balances, markers, results."""
         g = self.game
-        effect = g.last_effect
         hands = g.options.hands
-        return {
-            "track_length": g.options.track_length,
-            "starter": g.starter,
-            "progress": {str(h): square for h, square in g.progress.items()},
-            "standings": [
-                {
-                    "first": place.first,
-                    "last": place.last,
-                    "horses": [str(h) for h in place.horses],
-                    "square": place.square,
-                    "determined": place.determined,
-                }
-                for place in g.standings
-            ],
-            "finish_order": [str(h) for h in g.finish_order],
-            "last_effect": None
-            if effect is None
-            else {**effect.to_data(), "sentence": effect.sentence()},
-            "pile": list(g.pile),
-            "cards_left": g.cards_left,
-            "hands": hands,
-            "hand_sizes": {p: len(g.hand(p)) for p in g.players} if hands else {},
-            "owed": {p: g.owed(p) for p in g.players} if hands else {},
-            "limits": {p: g.limit(p) for p in g.players},
-            "balances": g.balances,
-            "markers": {p: [list(c) for c in m.columns()] for p, m in g.markers.items()},
-            "ranking": [
-                {"place": s.place, "player": s.player, "balance": s.balance} for s in g.ranking
-            ],
-            "results": [r.to_data() for r in g.results],
-        }
+        return JockeyBoard(
+            track_length=g.options.track_length,
+            starter=g.starter,
+            progress=g.progress,
+            standings=g.standings,
+            finish_order=g.finish_order,
+            last_effect=g.last_effect,
+            pile=g.pile,
+            cards_left=g.cards_left,
+            hands=hands,
+            hand_sizes={p: len(g.hand(p)) for p in g.players} if hands else {},
+            owed={p: g.owed(p) for p in g.players} if hands else {},
+            limits={p: g.limit(p) for p in g.players},
+            balances=g.balances,
+            markers=g.markers,
+            ranking=g.ranking,
+            results=g.results,
+        )
 
-    def private(self, player: str) -> dict[str, Any]:
+    def private(self, player: str) -> JockeyPrivate:
         """The player's sealed bet, hand, cards to keep, and playable cards on their turn."""
         g = self.game
-        bet = g.state.ledger.bets[g.players.index(player)]
         on_turn = g.current_player == player and g.options.hands
-        return {
-            "bet": None if bet is None else bet.to_data(),
-            "hand": sorted(g.hand(player)),
-            "leftover": sorted(g.leftover(player)),
-            "owed": g.owed(player),
-            "playable": list(g.playable()) if on_turn else [],
-            "limit": g.limit(player),
-        }
+        return JockeyPrivate(
+            bet=g.state.ledger.bets[g.players.index(player)],
+            hand=tuple(sorted(g.hand(player))),
+            leftover=tuple(sorted(g.leftover(player))),
+            owed=g.owed(player),
+            playable=g.playable() if on_turn else (),
+            limit=g.limit(player),
+        )
 
     def engine_state(self) -> Any:
         """The game's saved form (players, options, state)."""
@@ -165,6 +158,7 @@ def random_input(table: Game, rng: random.Random) -> Entry | None:
     assert isinstance(binding, JockeyBinding)
     view = table.view(None)
     board = view.board
+    assert isinstance(board, JockeyBoard)
     game = binding.game
     if view.phase in ("race_over",):
         return NextRace()
@@ -174,19 +168,19 @@ def random_input(table: Game, rng: random.Random) -> Entry | None:
     if waiting:
         player = rng.choice(waiting)
         mine = binding.private(player)
-        if mine["bet"] is None and (mine["owed"] == 0 or rng.random() < 0.5):
-            return _jockey_bet(player, mine["limit"], rng)
+        if mine.bet is None and (mine.owed == 0 or rng.random() < 0.5):
+            return _jockey_bet(player, mine.limit, rng)
         held = {c for p in view.players for c in game.hand(p)}
-        free = [c for c in game.options.deck.by_id if c not in held and c not in board["pile"]]
-        keepable = [c for c in mine["leftover"] if c not in held]
+        free = [c for c in game.options.deck.by_id if c not in held and c not in board.pile]
+        keepable = [c for c in mine.leftover if c not in held]
         kept = tuple(rng.sample(keepable, min(len(keepable), rng.randint(0, 2))))
         free = [c for c in free if c not in kept]
-        count = mine["owed"] - len(kept)
+        count = mine.owed - len(kept)
         return Hand(player, tuple(rng.sample(free, count)), kept)
-    if board["hands"]:
-        playable = binding.private(view.turn or "")["playable"]
+    if board.hands:
+        playable = binding.private(view.turn or "").playable
         return PlayCard(rng.choice(playable), view.turn if rng.random() < 0.5 else None)
-    unplayed = [c for c in game.options.deck.by_id if c not in board["pile"]]
+    unplayed = [c for c in game.options.deck.by_id if c not in board.pile]
     return PlayCard(rng.choice(unplayed), view.turn if rng.random() < 0.5 else None)
 
 

@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.games.errors import Refusal
-from companion.games.jumpy_jack import JumpyJackMatch, MatchOptions, Phase
+from companion.games.jumpy_jack import (
+    HorseStanding,
+    JumpyJackBoard,
+    JumpyJackMatch,
+    JumpyJackPrivate,
+    MatchOptions,
+    Phase,
+    TeamScore,
+)
 from companion.session.binding import Binding
 from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
 
@@ -86,45 +94,36 @@ class JumpyJackBinding(Binding):
         """The winning players, ties sharing."""
         return self.match.winners()
 
-    def board(self) -> dict[str, Any]:
+    def board(self) -> JumpyJackBoard:
         """The die, the legal horses, where every horse stands, the podium and the scores."""
         m = self.match
         position = m.position
-        last = m.last_move
-        return {
-            "die": m.die,
-            "legal_horses": [move.horse for move in m.legal_moves()],
-            "must_forfeit": m.must_forfeit,
-            "horses": [
-                {
-                    "name": horse.name,
-                    "colour": horse.colour,
-                    "state": position.state(horse.name).value,
-                    "square": position.square(horse.name),
-                    "place": position.podium.place_of(horse.name),
-                }
+        return JumpyJackBoard(
+            die=m.die,
+            legal_horses=tuple(move.horse for move in m.legal_moves()),
+            must_forfeit=m.must_forfeit,
+            horses=tuple(
+                HorseStanding(
+                    name=horse.name,
+                    colour=horse.colour,
+                    state=position.state(horse.name),
+                    square=position.square(horse.name),
+                    place=position.podium.place_of(horse.name),
+                )
                 for horse in m.board.horses
-            ],
-            "position": position.to_text(),
-            "podium": list(m.podium.top3),
-            "last_move": None if last is None else last.to_mapping(),
-            "scores": m.scores(),
-            "teams": [{"players": list(team), "score": s} for team, s in m.team_scores()],
-            "target": m.target,
-            "results": [r.to_mapping() for r in m.results],
-        }
+            ),
+            position=position.to_text(),
+            podium=m.podium.top3,
+            last_move=m.last_move,
+            scores=m.scores(),
+            teams=tuple(TeamScore(team, s) for team, s in m.team_scores()),
+            target=m.target,
+            results=m.results,
+        )
 
-    def private(self, player: str) -> dict[str, Any]:
+    def private(self, player: str) -> JumpyJackPrivate:
         """The player's own prediction and guess for the current race."""
-        m = self.match
-        prediction = m.prediction(player)
-        guess = m.guess_of(player)
-        return {
-            "prediction": None if prediction is None else list(prediction),
-            "guess": None
-            if guess is None
-            else {"target": guess.target, "horses": list(guess.horses)},
-        }
+        return JumpyJackPrivate(self.match.prediction(player), self.match.guess_of(player))
 
     def engine_state(self) -> Any:
         """The match's saved form."""
@@ -139,7 +138,8 @@ def random_input(table: Game, rng: random.Random) -> Entry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     view = table.view(None)
     board = view.board
-    horses = [h["name"] for h in board["horses"]]
+    assert isinstance(board, JumpyJackBoard)
+    horses = list(board.horse_names)
     if view.phase == "predict":
         missing = list(view.waiting_for)
         if missing and rng.random() < 0.9:
@@ -152,7 +152,7 @@ def random_input(table: Game, rng: random.Random) -> Entry | None:
     if view.phase == "roll":
         return Roll(rng.randint(1, 6), view.turn if rng.random() < 0.5 else None)
     if view.phase == "move":
-        legal = board["legal_horses"]
+        legal = board.legal_horses
         return Move(rng.choice(legal), view.turn) if legal else Forfeit(view.turn)
     if view.phase == "race_over":
         return NextRace()
