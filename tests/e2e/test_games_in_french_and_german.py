@@ -30,7 +30,7 @@ SCREENS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
             ("Course 1 : scellés", "Lancez le dé", "Joueur 1 joue"),
             "Match fini !",
         ),
-        "course_hippique": (("Carte parcours 2/7", "Course 1/3 banque"), "Partie finie !"),
+        "course_hippique": (("Carte parcours 2/7", "1/3  banque Joueur"), "Partie finie !"),
         "jockey": (("Course 1/3 : paris", "Pari : < gagnant >"), "Partie finie !"),
     },
     "de": {
