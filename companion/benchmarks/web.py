@@ -184,6 +184,7 @@ def run(quick: bool) -> dict[str, Figure]:
                 time.sleep(idle_s)
                 idle = (_cpu_seconds(child.process.pid) - before) / idle_s * 100
                 rss = _rss_mb(child.process.pid)
+            weights.update(heaviest_pages(child, host))
         finally:
             child.close()
     figures = {
@@ -195,3 +196,19 @@ def run(quick: bool) -> dict[str, Figure]:
     for page, size in weights.items():
         figures[f"{page} page with its script and style"] = Figure((size + assets) / 1024, "KB")
     return figures
+
+
+def heaviest_pages(child: Child, host: Client) -> dict[str, int]:
+    """Weigh the largest player pages: a Jockey hand being counted (every kind of card with
+    its stepper) and a Course hippique croupier laying the course (the pack's cards)."""
+    weights = {}
+    games: tuple[tuple[str, str, dict[str, Any], str], ...] = (
+        ("jockey", "A\nB", {"jockey": {"hands": "true"}}, "hand"),
+        ("course_hippique", "A\nB\nC", {}, "croupier"),
+    )
+    for kind, players, options, label in games:
+        host.send("/api/host", {"do": "new_game", "game": kind, "players": players, **options})
+        phone = Client(child.url)
+        join(child, phone, "A")
+        weights[f"/play, {label}"] = len(phone.send("/play")[0])
+    return weights

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from companion.daemon.flows.base import Reply
 from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
 from companion.web.hub import REJOIN, Connection
-from companion.web.inputs import PageRefusal, seat_entry
+from companion.web.inputs import PageRefusal, seat_request
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
 from companion.web.side import Answer, TableSide
@@ -168,10 +168,10 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             return refusal("too_many", "Too fast: wait a moment.", 429)
         game_id = side.seats.game_id
         try:
-            entry = seat_entry(seat, data)
+            fields = seat_request(seat, data)
         except PageRefusal as error:
             return refusal(error.code, error.sentence)
-        return answered(await side.seat_input(seat, game_id, entry))
+        return answered(await side.seat_input(seat, game_id, fields))
 
     async def host_command(request: Request) -> Response:
         data = await body(request)

@@ -7,20 +7,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any
 
 from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
 from companion.games.jockey import Bet as JockeyBet
-from companion.games.jockey import JockeyBoard, JockeyPrivate
-from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
+from companion.games.jockey import Deck, JockeyBoard, JockeyPrivate
+from companion.games.jumpy_jack import Guess, JumpyJackBoard, JumpyJackPrivate
 from companion.games.registry import GAMES
 from companion.session.view import PrivateView
+from companion.web.cards import (
+    SUITS,
+    Kind,
+    by_kind,
+    jockey_deck,
+    kind_of,
+    label_of,
+    playing_cards,
+)
 from companion.web.chart import chart_svg
-from companion.web.state import Public
+from companion.web.state import Chance, Public
 
 GAME_TITLES = {game.kind: game.title for game in GAMES}
-SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
 JOCKEY_KINDS = ("win", "place", "double", "order")
 
@@ -66,7 +72,7 @@ def public_html(state: Public) -> str:
     if isinstance(board, JumpyJackBoard):
         parts.append(_jumpy_jack(board))
     elif isinstance(board, CourseHippiqueBoard):
-        parts.append(_course_hippique(board))
+        parts.append(_course_hippique(board, state.chances))
     elif isinstance(board, JockeyBoard):
         parts.append(_jockey(board))
     if view.get("finished"):
@@ -93,24 +99,32 @@ def _jj_reveal(board: JumpyJackBoard) -> str:
     if not results:
         return ""
     last = results[-1]
-    rows = [(p, " ".join(h), last.points.get(p, 0)) for p, h in last.predictions.items()]
+    guesses = last.guesses
+    rows = [
+        (p, " ".join(h), last.points.get(p, 0))
+        + ((_guess_words(guesses.get(p)), last.bonus.get(p, 0)) if guesses else ())
+        for p, h in last.predictions.items()
+    ]
+    head = ("player", "prediction", "points") + (("guess", "bonus") if guesses else ())
     podium = " ".join(last.podium.finishers)
     return (
         f'<div class="reveal"><h2>Race {e(last.number)} revealed</h2>'
-        f"<p>Podium: {e(podium)}</p>" + _table(("player", "prediction", "points"), rows) + "</div>"
+        f"<p>Podium: {e(podium)}</p>" + _table(head, rows) + "</div>"
     )
 
 
-def _course_hippique(board: CourseHippiqueBoard) -> str:
+def _guess_words(guess: Guess | None) -> str:
+    if guess is None:
+        return "no guess"
+    return f"{guess.target}: {' '.join(guess.horses)}"
+
+
+def _course_hippique(board: CourseHippiqueBoard, chances: Sequence[Chance]) -> str:
     finish = board.finish or 8
     lanes = "".join(
         _bar(SUITS.get(s.letter, s.letter), v, finish) for s, v in board.positions.items()
     )
-    odds = _table(
-        ("horse", "odds"),
-        ((SUITS.get(s.letter, s.letter), f"{v} to 1") for s, v in board.odds.items()),
-        "odds",
-    )
+    odds = _odds({s.letter: v for s, v in board.odds.items()}, chances)
     info = (
         f"<p>Croupier: {e(board.croupier)} · largest stake: {e(board.max_bet)}"
         f" · cards left: {e(board.cards_left)}</p>"
@@ -127,6 +141,33 @@ def _course_hippique(board: CourseHippiqueBoard) -> str:
         else ""
     )
     return info + f'<div class="track">{lanes}</div>' + odds + balances + reveal
+
+
+def _percent(chance: Chance) -> str:
+    """A chance as the pages say it: ``18.7 %`` (exact) or ``≈ 18.7 %`` (an estimate)."""
+    return f"{'' if chance.fraction else '≈ '}{100 * chance.probability:.1f} %"
+
+
+def _odds(odds: dict[str, int | None], chances: Sequence[Chance]) -> str:
+    """The odds the croupier pays, and beside them each horse's chance of winning from here."""
+    if not chances:
+        announced = ((SUITS.get(h, h), f"{v} to 1") for h, v in odds.items())
+        return _table(("horse", "odds"), announced, "odds")
+    rows = "".join(
+        f"<tr><td>{e(SUITS.get(c.horse, c.horse))}</td><td>{e(odds.get(c.horse))} to 1</td>"
+        f'<td class="chance" title="{e(c.fraction or "estimate")}">{e(_percent(c))}</td></tr>'
+        for c in chances
+    )
+    exact = all(c.fraction for c in chances)
+    said = (
+        "Chances of winning from here, exact."
+        if exact
+        else "Chances of winning from here: an estimate (the course lies face down)."
+    )
+    return (
+        '<table class="odds"><tr><th>horse</th><th>odds</th><th>chance</th></tr>'
+        f'{rows}</table><p class="note">{said}</p>'
+    )
 
 
 def _jockey(board: JockeyBoard) -> str:
@@ -176,19 +217,19 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     if refusal:
         parts.append(f'<p class="refusal" role="alert">{e(refusal.sentence)}</p>')
     if isinstance(board, JumpyJackBoard) and isinstance(details, JumpyJackPrivate):
-        parts.append(_jj_private(player, details, view, board))
+        parts.append(_jj_private(player, details, state, board))
     elif isinstance(board, CourseHippiqueBoard) and isinstance(details, CourseHippiquePrivate):
-        parts.append(_ch_private(player, details, view, board))
-    elif isinstance(details, JockeyPrivate):
-        parts.append(_jk_private(player, details, view))
+        parts.append(_ch_private(player, details, state, board))
+    elif isinstance(board, JockeyBoard) and isinstance(details, JockeyPrivate):
+        parts.append(_jk_private(player, details, state, board))
     if view.get("phase") == "race_over":
         parts.append(_form("next_race", "Next race", ""))
     return f'<section id="private">{"".join(parts)}</section>'
 
 
-def _form(kind: str, button: str, fields: str) -> str:
+def _form(kind: str, button: str, fields: str, cls: str = "") -> str:
     return (
-        f'<form class="entry" data-type="{e(kind)}">{fields}'
+        f'<form class="entry{cls}" data-type="{e(kind)}">{fields}'
         f'<button type="submit">{e(button)}</button></form>'
     )
 
@@ -198,29 +239,47 @@ def _select(name: str, choices: Iterable[tuple[str, str]], label: str) -> str:
     return f'<label>{e(label)} <select name="{e(name)}">{options}</select></label>'
 
 
-def _number(name: str, label: str, top: int | None, step: int = 1) -> str:
+def _number(name: str, label: str, top: int | None, step: int = 1, value: int | None = None) -> str:
     limit = f' max="{top}"' if top is not None else ""
     return (
         f'<label>{e(label)} <span class="stake"><button type="button" class="down">−</button>'
         f'<input name="{e(name)}" type="number" inputmode="numeric" min="0"{limit} '
-        f'step="{step}" value="{step}" required><button type="button" class="up">+</button>'
-        "</span></label>"
+        f'step="{step}" value="{step if value is None else value}" required>'
+        '<button type="button" class="up">+</button></span></label>'
     )
 
 
 def _jj_private(
-    player: str, details: JumpyJackPrivate, view: dict[str, Any], board: JumpyJackBoard
+    player: str, details: JumpyJackPrivate, state: Public, board: JumpyJackBoard
 ) -> str:
+    view = state.view
     parts = []
     prediction = details.prediction
     if prediction:
         parts.append(f'<p class="secret">Your prediction: {e(" ".join(prediction))}</p>')
-    horses = [(h.name, h.name) for h in board.horses]
-    if view.get("phase") == "predict" and horses:
-        fields = "".join(
-            _select(f"horses.{i}", horses, f"{n}") for i, n in enumerate(("1st", "2nd", "3rd"))
+    guess = details.guess
+    if guess is not None:
+        parts.append(
+            f'<p class="secret">Your guess of {e(guess.target)}\'s prediction: '
+            f"{e(' '.join(guess.horses))}</p>"
         )
+    horses = [(h.name, h.name) for h in board.horses]
+    places = ("1st", "2nd", "3rd")
+    if view.get("phase") == "predict" and horses:
+        fields = "".join(_select(f"horses.{i}", horses, n) for i, n in enumerate(places))
         parts.append(_form("predict", "Seal my prediction", fields))
+    opponents = [(p, p) for p in view.get("players", []) if p != player]
+    if (
+        state.options.get("guess")
+        and view.get("phase") == "predict"
+        and not view.get("waiting_for")
+        and opponents
+    ):
+        fields = _select("target", opponents, "Whose prediction") + "".join(
+            _select(f"horses.{i}", horses, n) for i, n in enumerate(places)
+        )
+        parts.append("<h3>Guess an opponent's prediction</h3>")
+        parts.append(_form("guess", "Seal my guess", fields))
     if view.get("turn") == player and view.get("phase") == "move":
         legal = board.legal_horses
         parts.append(
@@ -236,8 +295,9 @@ def _jj_private(
 
 
 def _ch_private(
-    player: str, details: CourseHippiquePrivate, view: dict[str, Any], board: CourseHippiqueBoard
+    player: str, details: CourseHippiquePrivate, state: Public, board: CourseHippiqueBoard
 ) -> str:
+    view = state.view
     parts = [f'<p class="secret">Your chips: {e(details.balance)}</p>']
     bet = details.bet
     if bet:
@@ -246,21 +306,41 @@ def _ch_private(
     phase = view.get("phase")
     croupier = board.croupier
     if phase == "betting" and player != croupier:
-        fields = _select("horse", SUITS.items(), "Horse") + _number("stake", "Stake", board.max_bet)
+        chance = {c.horse: f", chance {_percent(c)}" for c in state.chances}
+        odds = {s.letter: v for s, v in board.odds.items()}
+        horses = (
+            (h, f"{word} — {odds.get(h)} to 1{chance.get(h, '')}") for h, word in SUITS.items()
+        )
+        fields = _select("horse", horses, "Horse") + _number("stake", "Stake", board.max_bet)
         parts.append(_form("bet", "Place my bet", fields))
     if player == croupier and phase == "betting":
         parts.append(
             _form("set_max_bet", "Set the largest stake", _number("amount", "Amount", None))
         )
-    if player == croupier and phase in ("dealing", "redeal", "racing", "betting"):
-        kind = "deal_card" if phase in ("dealing", "redeal") else "turn_card"
-        word = "Lay" if kind == "deal_card" else "Turn"
-        parts.append(f"<h3>{word} a card</h3>" + _card_picker(kind, _playing_cards()))
+    seen = {c.code for c in board.turned}
+    if phase != "redeal":  # a course dealt again is laid from the whole pack
+        seen |= {c.code for c in board.course if c is not None}
+    cards = [(code, label) for code, label in playing_cards() if code not in seen]
+    if player == croupier and phase in ("dealing", "redeal"):
+        parts.append(
+            "<h3>Lay the course: tap its cards in row order</h3>"
+            + _form("deal_course", "Lay these cards", _sequence(cards), " sequence")
+        )
+    if player == croupier and phase in ("racing", "betting"):
+        parts.append("<h3>Turn a card</h3>" + _card_picker("turn_card", cards))
     return "".join(parts)
 
 
-def _playing_cards() -> list[tuple[str, str]]:
-    return [(f"{r}{s}", f"{r}{SUITS[s][0]}") for s in SUITS for r in RANKS]
+def _sequence(cards: Iterable[tuple[str, str]]) -> str:
+    """A picker whose taps add up, in order, to one input (the page's script keeps the row)."""
+    buttons = "".join(
+        f'<button type="button" class="pick" value="{e(code)}">{e(label)}</button>'
+        for code, label in cards
+    )
+    return (
+        '<input type="hidden" name="cards" value=""><p class="row">Row: <span></span></p>'
+        f'<div class="picker">{buttons}</div>'
+    )
 
 
 def _card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
@@ -271,15 +351,24 @@ def _card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
     return f'<form class="entry picker" data-type="{e(kind)}">{buttons}</form>'
 
 
-def _jk_private(player: str, details: JockeyPrivate, view: dict[str, Any]) -> str:
-    parts = [f'<p class="secret">Stake limit: {e(details.limit)} · owed: {e(details.owed)}</p>']
+def _kind_words(kind: Kind) -> str:
+    return kind.label + (f" ×{kind.count}" if kind.count > 1 else "")
+
+
+def _jk_private(player: str, details: JockeyPrivate, state: Public, board: JockeyBoard) -> str:
+    view = state.view
+    deck = jockey_deck(state.options)
+    balance = board.balances.get(player, "")
+    parts = [f'<p class="secret">Balance: {e(balance)} · stake limit: {e(details.limit)}</p>']
     bet = details.bet
     if bet:
         parts.append(f'<p class="secret">Your bet: {e(_bet_words(bet))}</p>')
     hand = details.hand
     if hand:
-        parts.append(f'<p class="secret">Your hand ({len(hand)}): {e(" ".join(hand))}</p>')
-    if view.get("phase") == "betting" and not bet:
+        words = ", ".join(_kind_words(k) for k in by_kind(deck, hand))
+        parts.append(f'<p class="secret hand">Your hand ({len(hand)}): {e(words)}</p>')
+    phase = view.get("phase")
+    if phase == "betting" and not bet:
         horses = [(h, h) for h in JOCKEY_HORSES]
         fields = (
             _select("kind", ((k, k) for k in JOCKEY_KINDS), "Kind")
@@ -289,7 +378,30 @@ def _jk_private(player: str, details: JockeyPrivate, view: dict[str, Any]) -> st
             + _number("stake2", "Second stake (order)", details.limit, 100)
         )
         parts.append(_form("bet", "Place my bet", fields))
-    playable = details.playable
-    if view.get("turn") == player and view.get("phase") == "racing" and playable:
-        parts.append("<h3>Play a card</h3>" + _card_picker("play_card", ((c, c) for c in playable)))
+    if details.owed and phase in ("betting", "racing"):
+        parts.append(_hand_form(deck, details.owed, details.leftover))
+    on_turn = view.get("turn") == player and phase in ("betting", "racing")
+    if on_turn and not view.get("waiting_for"):
+        if board.hands:
+            kinds = by_kind(deck, details.playable)
+        else:
+            kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.pile])
+        choices = ((k.kind, _kind_words(k)) for k in kinds)
+        parts.append("<h3>Play a card</h3>" + _card_picker("play_card", choices))
     return "".join(parts)
+
+
+def _hand_form(deck: Deck, owed: int, leftover: Sequence[str]) -> str:
+    """Count the cards just dealt to you, kind by kind (and keep up to two from last race)."""
+    every = by_kind(deck, [c.id for c in deck.cards])
+    fields = "".join(_number(f"cards:{k.kind}", k.label, k.count, 1, 0) for k in every)
+    if leftover:
+        keep = "".join(
+            f'<label><input type="checkbox" name="kept[]" value="{e(c)}"> '
+            f"{e(label_of(deck, kind_of(c)))}</label>"
+            for c in leftover
+        )
+        fields = f"<p>Keep from the last race (at most 2):</p>{keep}" + fields
+    return f"<h3>Your cards: count the {owed} dealt to you</h3>" + _form(
+        "hand", "These are my cards", f'<div class="counts">{fields}</div>'
+    )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
+from companion.games.info import Option
+from companion.games.registry import GAMES, find_game
 from companion.session.journal import GameRecord
 from companion.web.fragments import GAME_TITLES, e
 from companion.web.joins import JoinRequest
@@ -70,17 +73,45 @@ def _command(do: str, game_id: int, label: str, confirm: str = "") -> str:
     )
 
 
+#: Options only phones make playable, beside the ones the registry declares: a Jockey table
+#: tracks hands when each player counts their cards on their phone (the panel cannot).
+PHONE_OPTIONS: dict[str, tuple[Option, ...]] = {
+    "jockey": (Option("hands", "Hands counted on the phones", (False, True)),),
+}
+
+
+def host_options(kind: str) -> tuple[Option, ...]:
+    """The options the host page offers for ``kind``: the registry's, then the phones' own
+    (those the registry does not declare itself)."""
+    declared = find_game(kind).options
+    keys = {option.key for option in declared}
+    return declared + tuple(o for o in PHONE_OPTIONS.get(kind, ()) if o.key not in keys)
+
+
 def _new_game() -> str:
-    games = "".join(f'<option value="{k}">{e(t)}</option>' for k, t in GAME_TITLES.items())
+    games = "".join(f'<option value="{g.kind}">{e(g.title)}</option>' for g in GAMES)
+    sets = []
+    for game in GAMES:
+        fields = "".join(
+            f'<label>{e(option.label)} <select name="{e(game.kind)}:{e(option.key)}">'
+            + "".join(
+                f'<option value="{e(json.dumps(value))}">{e(option.shown(value))}</option>'
+                for value in option.values
+            )
+            + "</select></label>"
+            for option in host_options(game.kind)
+        )
+        sets.append(f'<fieldset data-game="{e(game.kind)}"><legend>{e(game.title)}</legend>'
+                    f"{fields}</fieldset>")  # fmt: skip
+    shown = "".join(
+        f"form[data-game={g.kind}] fieldset:not([data-game={g.kind}]){{display:none}}"
+        for g in GAMES
+    )  # only the chosen game's options
     return (
-        '<h2>New game</h2><form class="command" data-do="new_game">'
-        f'<label>Game <select name="game">{games}</select></label>'
+        f"<style>{shown}</style>"
+        f'<h2>New game</h2><form class="command" data-do="new_game" data-game="{GAMES[0].kind}">'
+        f'<label>Game <select name="game" class="game">{games}</select></label>'
         '<label>Players (one name a line)<textarea name="players" rows="4" maxlength="200">'
-        "</textarea></label>"
-        '<label>Jumpy Jack target <input name="target" type="number" value="16" min="1" '
-        'max="99"></label>'
-        '<label>Course hippique chips <input name="starting_chips" type="number" value="100" '
-        'min="1" max="10000"></label>'
-        '<label><input name="hands" type="checkbox" value="1"> Jockey: track hands</label>'
+        f"</textarea></label>{''.join(sets)}"
         '<button type="submit">Start</button></form>'
     )

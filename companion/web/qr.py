@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import segno
 from PIL import Image, ImageDraw
@@ -11,8 +12,12 @@ from PIL import Image, ImageDraw
 OLED_MODULE = 2
 
 
+@lru_cache(maxsize=4)
 def qr_svg(text: str) -> str:
-    """Return ``text`` as an inline SVG QR code (black on white, 4 px a module)."""
+    """Return ``text`` as an inline SVG QR code (black on white, 4 px a module).
+
+    Kept once made: the host page is drawn again after every input, its code seldom changes.
+    """
     code = segno.make(text, error="m", micro=False)
     out = io.BytesIO()
     code.save(out, kind="svg", scale=4, xmldecl=False, svgns=True, nl=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,15 +20,15 @@ from companion.devices.base import ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
-from companion.session.log import Entry, NewGame, dumps
+from companion.session.log import NewGame, dumps
 from companion.web.fragments import private_html, public_html
-from companion.web.host import host_html
+from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
-from companion.web.inputs import PageRefusal
+from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
 from companion.web.qr import oled_image
 from companion.web.seats import HOST, SeatBook
-from companion.web.state import private_state, public_state
+from companion.web.state import RaceOdds, private_state, public_state
 
 #: What the LCD asks while a phone waits for a seat.
 ASKED = "push: yes"
@@ -63,6 +63,7 @@ class TableSide:
         self.address = address
         self._version = 0
         self._stale = True
+        self._odds = RaceOdds()
 
     @property
     def join_url(self) -> str:
@@ -86,7 +87,7 @@ class TableSide:
             return self.hub.latest
         session = self.controller.session
         self._version += 1
-        public = public_state(session)
+        public = public_state(session, self._odds)
         players = public.view.get("players", [])
         taken = self.seats.taken()
         private = {
@@ -157,13 +158,19 @@ class TableSide:
         """Run ``action`` on the daemon's loop (where the session may be read); return it."""
         return await asyncio.wrap_future(self.daemon.call(action))
 
-    async def seat_input(self, seat: str, game_id: int | None, entry: Entry) -> Answer:
-        """Make ``entry`` for ``seat``, seated at ``game_id``; answer with the real reason."""
+    async def seat_input(self, seat: str, game_id: int | None, fields: dict[str, Any]) -> Answer:
+        """Make the entry of ``fields`` (checked by ``seat_request``) for ``seat``, seated at
+        ``game_id``; answer with the real reason."""
         answer: list[Answer] = []
 
         def change(ctx: Context) -> Reply:
             if ctx.session.game_id != game_id or game_id is None:
                 answer.append(Answer(False, "old_seat", "This game is over: join again."))
+                return Reply()
+            try:
+                entry = seat_entry(fields, ctx.session)
+            except PageRefusal as error:
+                answer.append(Answer(False, error.code, error.sentence))
                 return Reply()
             outcome, reply = ctx.submit(entry)
             if outcome.accepted:
@@ -199,7 +206,8 @@ class TableSide:
         if command == "confirm":
             return self.confirm(str(data.get("request", "")), not data.get("decline"))
         if command == "new_game":
-            entry = new_game_entry(data)
+            configured = self.controller.ctx.game_options.get(str(data.get("game")))
+            entry = new_game_entry(data, configured)
             outcome, _ = ctx.submit(entry)
             if not outcome.accepted:
                 raise PageRefusal(outcome.code or "refused", outcome.sentence or "Refused.")
@@ -223,8 +231,12 @@ class TableSide:
         return "".join(line + "\n" for line in journal.events(game_id))
 
 
-def new_game_entry(data: dict[str, Any]) -> NewGame:
-    """Turn the host page's new-game form into a new_game entry; PageRefusal if it is not one."""
+def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = None) -> NewGame:
+    """Turn the host page's new-game form into a new_game entry; PageRefusal if it is not one.
+
+    ``configured`` are the options the configuration adds to every game of that kind (a
+    board or deck file), as the panel's menu adds them.
+    """
     kind = data.get("game")
     names = data.get("players")
     if kind not in KINDS:
@@ -234,16 +246,21 @@ def new_game_entry(data: dict[str, Any]) -> NewGame:
     players = tuple(n.strip() for n in names.splitlines() if n.strip())
     if not players or any(len(n) > 20 or n.startswith("#") for n in players):
         raise PageRefusal("bad_players", "Names: 1 to 20 letters, one a line.")
-    options: dict[str, Any] = {}
-    try:
-        if kind == "jumpy_jack":
-            options["target"] = int(data.get("target", 16))
-        elif kind == "course_hippique":
-            options["starting_chips"] = int(data.get("starting_chips", 100))
-        elif data.get("hands"):
-            options["hands"] = True
-    except (TypeError, ValueError):
-        raise PageRefusal("bad_option", "These game options are not valid.") from None
+    chosen = data.get(kind) or {}
+    if not isinstance(chosen, dict):
+        raise PageRefusal("bad_option", "These game options are not valid.")
+    options: dict[str, Any] = dict(configured or {})
+    for option in host_options(kind):
+        value = option.values[0]
+        if option.key in chosen:
+            try:
+                value = json.loads(str(chosen[option.key]))
+            except ValueError:
+                value = None
+            if value not in option.values:
+                raise PageRefusal("bad_option", "These game options are not valid.")
+        if value is not None:
+            options[option.key] = value
     entry = NewGame(kind, players, options)
     json.loads(dumps(entry))  # a name that cannot be written to the journal is refused here
     return entry

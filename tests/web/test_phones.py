@@ -1,9 +1,11 @@
 """Phones, a host page and a scoreboard in Debian's Chromium against the real daemon.
 
-One daemon child serves the whole module: the host joins and starts a Jumpy Jack match, two
-phones join and predict, the die button rolls and the phones move the horses; every byte the
-phones received is searched for the other seat's prediction before the reveal; then the
-daemon is killed and every page finds its seat again by itself.
+One daemon child serves the whole module: the host joins and starts a Jumpy Jack match with
+the guess variant, two phones join, predict and guess, the die button rolls and the phones
+move the horses (the daemon is killed mid-race and every page finds its seat again by
+itself); three phones play a Course hippique race with no card scanned; then a Jockey race
+with hands counted on the phones, bets from the phones and every card tapped. Before each
+reveal, every byte each page received is searched for another seat's sealed input.
 """
 
 from __future__ import annotations
@@ -13,19 +15,24 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from companion.games.course_hippique import CourseHippiqueGame
 from tests.web.conftest import PHONE, TV, Table
 
 #: Where the screenshots go: docs/phones/ when COMPANION_SCREENSHOTS=1 (to refresh the
 #: guide's pictures), else a temporary folder (a test run leaves the checkout as it was).
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "phones"
 PREDICTIONS = {"Anna": ("blue", "white", "green"), "Bob": ("white", "yellow", "red")}
+#: Anna's guess of Bob's prediction: white in its place, worth 1 bonus point.
+GUESS = ("white", "red", "yellow")
 
 
 class Phone:
@@ -71,7 +78,8 @@ def seated(table: Table, browser: Any) -> dict[str, Phone]:
     host.page.wait_for_url("**/host")
     host.page.select_option("select[name=game]", "jumpy_jack")
     host.page.fill("textarea[name=players]", "Anna\nBob")
-    host.page.fill("input[name=target]", "2")
+    host.page.select_option("select[name='jumpy_jack:target']", "2")
+    host.page.select_option("select[name='jumpy_jack:guess']", "true")
     host.page.click("text=Start")
     host.page.wait_for_selector("#public >> text=Jumpy Jack")
     anna, bob = Phone(browser, PHONE), Phone(browser, PHONE)
@@ -94,9 +102,16 @@ def predict(phone: Phone, horses: tuple[str, ...]) -> None:
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The screenshots' folder (see DOCS)."""
-    return DOCS if os.environ.get("COMPANION_SCREENSHOTS") else tmp_path_factory.mktemp("shots")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The screenshots' folder (see DOCS); the guide's pictures are kept small (64 colours)."""
+    if not os.environ.get("COMPANION_SCREENSHOTS"):
+        yield tmp_path_factory.mktemp("shots")
+        return
+    yield DOCS
+    for picture in DOCS.glob("*.png"):
+        with Image.open(picture) as shot:
+            small = shot.convert("RGB").quantize(colors=64)
+        small.save(picture, optimize=True)
 
 
 def predictions_from_phones_stay_sealed_until_the_reveal(
@@ -111,13 +126,31 @@ def predictions_from_phones_stay_sealed_until_the_reveal(
         phone.page.wait_for_selector(f"text=Your prediction: {' '.join(PREDICTIONS[name])}")
     board.page.wait_for_selector("text=Sealed: Anna, Bob")
     assert table.view()["waiting_for"] == []
+    # Everyone has predicted: Anna may guess an opponent's prediction (Bob is her only one).
+    anna.page.wait_for_selector("text=Guess an opponent's prediction")
+    assert anna.page.locator("select[name=target] option").all_inner_texts() == ["Bob"]
+    form = anna.page.locator("form[data-type=guess]")
+    for place, horse in enumerate(GUESS):
+        form.locator(f"select[name='horses.{place}']").select_option(horse)
+    anna.page.click("text=Seal my guess")
+    anna.page.wait_for_selector(f"text=Your guess of Bob's prediction: {' '.join(GUESS)}")
     anna.page.screenshot(path=str(shots / "player-phone.png"))
-    for name, phone in (("Anna", anna), ("Bob", bob), ("board", board)):
-        seen = phone.received()
-        for other, horses in PREDICTIONS.items():
+    secrets = {**{p: [" ".join(h)] for p, h in PREDICTIONS.items()}}
+    secrets["Anna"].append(" ".join(GUESS))
+    sealed_until_the_reveal(seated, ("Anna", "Bob", "board"), secrets)
+
+
+def sealed_until_the_reveal(
+    seated: dict[str, Phone], pages: tuple[str, ...], secrets: dict[str, list[str]]
+) -> None:
+    """No page received another seat's private part, nor any of its ``secrets``."""
+    for name in pages:
+        seen = seated[name].received()
+        for other, words in secrets.items():
             if other != name:
-                assert " ".join(horses) not in seen, f"{name}'s page received {other}'s secret"
-                assert f"You are {other}" not in seen
+                assert f"You are {other}" not in seen, f"{name}'s page received {other}'s part"
+                for word in words:
+                    assert word not in seen, f"{name}'s page received {other}'s {word!r}"
 
 
 def the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
@@ -141,6 +174,8 @@ def the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
             table.child.wait_until(lambda s, e=view["events"]: s["view"]["events"] > e, "a move")
     board = seated["board"].page
     board.wait_for_selector("text=Race 1 revealed")
+    guessed = board.locator(".reveal tr", has_text="Anna").inner_text().split("\t")
+    assert guessed[3:] == [f"Bob: {' '.join(GUESS)}", "1"]  # white in its place: 1 bonus point
     assert board.locator(".chart svg polyline").count() == 2
     board.screenshot(path=str(shots / "scoreboard-tv.png"))
     seated["host"].page.screenshot(path=str(shots / "host-phone.png"))
@@ -187,44 +222,152 @@ def a_new_game_sends_every_phone_back_to_joining(table: Table, seated: dict[str,
     assert table.view()["game"] == "course_hippique"
 
 
-def a_course_hippique_race_from_phones_alone(table: Table, seated: dict[str, Phone]) -> None:
-    """No card is scanned: the croupier taps every card on the picker, the others bet."""
+def seat_phones(table: Table, seated: dict[str, Phone], names: tuple[str, ...]) -> None:
+    """Each phone joins its seat of the new game; the host page confirms it."""
     host = seated["host"].page
-    phones = {"Anna": seated["Anna"], "Bob": seated["Bob"]}
-    phones["Chloé"] = Phone(seated["host"].context.browser, PHONE)
-    for name, phone in phones.items():
+    for name in names:
+        if name not in seated:
+            seated[name] = Phone(seated["host"].context.browser, PHONE)
+        phone = seated[name]
         join(phone, table, name)
         host.click("#host >> text=Confirm")
         phone.page.wait_for_url("**/play")
+
+
+SUIT = str.maketrans({"S": "♠", "H": "♥", "D": "♦", "C": "♣"})
+#: The pack in the order the croupier taps it: suits interleaved, so the course needs no redeal.
+PACK = [rank + suit for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        for suit in "CDHS"]  # fmt: skip
+
+
+def a_course_hippique_race_from_phones_alone(
+    table: Table, seated: dict[str, Phone], shots: Path
+) -> None:
+    """No card is scanned: the croupier taps the course and every card, the others bet."""
+    phones = ("Anna", "Bob", "Chloé")
+    seat_phones(table, seated, phones)
     croupier = table.view()["board"]["croupier"]
-    deck = [rank + suit for suit in "CDHS" for rank in ("2", "3", "4", "5", "6", "7", "8", "9",
-                                                          "10", "J", "Q", "K")]  # fmt: skip
-    steps = 0
+    page, board = seated[croupier].page, seated["board"].page
+    course = PACK[:7]
+    deck = sorted(PACK[7:], key=lambda card: not card.endswith("S"))  # spades first: a short race
+    for card in course:  # tapped in row order, laid as one input
+        page.click(f"#private form[data-type=deal_course] button[value='{card}']")
+    page.wait_for_selector(f"text=Row: {' '.join(c[:-1] + c[-1].translate(SUIT) for c in course)}")
+    page.click("text=Lay these cards")
+    board.wait_for_selector("td.chance")
+    assert table.view()["board"]["course"] == course
+    # The exact chances stand beside the odds, as the engine computes them.
+    game = CourseHippiqueGame.new(phones, {})
+    game.deal_course(course)
+    for chance in game.chances().horses:
+        row = board.locator(".odds tr", has_text=chance.horse.english).inner_text().split("\t")
+        assert row[2] == f"{100 * chance.probability:.1f} %", row
+    steps, bets_placed = 0, False
     while (view := table.view())["phase"] != "race_over":
         steps += 1
         assert steps < 150, "the race never ended"
-        board = view["board"]
         bettors = [p for p in phones if p != croupier]
-        waiting = [p for p in bettors if p not in board.get("bets_placed", [])]
-        page = phones[croupier].page
-        if view["phase"] == "betting" and board["max_bet"] is None:
+        if view["phase"] == "betting" and view["board"]["max_bet"] is None:
             page.fill("form[data-type=set_max_bet] input[name=amount]", "5")
             page.click("text=Set the largest stake")
-        elif view["phase"] == "betting" and len(waiting) == len(bettors) and steps < 60:
+        elif view["phase"] == "betting" and not bets_placed:
             for name in bettors:
-                phones[name].page.fill("form[data-type=bet] input[name=stake]", "3")
-                phones[name].page.click("text=Place my bet")
-                phones[name].page.wait_for_selector("text=Your bet: 3")
-            board["bets_placed"] = bettors
+                bettor = seated[name].page
+                assert "chance" in bettor.locator("form[data-type=bet] select").inner_text()
+                bettor.fill("form[data-type=bet] input[name=stake]", "3")
+                bettor.click("text=Place my bet")
+                bettor.wait_for_selector("text=Your bet: 3")
+            board.screenshot(path=str(shots / "course-hippique-tv.png"))
+            bets_placed = True
             continue
         else:
-            card = deck.pop(0)
-            page.click(f"#private .picker button[value='{card}']")
+            page.click(f"#private .picker button[value='{deck.pop(0)}']")
         table.child.wait_until(
             lambda s, e=view["events"]: s["view"]["events"] > e or "refus" in " ".join(s["lcd"]),
             "a tapped card",
         )
-    assert table.view()["board"]["winner"] in "SHDC"
+    assert table.view()["board"]["winner"] == "S"
+
+
+#: What each Jockey player counts in their hand (kind: cards), their bet, and their cards in
+#: the order they play them: blue +10, its lead tripled twice over, two chases of brown.
+HANDS = {
+    "Anna": {"blue+10": 1, "brown-chase": 1, "brown+7": 4, "yellow+7": 4, "no2+15": 2},
+    "Bob": {"blue-lead": 1, "brown-chase": 1, "red+7": 4, "blue+7": 4, "no2+15": 2},
+    "Chloé": {"blue-lead": 1, "yellow+10": 3, "red+10": 3, "no4+20": 3, "no3+18": 2},
+}
+BETS = {
+    "Anna": ({"kind": "win", "horse": "blue"}, "300", "win blue 300"),
+    "Bob": (
+        {"kind": "order", "horse": "brown", "horse2": "blue"},
+        "200",
+        "order brown 200, blue 100",
+    ),
+    "Chloé": ({"kind": "place", "horse": "red"}, "100", "place red 100"),
+}
+PLAYS = [("Anna", "blue+10"), ("Bob", "blue-lead"), ("Chloé", "blue-lead"),
+         ("Anna", "brown-chase"), ("Bob", "brown-chase")]  # fmt: skip
+
+
+def a_jockey_race_with_hands_counted_on_the_phones(
+    table: Table, seated: dict[str, Phone], shots: Path
+) -> None:
+    """Hands tracked: each player counts their cards and bets on their phone, then taps each
+    card on their turn; nobody else's hand or bet reaches their page before the settlement."""
+    host = seated["host"].page
+    host.select_option("select[name=game]", "jockey")
+    host.fill("textarea[name=players]", "Anna\nBob\nChloé")
+    host.select_option("select[name='jockey:hands']", "true")
+    host.click("text=Start")
+    phones = ("Anna", "Bob", "Chloé")
+    for name in phones:
+        seated[name].page.wait_for_url("**/join")  # a new game: every phone joins again
+    seat_phones(table, seated, phones)
+    assert table.view()["waiting_for"] == list(phones)
+    hands: dict[str, str] = {}
+    for name in phones:
+        page = seated[name].page
+        hand = page.locator("form[data-type=hand]")
+        for kind, count in HANDS[name].items():
+            if count == 1:  # stepped with +, the others typed
+                hand.locator(f"label:has(input[name='cards:{kind}']) button.up").click()
+            else:
+                hand.locator(f"input[name='cards:{kind}']").fill(str(count))
+        fields, stake, words = BETS[name]
+        bet = page.locator("form[data-type=bet]")
+        for field, value in fields.items():
+            bet.locator(f"select[name={field}]").select_option(value)
+        bet.locator("input[name=stake]").fill(stake)
+        page.click("text=Place my bet")
+        page.wait_for_selector(f"text=Your bet: {words}")
+        for kind, count in HANDS[name].items():  # the redraw kept the cards counted so far
+            assert hand.locator(f"input[name='cards:{kind}']").input_value() == str(count)
+        if name == "Anna":
+            page.evaluate("document.querySelector('#private h3').scrollIntoView()")
+            page.screenshot(path=str(shots / "jockey-hand-phone.png"))
+        page.click("text=These are my cards")
+        hands[name] = page.locator("#private .hand").inner_text()
+        assert hands[name].startswith("Your hand (12): ")
+    assert table.view()["waiting_for"] == []
+    secrets = {name: [BETS[name][2], hands[name]] for name in phones}
+    secrets["Chloé"].append("No.4 +20 ×3")  # a kind only Chloé holds
+    sealed_until_the_reveal(seated, ("Anna", "Bob", "Chloé", "board"), secrets)
+    board = seated["board"].page
+    for number, (name, kind) in enumerate(PLAYS):
+        page = seated[name].page
+        if number == 0:
+            page.wait_for_selector("#private form[data-type=play_card]")
+            page.screenshot(path=str(shots / "jockey-phone.png"))
+        page.click(f"#private form[data-type=play_card] button[value='{kind}']")
+        table.child.wait_until(lambda s, n=number: len(s["view"]["board"]["pile"]) > n, "a card")
+    board.wait_for_selector("text=Race 1 settled")
+    assert table.view()["board"]["finish_order"][:2] == ["blue", "brown"]
+    for name in phones:
+        row = board.locator(".reveal tr", has_text=name).inner_text().split("\t")
+        assert row[1] == BETS[name][2]
+    board.screenshot(path=str(shots / "jockey-tv.png"))
+    anna = seated["Anna"].page
+    anna.wait_for_selector("text=Your hand (10)")  # two cards played from twelve
 
 
 def hostile_requests_are_refused_and_change_nothing(table: Table, seated: dict[str, Phone]) -> None:
@@ -256,7 +399,7 @@ def hostile_requests_are_refused_and_change_nothing(table: Table, seated: dict[s
             for _ in range(50)
         ]
         frames = [json.loads(s.recv(timeout=10)) for s in sockets]
-        assert all("Course hippique" in f["public"] for f in frames)
+        assert all("Jockey" in f["public"] for f in frames)
     after = table.view()
     assert after["events"] == before["events"] and after["board"] == before["board"]
 
@@ -271,5 +414,6 @@ def test_an_evening_at_the_table_from_phones(
     predictions_from_phones_stay_sealed_until_the_reveal(table, seated, shots)
     the_die_rolls_the_phones_move_and_the_scoreboard_reveals(table, seated, shots)
     a_new_game_sends_every_phone_back_to_joining(table, seated)
-    a_course_hippique_race_from_phones_alone(table, seated)
+    a_course_hippique_race_from_phones_alone(table, seated, shots)
+    a_jockey_race_with_hands_counted_on_the_phones(table, seated, shots)
     hostile_requests_are_refused_and_change_nothing(table, seated)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.session.session import Session
-from companion.web.inputs import PageRefusal, seat_entry
+from companion.web.inputs import PageRefusal, seat_entry, seat_request
 from companion.web.seats import HOST, SeatBook
 
 
@@ -39,8 +39,11 @@ def test_a_seat_survives_a_restart_and_a_new_game_needs_new_tokens(tmp_path: Pat
 
 
 def test_a_phone_acts_only_for_its_own_seat() -> None:
-    entry = seat_entry("Anna", {"type": "predict", "player": "Bob", "horses": ["a", "b", "c"]})
+    session = Session.in_memory()
+    session.new_game("jumpy_jack", ["Anna", "Bob"])
+    data = {"type": "predict", "player": "Bob", "horses": ["red", "blue", "green"]}
+    entry = seat_entry(seat_request("Anna", data), session)
     assert entry.player == "Anna"  # type: ignore[attr-defined]
     for hostile in ({"type": "roll", "value": 6}, {"type": "undo"}, [1], {"type": "bet"}):
         with pytest.raises(PageRefusal):
-            seat_entry("Anna", hostile)
+            seat_entry(seat_request("Anna", hostile), session)

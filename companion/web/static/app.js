@@ -26,10 +26,17 @@
     for (var i = 0; i < items.length; i++) {
       var item = items[i];
       if (!item.name || item.type === "submit") { continue; }
-      if (item.type === "checkbox" && !item.checked) { continue; }
+      if (item.disabled || (item.type === "checkbox" && !item.checked)) { continue; }
       var value = item.type === "number" ? parseInt(item.value, 10) : item.value;
       var dot = item.name.indexOf(".");
-      if (dot > 0) {
+      var colon = item.name.indexOf(":");
+      if (item.name.slice(-2) === "[]") {  // checked boxes of one name: a list
+        var list = item.name.slice(0, -2);
+        (data[list] = data[list] || []).push(value);
+      } else if (colon > 0) {  // "group:key": one field of a group
+        var group = item.name.slice(0, colon);
+        (data[group] = data[group] || {})[item.name.slice(colon + 1)] = value;
+      } else if (dot > 0) {
         var key = item.name.slice(0, dot);
         (data[key] = data[key] || [])[parseInt(item.name.slice(dot + 1), 10)] = value;
       } else {
@@ -60,7 +67,20 @@
       var input = target.parentNode.querySelector("input");
       var step = parseInt(input.step, 10) || 1;
       var value = (parseInt(input.value, 10) || 0) + (target.className === "up" ? step : -step);
-      input.value = Math.max(0, value);
+      var top = parseInt(input.max, 10);
+      input.value = Math.max(0, isNaN(top) ? value : Math.min(top, value));
+      if (target.form) { target.form.setAttribute("data-touched", "1"); }
+      event.preventDefault();
+      return;
+    }
+    if (target.tagName === "BUTTON" && target.className === "pick") {  // one more card in the row
+      var form = target.form;
+      var cards = form.querySelector("input[name=cards]");
+      cards.value = cards.value ? cards.value + "," + target.value : target.value;
+      var row = form.querySelector(".row span");
+      row.textContent = row.textContent ? row.textContent + " " + target.textContent : target.textContent;
+      target.disabled = true;
+      form.setAttribute("data-touched", "1");
       event.preventDefault();
       return;
     }
@@ -78,10 +98,19 @@
     if (form.className.indexOf("command") >= 0) {
       data["do"] = form.getAttribute("data-do");
       if (data["do"] !== "new_game" && data.game) { data.game = parseInt(data.game, 10); }
-      post("/api/host", data, answer);
+      post("/api/host", data, settled);
     } else {
       data.type = form.getAttribute("data-type");
-      post("/api/input", data, answer);
+      form.removeAttribute("data-touched");
+      post("/api/input", data, settled);
+    }
+  });
+  // The host's new-game form shows the options of the game chosen.
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.form) { target.form.setAttribute("data-touched", "1"); }
+    if (target.tagName === "SELECT" && target.className === "game") {
+      target.form.setAttribute("data-game", target.value);
     }
   });
 
@@ -115,16 +144,53 @@
 
   // -- live updates -------------------------------------------------------------------------
   var retry = 500;
+  var held = {};  // pictures not shown yet because a form in the part was being filled in
   function replace(id, html) {
     var old = document.getElementById(id);
     if (!old) { return; }
+    // A form being filled in is kept: the player's half-typed stake, or the cards tapped so
+    // far, are not wiped by a redraw; the newest picture is shown once it is sent.
+    var active = document.activeElement;
+    var typing = active && old.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA");
+    if (typing) { held[id] = html; return; }
+    delete held[id];
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var fresh = holder.firstChild;
-    // A form being filled in is kept: the player's half-typed stake is not wiped by a redraw.
-    var active = document.activeElement;
-    if (active && old.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA")) { return; }
-    if (fresh) { old.parentNode.replaceChild(fresh, old); }
+    if (!fresh) { return; }
+    var touched = old.querySelectorAll("form[data-touched]");
+    for (var i = 0; i < touched.length; i++) { carry(touched[i], fresh); }
+    old.parentNode.replaceChild(fresh, old);
+  }
+  // What a player entered in a form (counts stepped, cards tapped, a choice) goes on into the
+  // same form of the new picture.
+  function carry(form, fresh) {
+    var key = form.getAttribute("data-type") ? "data-type" : "data-do";
+    var into = fresh.querySelector("form[" + key + "='" + form.getAttribute(key) + "']");
+    if (!into) { return; }
+    into.setAttribute("data-touched", "1");
+    if (form.getAttribute("data-game")) { into.setAttribute("data-game", form.getAttribute("data-game")); }
+    var items = form.elements;
+    for (var i = 0; i < items.length; i++) {
+      var item = items[i];
+      var sequence = item.name === "cards" && item.type === "hidden";
+      if (!item.name || item.tagName === "BUTTON" || (item.type === "hidden" && !sequence)) { continue; }
+      var twin = into.querySelector("[name='" + item.name + "']" + (item.type === "checkbox" ? "[value='" + item.value + "']" : ""));
+      if (!twin) { continue; }
+      if (item.type === "checkbox") { twin.checked = item.checked; } else { twin.value = item.value; }
+    }
+    var row = form.querySelector(".row span");
+    if (row && into.querySelector(".row span")) { into.querySelector(".row span").textContent = row.textContent; }
+    var picked = form.querySelectorAll("button.pick[disabled]");
+    for (var j = 0; j < picked.length; j++) {
+      var same = into.querySelector("button.pick[value='" + picked[j].value + "']");
+      if (same) { same.disabled = true; }
+    }
+  }
+  function settled(result) {
+    answer(result);
+    if (document.activeElement && document.activeElement.blur) { document.activeElement.blur(); }
+    for (var id in held) { if (held.hasOwnProperty(id)) { replace(id, held[id]); } }
   }
   function connect() {
     if (page === "home") { return; }

@@ -1,0 +1,193 @@
+"""The forms a page offers and what a tap on them enters: the host's options, Jockey cards tapped
+by kind (with and without hand tracking), the guess variant, the chances beside the odds."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.registry import GAMES
+from companion.session.log import Entry
+from companion.session.session import Session
+from companion.web.fragments import private_html, public_html
+from companion.web.host import host_html
+from companion.web.inputs import PageRefusal, seat_entry, seat_request
+from companion.web.side import new_game_entry
+from companion.web.state import private_state, public_state
+
+
+def tap(session: Session, player: str, data: dict[str, Any]) -> Entry:
+    """Enter ``data`` from ``player``'s phone as the daemon does; fail if the table refuses."""
+    entry = seat_entry(seat_request(player, data), session)
+    outcome = session.submit(entry)
+    assert outcome.accepted, outcome.sentence
+    return entry
+
+
+def page_of(session: Session, player: str) -> str:
+    public = public_state(session)
+    return private_html(player, private_state(session, player), public)
+
+
+def picker(page: str, kind: str) -> dict[str, str]:
+    """The buttons of the ``kind`` form on a page: value to label."""
+    form = re.search(rf'<form class="entry picker" data-type="{kind}">(.*?)</form>', page)
+    assert form is not None, f"no {kind} picker"
+    return dict(re.findall(r'value="([^"]+)">([^<]+)</button>', form.group(1)))
+
+
+def test_the_host_form_offers_every_option_the_registry_declares() -> None:
+    form = host_html("http://table:8080/join", "1234", (), (), None, frozenset())
+    for game in GAMES:
+        for option in game.options:
+            select = re.search(rf'<select name="{game.kind}:{option.key}">(.*?)</select>', form)
+            assert select is not None, f"{game.kind} {option.key} is not on the form"
+            values = re.findall(r'<option value="([^"]+)">', select.group(1))
+            assert [json.loads(v.replace("&quot;", '"')) for v in values] == list(option.values)
+    assert '<select name="jockey:hands">' in form  # hands are counted on the phones
+
+    chosen = {"game": "course_hippique", "players": "Anna\nBob\nChloé"}
+    entry = new_game_entry({**chosen, "course_hippique": {"rounds": "2", "setback": '"all"'}})
+    assert entry.options == {"starting_chips": 100, "rounds": 2, "course_length": 7,
+                             "setback": "all"}  # fmt: skip
+    jockey = {"game": "jockey", "players": "Anna\nBob", "jockey": {"hands": "true"}}
+    deck = {"colour": [], "neutral": []}
+    assert new_game_entry(jockey, {"deck": deck}).options == {
+        "deck": deck,
+        "track_length": 80,
+        "hands": True,
+    }  # the configured deck file goes with the options chosen, as from the panel's menu
+    with pytest.raises(PageRefusal) as refused:
+        new_game_entry({**chosen, "course_hippique": {"rounds": "7"}})
+    assert refused.value.code == "bad_option"
+
+
+def test_without_hand_tracking_a_jockey_card_is_tapped_by_its_kind() -> None:
+    session = Session.in_memory()
+    session.new_game("jockey", ["Anna", "Bob"])
+    for player in ("Anna", "Bob"):
+        tap(session, player, {"type": "bet", "kind": "win", "horse": "red", "stake": "100"})
+    cards = picker(page_of(session, "Anna"), "play_card")
+    assert len(cards) == 19  # every kind of card: 4 kinds a colour, 3 neutral ones
+    assert cards["red+7"] == "red +7 ×4" and cards["no3+18"] == "No.3 +18 ×3"
+    assert "play_card" not in page_of(session, "Bob")  # not Bob's turn
+    played = [tap(session, session.view().turn or "", {"type": "play_card", "card": "red+7"})]
+    played += [tap(session, session.view().turn or "", {"type": "play_card", "card": "red+7"})]
+    assert [e.card for e in played] == ["red+7#1", "red+7#2"]  # type: ignore[attr-defined]
+    assert picker(page_of(session, "Anna"), "play_card")["red+7"] == "red +7 ×2"
+    for _ in range(2):
+        tap(session, session.view().turn or "", {"type": "play_card", "card": "red+7"})
+    assert "red+7" not in picker(page_of(session, "Anna"), "play_card")
+    with pytest.raises(PageRefusal) as refused:
+        seat_entry(seat_request("Anna", {"type": "play_card", "card": "red+7"}), session)
+    assert refused.value.sentence == "Every red +7 was played."
+    outcome = session.submit(
+        seat_entry(seat_request("Anna", {"type": "play_card", "card": "x"}), session)
+    )
+    assert outcome.code == "unknown_card"  # no card of the deck: the engine says so
+
+
+def test_with_hand_tracking_cards_are_counted_by_kind_and_played_from_the_hand() -> None:
+    session = Session.in_memory()
+    session.new_game("jockey", ["Anna", "Bob", "Chloé"], {"hands": True})
+    page = page_of(session, "Anna")
+    assert "count the 12 dealt to you" in page and 'name="cards:red+7"' in page
+    anna = tap(
+        session, "Anna", {"type": "hand", "cards": {"no2+15": 2, "red+7": "4", "red+10": 3,
+                                                    "blue+10": 3}},
+    )  # fmt: skip
+    bob = tap(session, "Bob", {"type": "hand", "cards": {"no2+15": 2, "blue+7": 4, "brown+10": 3,
+                                                          "yellow+10": 3}})  # fmt: skip
+    assert anna.cards[:2] == ("no2+15#1", "no2+15#2")  # type: ignore[attr-defined]
+    assert bob.cards[:2] == ("no2+15#3", "no2+15#4")  # type: ignore[attr-defined]
+    with pytest.raises(PageRefusal) as refused:  # every copy is in a hand already
+        seat_entry(seat_request("Chloé", {"type": "hand", "cards": {"no2+15": 1}}), session)
+    assert refused.value.code == "card_in_a_hand"
+    with pytest.raises(PageRefusal) as refused:
+        seat_entry(seat_request("Chloé", {"type": "hand", "cards": {"joker": 1}}), session)
+    assert refused.value.code == "unknown_card"
+    tap(session, "Chloé", {"type": "hand", "cards": {"no3+18": 3, "no4+20": 3, "brown+7": 4,
+                                                     "yellow+7": 2}})  # fmt: skip
+    for player in ("Anna", "Bob", "Chloé"):
+        tap(session, player, {"type": "bet", "kind": "win", "horse": "red", "stake": "100"})
+    page = page_of(session, "Anna")
+    assert "Your hand (12): red +7 ×4, blue +10 ×3, red +10 ×3, No.2 +15 ×2" in page
+    assert set(picker(page, "play_card")) == {"red+7", "blue+10", "red+10", "no2+15"}
+    assert "cards:" not in page  # her cards are counted: no more counting form
+    with pytest.raises(PageRefusal) as refused:
+        seat_entry(seat_request("Anna", {"type": "play_card", "card": "blue+7"}), session)
+    assert refused.value.code == "card_not_in_hand"
+    assert tap(session, "Anna", {"type": "play_card", "card": "red+7"}).card == "red+7#1"  # type: ignore[attr-defined]
+
+
+def test_the_guess_form_opens_once_everyone_has_predicted_with_the_variant_only() -> None:
+    for variant in (False, True):
+        session = Session.in_memory()
+        session.new_game("jumpy_jack", ["Anna", "Bob"], {"guess": variant})
+        tap(session, "Anna", {"type": "predict", "horses": ["red", "blue", "green"]})
+        assert "Seal my guess" not in page_of(session, "Anna")  # Bob has not predicted yet
+        tap(session, "Bob", {"type": "predict", "horses": ["white", "blue", "green"]})
+        assert ("Seal my guess" in page_of(session, "Anna")) is variant
+    tap(session, "Anna", {"type": "guess", "target": "Bob", "horses": ["white", "red", "blue"]})
+    assert "Your guess of Bob's prediction: white red blue" in page_of(session, "Anna")
+    assert "white red blue" not in page_of(session, "Bob") + public_html(public_state(session))
+
+
+def test_the_exact_chances_stand_beside_the_odds() -> None:
+    course = ["5S", "7S", "QC", "KH", "QS", "8C", "9H"]
+    session = Session.in_memory()
+    session.new_game("course_hippique", ["Anna", "Bob", "Chloé"])
+    assert "chance" not in public_html(public_state(session))  # no course yet
+    tap(session, "Anna", {"type": "deal_course", "cards": ",".join(course)})
+    game = CourseHippiqueGame.new(("Anna", "Bob", "Chloé"), {})
+    game.deal_course(course)
+    board = public_html(public_state(session))
+    for chance in game.chances().horses:
+        shown = re.search(
+            rf"{chance.horse.english}</td><td>(\d+) to 1</td><td[^>]*>([^<]+)<", board
+        )
+        assert shown is not None
+        assert shown.groups() == (str(chance.odds), f"{100 * chance.probability:.1f} %")
+    assert "exact" in board
+    bettor = page_of(session, "Bob")
+    spades = game.chances().horses[0]
+    assert f"♠ spades — {spades.odds} to 1, chance {100 * spades.probability:.1f} %" in bettor
+
+
+def test_a_face_down_course_gives_an_estimate_said_as_such() -> None:
+    session = Session.in_memory()
+    session.new_game("course_hippique", ["Anna", "Bob", "Chloé"], {"setback": "all"})
+    board = public_html(public_state(session))
+    assert "an estimate" in board and board.count("≈ ") == 4
+
+
+def test_from_the_second_race_a_player_keeps_two_cards_of_the_last() -> None:
+    session = Session.in_memory()
+    players = ("Anna", "Bob", "Chloé")
+    session.new_game("jockey", list(players), {"hands": True})
+    hands = {
+        "Anna": {"blue+10": 1, "brown-chase": 1, "brown+7": 4, "yellow+7": 4, "no2+15": 2},
+        "Bob": {"blue-lead": 1, "brown-chase": 1, "red+7": 4, "blue+7": 4, "no2+15": 2},
+        "Chloé": {"blue-lead": 1, "yellow+10": 3, "red+10": 3, "no4+20": 3, "no3+18": 2},
+    }
+    for player in players:
+        tap(session, player, {"type": "hand", "cards": hands[player]})
+        tap(session, player, {"type": "bet", "kind": "win", "horse": "blue", "stake": 100})
+    for player, kind in (("Anna", "blue+10"), ("Bob", "blue-lead"), ("Chloé", "blue-lead"),
+                         ("Anna", "brown-chase"), ("Bob", "brown-chase")):  # fmt: skip
+        tap(session, player, {"type": "play_card", "card": kind})
+    tap(session, "Anna", {"type": "next_race"})
+    page = page_of(session, "Anna")
+    kept = re.findall(r'name="kept\[\]" value="([^"]+)"> ([^<]+)<', page)
+    assert ("no2+15#1", "No.2 +15") in kept and len(kept) == 10  # Anna's unplayed cards
+    counted = {"no2+15": 1, "red+10": 3, "blue+10": 3, "red+7": 3}
+    dealt = tap(
+        session, "Anna", {"type": "hand", "kept": ["no2+15#1", "brown+7#1"], "cards": counted}
+    )
+    assert dealt.kept == ("no2+15#1", "brown+7#1")  # type: ignore[attr-defined]
+    assert "no2+15#1" not in dealt.cards  # type: ignore[attr-defined]
+    assert "Your hand (12): brown +7, " in page_of(session, "Anna")
