@@ -12,7 +12,9 @@ from companion.devices.config import (
     Config,
     ConfigError,
     Connection,
+    card_mode,
     config_path,
+    die_mode,
     load_config,
     wiring,
 )
@@ -76,10 +78,30 @@ def describe(config: Config) -> list[str]:
     absent = [name for name in DEVICES if name not in present]
     if absent:
         lines += ["", f"Not configured (absent): {', '.join(absent)}"]
+    lines += ["", "How each game is played:", *modes(config)]
     notes = _notes(config)
     if notes:
         lines += ["", *[f"note: {note}" for note in notes]]
     return lines
+
+
+#: What each mode means at the table, in a few words.
+_MODE_WORDS = {
+    "electronic": "the die button rolls",
+    "manual": "roll a real die, key its value: knob and push, or horse buttons 1-5, die 6",
+    "reader": "cards are scanned on the reader",
+    "dial": "no reader: dial each card with the horse buttons and the knob",
+}
+
+
+def modes(config: Config) -> list[str]:
+    """Which die mode and which card mode each game will use with this file."""
+    die, cards = die_mode(config), card_mode(config)
+    return [
+        f"  Jumpy Jack: die {die} ({_MODE_WORDS[die]})",
+        f"  Course hippique: cards {cards} ({_MODE_WORDS[cards]})",
+        f"  Jockey: cards {cards} ({_MODE_WORDS[cards]})",
+    ]
 
 
 def _table(connections: list[Connection]) -> list[str]:

@@ -18,7 +18,7 @@ from companion.daemon.rig import JockeyRace, Rig, hardware_rig, simulated_rig
 from companion.daemon.signals import SignalRelay
 from companion.daemon.table import TableController
 from companion.devices.base import Event
-from companion.devices.config import Config
+from companion.devices.config import Config, card_mode, die_mode
 from companion.devices.readers.base import Lookup
 from companion.render.language import LANGUAGES, system_language
 from companion.session.journal import GameNotRebuilt
@@ -162,6 +162,8 @@ def build(
         player_names=config.companion.players,
         language=language,
         remember_language=chosen.write,
+        die=die_mode(config),
+        cards=card_mode(config),
     )
     daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
     queue_sink.append(daemon.post)

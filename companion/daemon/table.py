@@ -106,7 +106,9 @@ class TableController:
     ``session`` is open (on the journal, or in memory); ``player_names`` are offered in the
     menu; ``layouts`` say which LED lights which square (the default build's by default);
     ``game_options`` are added to every new game of a kind (e.g. a Jumpy Jack ``board`` or a
-    Jockey ``deck`` read from files); ``clock`` is monotonic seconds.
+    Jockey ``deck`` read from files); ``clock`` is monotonic seconds; ``die`` is how the die
+    is rolled ("electronic" or "manual": a real die whose value is dialled) and ``cards`` how
+    cards come in ("reader", or "dial" with the knob and the horse buttons).
     """
 
     def __init__(
@@ -119,6 +121,8 @@ class TableController:
         game_options: Mapping[str, Mapping[str, Any]] | None = None,
         language: str = "en",
         remember_language: Callable[[str], None] | None = None,
+        die: str = "electronic",
+        cards: str = "reader",
     ) -> None:
         self.clock = clock
         self.ctx = Context(
@@ -130,6 +134,9 @@ class TableController:
             menu_flow=MenuFlow,
             language=language,
             remember_language=remember_language,
+            clock=clock,
+            die=die,
+            cards=cards,
         )
         self._flash: Flash | None = None
         self._flash_until = 0.0

@@ -495,7 +495,12 @@ class ControlPanel:
         )
         made: list[InputDevice] = []
         builders: list[Callable[[], InputDevice]] = []
-        if (die := config.die) is not None:
+        if (die := config.die) is not None and die.mode == "manual":
+            # A real die is rolled: the button is a key (6), it draws no face.
+            builders.append(
+                lambda: PushButton(die.pin, "die", debounce_ms=die.debounce_ms, **wired)
+            )
+        elif die is not None:
             builders.append(
                 lambda: Die(
                     die.pin, debounce_ms=die.debounce_ms, roll_ms=die.roll_ms, roll=roll, **wired

@@ -21,6 +21,7 @@ from companion.render.text import (
     MARK,
     NAME_LEAST,
     SEALED,
+    buttons_row,
     card_text,
     first_fit,
     grid,
@@ -35,6 +36,7 @@ from companion.render.text import (
     spread,
     spread_name,
     suit,
+    winners_row,
 )
 
 HORSES = GAME.horses
@@ -261,22 +263,23 @@ def balance_pages(race: Race) -> list[list[str]]:
 
 
 def final_pages(race: Race) -> list[tuple[str, ...]]:
-    """The final ranking, three players a page, then the last race's result."""
+    """The winner and the final ranking, then the last race's result."""
     lines = [
         f"{place}. " + named(name, f" {chips}", COLS - len(f"{place}. "))
         for place, name, chips in race.ranking
     ]
-    pages = [
-        [_("Game over!") if start == 0 else _("Ranking"), *lines[start : start + 3]]
-        for start in range(0, max(1, len(lines)), 3)
-    ]
+    top = [name for place, name, _chips in race.ranking if place == 1]
+    pages = [[_("Game over!"), winners_row(top), *lines[:2]]]
+    pages += [[_("Ranking"), *lines[start : start + 3]] for start in range(2, len(lines), 3)]
     return numbered(pages + _result_pages(race, _("Push: menu")))
 
 
 def oled(race: Race, entry: Entry | None) -> Oled:
     """The odds with each horse's chance, or the winner, or whose bet it is."""
     if entry is not None and entry.what == "bet":
-        return Oled(lines=(short(entry.player, 10), _("bets")))
+        return Oled(
+            lines=(short(entry.player, 10), _("bets"), buttons_row([suit(h) for h in HORSES]))
+        )
     if race.phase in ("betting", "racing") and race.odds:
         lines = []
         for h in HORSES:

@@ -22,6 +22,8 @@ from companion.render.text import (
     MARK,
     SEALED,
     PublicView,
+    buttons_lines,
+    buttons_row,
     first_fit,
     name_score_row,
     named,
@@ -33,6 +35,7 @@ from companion.render.text import (
     spread,
     spread_name,
     stars,
+    winners_row,
 )
 
 HORSES = GAME.horses
@@ -170,8 +173,10 @@ def effect_rows(effect: Effect) -> list[str]:
     return [label, first_fit([_("No move: {why}").format(why=why), _("No move")])]
 
 
-def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
-    """The four LCD rows."""
+def lcd(
+    view: PublicView, entry: Entry | None, page: int = 0, played_by: str | None = None
+) -> tuple[str, ...]:
+    """The four LCD rows; ``played_by`` is who played the last card of the race."""
     board = board_of(view)
     race = _("Race {number}/3").format(number=view.race)
     if view.phase == "betting" and entry is not None:
@@ -179,16 +184,20 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     if view.phase in ("betting", "racing"):
         turn = view.turn or ""
         effect = board.last_effect
+        if effect is not None:  # who plays next on top, who played what below: never mixed
+            next_ = _("Next: ")
+            head = next_ + turn
+            fit = len(head) + 1 + len(race) <= COLS
+            top = spread(head, race) if fit else next_ + short(turn, COLS - len(next_))
+            card, move = effect_rows(effect)
+            played = named(played_by, f": {card}") if played_by else card
+            return rows([top, positions_row(board), played, move])
         top = spread_name(turn, _("'s card"), race, least=len(turn))
-        lines = [top, positions_row(board)]
-        if effect is not None:
-            lines += effect_rows(effect)
-        else:
-            count = len(view.sealed)
-            bets = ngettext("{count} bet: {sealed}", "{count} bets: {sealed}", count)
-            bets = bets.format(count=count, sealed=SEALED)
-            lines += [_("Scan the card played"), bets if race in top else spread(bets, race)]
-        return rows(lines)
+        count = len(view.sealed)
+        bets = ngettext("{count} bet: {sealed}", "{count} bets: {sealed}", count)
+        bets = bets.format(count=count, sealed=SEALED)
+        bets_row = bets if race in top else spread(bets, race)
+        return rows([top, positions_row(board), _("Scan the card played"), bets_row])
     if view.phase == "race_over":
         return page_of(result_pages(view, _("Push: next race")), page)
     if view.phase == "game_over":
@@ -205,7 +214,7 @@ def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
     if entry.step == "horses":
         return rows(
             [
-                title,
+                buttons_row(HORSES),
                 head,
                 f"{kind}: {stars(entry.horses, entry.needed)}",
                 _(HORSE_PROMPTS.get(entry.kind, N_("Press a horse"))),
@@ -216,6 +225,22 @@ def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
     else:
         stake = _("Stake 1st: < {amount} >") if not entry.stakes else _("Stake 2nd: < {amount} >")
     return rows([title, head, stake.format(amount=entry.dial), _("Turn, push: ok")])
+
+
+def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
+    """A player's hand being scanned (the ``hands`` option): how many cards, never which."""
+    board = board_of(view)
+    held = int(board.hand_sizes.get(player, 0))
+    owed = board.owed
+    lcd = rows(
+        [
+            f"Race {view.race}/3: hands",
+            named(player, ": scan your hand"),
+            f"Cards: {held}/{held + int(owed.get(player, 0))}",
+            "Others look away",
+        ]
+    )
+    return Screen(lcd, Oled(lines=(short(player, 10), "hand")), leds(view, layout))
 
 
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
@@ -258,16 +283,14 @@ def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
 
 
 def final_pages(view: PublicView) -> list[tuple[str, ...]]:
-    """The ranking by balance, three players a page, then the last race."""
+    """The winner and the ranking by balance, then the last race."""
     ranking = board_of(view).ranking
     lines = [
         f"{r.place}. " + named(r.player, f" {r.balance}", COLS - len(f"{r.place}. "))
         for r in ranking
     ]
-    pages = [
-        [_("Game over!") if start == 0 else _("Ranking"), *lines[start : start + 3]]
-        for start in range(0, max(1, len(lines)), 3)
-    ]
+    pages = [[_("Game over!"), winners_row(list(view.winners)), *lines[:2]]]
+    pages += [[_("Ranking"), *lines[start : start + 3]] for start in range(2, len(lines), 3)]
     results = board_of(view).results
     return numbered(pages + (_result_pages(view, _("Push: menu")) if results else []))
 
@@ -275,7 +298,8 @@ def final_pages(view: PublicView) -> list[tuple[str, ...]]:
 def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Whose bet or card it is, or the winner."""
     if entry is not None:
-        return Oled(lines=(short(entry.player, 10), _("bets")))
+        key = buttons_lines(HORSES, 2) if entry.step == "horses" else ()
+        return Oled(lines=(short(entry.player, 10), _("bets"), *key))
     if view.phase in ("betting", "racing") and view.turn:
         return Oled(lines=(short(view.turn, 10), _("plays")))
     board = board_of(view)
@@ -322,6 +346,12 @@ def move_cue(effect: Effect, layout: TrackLeds, track: int) -> Move | None:
     return Move(path, horse_rgb(str(effect.horse))) if path else None
 
 
-def screen(view: PublicView, entry: Entry | None, layout: TrackLeds, page: int = 0) -> Screen:
-    """The whole picture."""
-    return Screen(lcd(view, entry, page), oled(view, entry), leds(view, layout))
+def screen(
+    view: PublicView,
+    entry: Entry | None,
+    layout: TrackLeds,
+    page: int = 0,
+    played_by: str | None = None,
+) -> Screen:
+    """The whole picture (``played_by``: who played the last card of the race)."""
+    return Screen(lcd(view, entry, page, played_by), oled(view, entry), leds(view, layout))

@@ -35,6 +35,8 @@ from companion.render.text import (
     COLS,
     MARK,
     PublicView,
+    buttons_lines,
+    buttons_row,
     first_fit,
     name_list,
     name_score_row,
@@ -55,7 +57,7 @@ _MARKS = {"stop": STOP_MARK, "double": DOUBLE_MARK, "out": OUT_MARK, "restart": 
 
 #: The strip of the default build (hardware/boards/jumpy_jack.toml): square s is LED 2 * s,
 #: LED 59 the finish line.
-LAYOUT = TrackLeds(60, tuple(2 * s for s in range(30)), (59,))
+LAYOUT = TrackLeds(60, tuple(2 * s for s in range(30)), (59,), (0, 1, 3, 5, 7))
 
 
 @dataclass(frozen=True)
@@ -159,8 +161,14 @@ def turn_row(player: str, race: int | None = None) -> str:
     return spread_name(player, _("'s turn"), race_word(race), least=len(player))
 
 
-def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
-    """Return the four LCD rows for ``view`` (``entry``: a secret being entered)."""
+def lcd(
+    view: PublicView, entry: Entry | None, page: int = 0, guesses: bool = False
+) -> tuple[str, ...]:
+    """Return the four LCD rows for ``view`` (``entry``: a secret being entered).
+
+    ``guesses`` tells that the guess variant is played: a player without a guess then reads
+    "No guess" on their result page.
+    """
     board = board_of(view)
     turn = view.turn or ""
     race = race_word(view.race)
@@ -173,9 +181,9 @@ def lcd(view: PublicView, entry: Entry | None, page: int = 0) -> tuple[str, ...]
     if view.phase == "move":
         return rows(_move_rows(view))
     if view.phase == "race_over":
-        return page_of(race_pages(view, _("Push: next race")), page)
+        return page_of(race_pages(view, _("Push: next race"), guesses=guesses), page)
     if view.phase == "match_over":
-        return page_of(match_pages(view), page)
+        return page_of(match_pages(view, guesses), page)
     return rows([race, view.phase])
 
 
@@ -186,9 +194,11 @@ def _move_rows(view: PublicView) -> list[str]:
     first = named(view.turn or "", _(": die {die}").format(die=board.die))
     if not legal:
         return [first, _("No horse can move"), podium_row(board), scores_row(view)]
-    if len(legal) == len(board.horses):
-        return [first, _("Move any horse"), podium_row(board), scores_row(view)]
-    listed = name_list(legal, lines=2, sep=" ") or (
+    names = horse_names(board)
+    if len(legal) == len(names):
+        return [first, _("Move any horse"), buttons_row(names), podium_row(board)]
+    keyed = [f"{names.index(h) + 1}{h}" if h in names else h for h in legal]
+    listed = name_list(keyed, lines=2, sep=" ") or (
         ngettext("{count} horse", "{count} horses", len(legal)).format(count=len(legal)),
     )
     return [first, _("Move one of:"), *listed, podium_row(board)][:4]
@@ -200,7 +210,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
         later = [p for p in view.waiting_for if p != entry.player]
         return rows(
             [
-                _("{race}: predictions").format(race=race),
+                buttons_row(horse_names(board_of(view))),
                 named(entry.player, _(": predict")),
                 _("1st 2nd 3rd: {stars}").format(stars=stars(entry.entered, 3)),
                 _("Next: ") + short(later[0], COLS - len(_("Next: ")))
@@ -221,7 +231,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
             )
         return rows(
             [
-                _("{race}: guesses").format(race=race),
+                buttons_row(horse_names(board_of(view))),
                 named(entry.player, _(": guess")),
                 _("1st 2nd 3rd: {stars}").format(stars=stars(entry.entered, 3)),
                 _("Others look away"),
@@ -239,7 +249,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
 
 
 def race_pages(
-    view: PublicView, prompt: str, result: RaceResult | None = None
+    view: PublicView, prompt: str, result: RaceResult | None = None, guesses: bool = False
 ) -> list[tuple[str, ...]]:
     """Pages revealing a finished race: the podium and points, the teams, then each player."""
     results = board_of(view).results
@@ -247,10 +257,12 @@ def race_pages(
         if not results:
             return [rows([_("Race over"), prompt])]
         result = results[-1]
-    return numbered(_race_pages(view, prompt, result))
+    return numbered(_race_pages(view, prompt, result, guesses))
 
 
-def _race_pages(view: PublicView, prompt: str, result: RaceResult) -> list[list[str]]:
+def _race_pages(
+    view: PublicView, prompt: str, result: RaceResult, guessing: bool = False
+) -> list[list[str]]:
     points: Mapping[str, int] = result.points
     bonus: Mapping[str, int] = result.bonus
     gain = {p: points.get(p, 0) + bonus.get(p, 0) for p in view.players}
@@ -277,6 +289,8 @@ def _race_pages(view: PublicView, prompt: str, result: RaceResult) -> list[list[
         if guess:
             bonus_text = f": +{bonus.get(player, 0)}"
             last = _("Guess ") + named(guess.target, bonus_text, COLS - len(_("Guess ")))
+        elif guessing:
+            last = _("No guess")
         pages.append(
             [
                 named(player, "", COLS - MARK),
@@ -319,7 +333,7 @@ def _top3(podium: Podium) -> list[str | None]:
     return places[:3]
 
 
-def match_pages(view: PublicView) -> list[tuple[str, ...]]:
+def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]]:
     """Pages for the end of the match: the winners, the ranking, then the last race revealed."""
     pairs = standings(view)
     best = max((score for _, score in pairs), default=0)
@@ -343,7 +357,7 @@ def match_pages(view: PublicView) -> list[tuple[str, ...]]:
         lines.append(f"{place}. " + named(name, f" {score}", COLS - len(f"{place}. ")))
     ranking = [[_("Ranking"), *lines[start : start + 3]] for start in range(0, len(lines), 3)]
     results = board_of(view).results
-    last = _race_pages(view, _("Push: menu"), results[-1]) if results else []
+    last = _race_pages(view, _("Push: menu"), results[-1], guesses) if results else []
     return numbered([first, *ranking, *last])
 
 
@@ -351,12 +365,9 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Return the OLED content: the die face while a value waits, else a short line or two."""
     board = board_of(view)
     if entry is not None:
-        return Oled(
-            lines=(
-                short(entry.player, 10),
-                _("predicts") if entry.what == "prediction" else _("guesses"),
-            )
-        )
+        doing = _("predicts") if entry.what == "prediction" else _("guesses")
+        key = () if entry.choosing else buttons_lines(horse_names(board))
+        return Oled(lines=(short(entry.player, 10), doing, *key)[:4])
     if view.phase == "move" and board.die:
         return Oled(die=board.die)
     if view.phase in ("roll", "predict") and view.turn:
@@ -374,7 +385,11 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
 
 
 def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
-    """Return the strip: hurdles marked, each horse on its square, a barrage marked."""
+    """Return the strip: hurdles marked, each horse on its square, a barrage marked.
+
+    While every horse waits at the start, each lights its own start LED (the layout's
+    ``start``, in button order), so the table sees which button is which colour.
+    """
     lit: dict[int, RGB] = {}
     for name, square in track.hurdles.items():
         led = layout.led(square)
@@ -397,8 +412,12 @@ def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
         first = min(finishers, key=lambda h: _place(board, h))
         for led in layout.finish[:1]:
             lit[led] = horse_colour(board, first)
+    names = horse_names(board)
     start_led = layout.led(0)
-    if start_led is not None and at_start:
+    if layout.start and len(at_start) == len(names) and len(layout.start) >= len(names):
+        for led, name in zip(layout.start, names, strict=False):
+            lit[led] = _shown(board, name, legal)  # each on its own LED, in button order
+    elif start_led is not None and at_start:
         lit[start_led] = _shown(board, at_start[0], legal) if len(at_start) == 1 else START_MARK
     for square, horses in on_square.items():
         led = layout.led(square)
@@ -439,8 +458,30 @@ def move_cue(board: JumpyJackBoard, track: Track, layout: TrackLeds) -> Move | N
     return Move(path, horse_colour(board, move.horse)) if path else None
 
 
+def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
+    """A real die's value being keyed in (``[die] mode = "manual"``): the dial and the keys."""
+    return rows(
+        [
+            turn_row(view.turn or "", view.race),
+            f"Die: turn < {dial} > push",
+            "Or horse 1-5, die: 6",
+            scores_row(view),
+        ]
+    )
+
+
 def screen(
-    view: PublicView, entry: Entry | None, track: Track, layout: TrackLeds, page: int = 0
+    view: PublicView,
+    entry: Entry | None,
+    track: Track,
+    layout: TrackLeds,
+    page: int = 0,
+    die_dial: int | None = None,
+    guesses: bool = False,
 ) -> Screen:
-    """Return the whole picture for ``view``."""
-    return Screen(lcd(view, entry, page), oled(view, entry), leds(view, track, layout))
+    """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed;
+    ``guesses``: the guess variant is played)."""
+    if die_dial is not None:
+        shown = Oled(lines=(short(view.turn or "", 10), "rolls", f"die {die_dial}?"))
+        return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
+    return Screen(lcd(view, entry, page, guesses), oled(view, entry), leds(view, track, layout))

@@ -27,12 +27,15 @@ class LayoutError(ValueError):
 class TrackLeds:
     """A track of numbered squares (Jumpy Jack, Jockey): ``squares[s]`` is the LED of square s.
 
-    ``finish`` lists the LEDs past the finish line (the first one is lit for a finisher).
+    ``finish`` lists the LEDs past the finish line (the first one is lit for a finisher);
+    ``start``, one LED per horse in button order, where each horse shows while every horse
+    still waits at the start (so the table sees which button is which colour).
     """
 
     count: int
     squares: tuple[int, ...]
     finish: tuple[int, ...] = ()
+    start: tuple[int, ...] = ()
 
     def led(self, square: int) -> int | None:
         """Return the LED of ``square`` (past the last square: the finish LED), or None."""
@@ -145,7 +148,8 @@ def load_layout(text: str, source: str, game: str | None = None) -> Layout:
         return LaneLeds(count, lanes, shape.keys)
     squares = _leds(leds.get("squares"), source, "leds.squares", count)
     finish = _leds(leds.get("finish", []), source, "leds.finish", count)
-    return TrackLeds(count, squares, finish)
+    start = _leds(leds.get("start", []), source, "leds.start", count)
+    return TrackLeds(count, squares, finish, start)
 
 
 def _int(value: Any, source: str, key: str) -> int:

@@ -156,6 +156,70 @@ def name_list(
     return None
 
 
+#: Two letters for a horse named by a colour, where a row lists every horse button.
+TWO_LETTERS: Mapping[str, str] = {
+    "red": "Re",
+    "blue": "Bl",
+    "green": "Gr",
+    "yellow": "Ye",
+    "white": "Wh",
+    "black": "Bk",
+    "orange": "Or",
+    "purple": "Pu",
+    "pink": "Pi",
+    "brown": "Br",
+    "grey": "Gy",
+    "gray": "Gy",
+    "cyan": "Cy",
+    "magenta": "Ma",
+    "no.": "No",
+}
+
+
+def button_items(labels: Sequence[str]) -> list[str]:
+    """Each horse button with its horse, whole names when they all fit one row, else two
+    letters: ``["1Re", "2Bl", "3Gr", "4Ye", "5Wh"]``."""
+    whole = [f"{number}{label}" for number, label in enumerate(labels, 1)]
+    if len(" ".join(whole)) <= COLS:
+        return whole
+    return [
+        f"{number}{TWO_LETTERS.get(label.lower(), label[:2].capitalize())}"
+        for number, label in enumerate(labels, 1)
+    ]
+
+
+def buttons_row(labels: Sequence[str]) -> str:
+    """Which horse button is which horse, in one LCD row: ``1Re 2Bl 3Gr 4Ye 5Wh``."""
+    return " ".join(button_items(labels))
+
+
+def buttons_lines(labels: Sequence[str], per_line: int = 3) -> tuple[str, ...]:
+    """The same for the OLED, ``per_line`` buttons a line: ``("1Re 2Bl 3Gr", "4Ye 5Wh")``."""
+    items = button_items(labels)
+    return tuple(" ".join(items[i : i + per_line]) for i in range(0, len(items), per_line))
+
+
+def card_dial_rows(key: str, choice: str | None) -> tuple[str, ...]:
+    """What a card being dialled (no card reader) puts on the LCD's bottom rows.
+
+    Before a group is chosen: the horse buttons' key (one row); then the card the knob is on
+    and how to play it (two rows).
+    """
+    if choice is None:
+        return (key,)
+    return (first_fit([f"Card: < {choice} >", f"< {choice} >"]), "Turn; push: play it")
+
+
+def winners_row(names: Sequence[str]) -> str:
+    """The winner of a game in one row ("Winner: Ben"), or the players who tie for first."""
+    if len(names) == 1:
+        return "Winner: " + short(names[0], COLS - len("Winner: "))
+    full = ", ".join(names)
+    listed = name_list(names, COLS - len("Winners: "), lines=1)
+    shortened = f"Winners: {listed[0]}" if listed else f"{len(names)} winners tie"
+    return first_fit([f"Winners: {full}", f"Tie: {full}", shortened])
+
+
 def _lay(items: Sequence[str], width: int, sep: str) -> list[str]:
     """Fill rows with ``items``; a row breaks where ``sep`` has its spaces."""
     trail = sep.rstrip()

@@ -171,6 +171,26 @@ class Game:
             binding.apply(entry)
         self.binding = binding
 
+    def kept_rolls(self) -> tuple[int, ...]:
+        """The die values taken back by an undo and not rolled again, oldest first.
+
+        Read from the accepted entries alone (the journal holds them all, undos included),
+        so a restart keeps them: undoing a roll puts its value back in front of the ones
+        already kept, and each roll accepted since uses up the first one.
+        """
+        kept: list[int] = []
+        in_force: list[Entry] = []
+        for entry in self.entries[1:]:
+            if isinstance(entry, Undo):
+                taken = in_force.pop() if in_force else None
+                if isinstance(taken, Roll):
+                    kept.insert(0, taken.value)
+                continue
+            if isinstance(entry, Roll) and kept:
+                kept.pop(0)
+            in_force.append(entry)
+        return tuple(kept)
+
     def in_force(self) -> tuple[Entry, ...]:
         """Return the inputs that make the game what it is now (undone ones left out)."""
         return tuple(self._effective)

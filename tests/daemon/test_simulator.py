@@ -320,7 +320,7 @@ def test_quitting_stops_the_daemon_and_the_game_is_resumed_next_time(tmp_path: P
         await pilot.press("enter")
         await until(pilot, lcd_says(app, "Start"), "the options step")
         await pilot.press("enter")
-        await until(pilot, lcd_says(app, "Race 1"), "the race")
+        await until(pilot, lcd_says(app, "Player 1: predict"), "the race")
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running, "the app to quit")
 
@@ -335,7 +335,7 @@ def test_quitting_stops_the_daemon_and_the_game_is_resumed_next_time(tmp_path: P
     reopened = SimulatorApp(again)
 
     async def look(pilot: Pilot[None]) -> None:
-        await until(pilot, lcd_says(reopened, "Race 1"), "the game to come back")
+        await until(pilot, lcd_says(reopened, "Player 1: predict"), "the game to come back")
 
     play(reopened, look)
 

@@ -98,10 +98,14 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
         table.wait()
         pages = 3  # the race, the one bet revealed, the chips
         if race == 3:
-            assert table.screen.lcd[0] == marked("Game over!", "1/4")
-            table.turn(1)  # after the ranking: the last race
-        page = 2 if race == 3 else 1
-        total = pages + (race == 3)
+            assert table.screen.lcd[0] == marked("Game over!", "1/5")
+            top = [r.player for r in table.view.board.ranking if r.place == 1]
+            assert table.screen.lcd[1] == (
+                f"Winner: {top[0]}" if len(top) == 1 else f"Winners: {', '.join(top)}"
+            )
+            table.turn(2)  # after the winner and the ranking: the last race
+        page = 3 if race == 3 else 1
+        total = pages + 2 * (race == 3)
         symbol = "♠♥♦♣"[SUITS.index(winner)]
         assert table.screen.lcd[0] == marked(f"{symbol} wins race {race}!", f"{page}/{total}")
         assert table.screen.lcd[3] == ("Push: menu" if race == 3 else "Push: next race")
@@ -119,10 +123,15 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
             table.press("push")
             table.wait()
     assert table.view.phase == "game_over"
-    table.turn(-3)
+    table.turn(-4)
     ranking = table.view.board.ranking
-    assert table.screen.lcd[0] == marked("Game over!", "1/4")
-    assert table.screen.lcd[1] == f"1. {ranking[0].player} {ranking[0].chips}"
+    assert table.screen.lcd[0] == marked("Game over!", "1/5")
+    assert table.screen.lcd[2] == f"1. {ranking[0].player} {ranking[0].chips}"
+    table.turn(1)
+    assert table.screen.lcd[:2] == (
+        marked("Ranking", "2/5"),
+        f"3. {ranking[2].player} {ranking[2].chips}",
+    )
     assert sum(r.chips for r in ranking) == 300
     table.press("push")
     assert "Choose a game" in table.lcd

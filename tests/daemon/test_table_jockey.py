@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,9 @@ def bet(table: Any, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> 
     for horse in horses:
         table.press(f"horse{HORSES.index(horse) + 1}")
     for stake in stakes:
-        table.turn(stake // 100 - 1)
+        dial = re.search(r"< (\d+) >", table.lcd)
+        assert dial is not None, table.lcd
+        table.turn((stake - int(dial[1])) // 100)  # the dial starts at the last stake
         table.press("push")
 
 
@@ -73,6 +76,7 @@ def test_a_whole_game_of_three_races(make_table: Any) -> None:
         bet(table, "order", ["blue", "red"], [200, 100])
         starter = NAMES[(race - 1) % 2]
         assert table.screen.lcd[0].startswith(f"{starter}'s card")
+        assert table.screen.lcd[2] == "Scan the card played"
         cues: list[Cue] = []
         while table.view.phase == "racing" or not cues:
             pile = set(table.view.board.pile)
@@ -98,7 +102,11 @@ def test_a_whole_game_of_three_races(make_table: Any) -> None:
         if race == 3:
             assert table.screen.lcd[0] == "Game over!       1/4"
             ranking = table.view.board.ranking
-            assert table.screen.lcd[1] == f"1. {ranking[0].player} {ranking[0].balance}"
+            winners = [r.player for r in ranking if r.place == 1]
+            assert table.screen.lcd[1] == (
+                f"Winner: {winners[0]}" if len(winners) == 1 else "Winners: Anna, Ben"
+            )
+            assert table.screen.lcd[2] == f"1. {ranking[0].player} {ranking[0].balance}"
             table.turn(1)
         page = 1 + (race == 3)
         assert table.screen.lcd[0] == f"Race {race} over      {page}/{total}"
@@ -130,10 +138,13 @@ def test_a_card_that_moves_nothing_says_why(make_table: Any) -> None:
     assert table.view.turn == "Ben"
     cues = table.scan(number_of("red+7#1"))
     assert [c.move.path for c in cues if c.move] == [(1, 2, 3, 4)]
-    assert table.screen.lcd[2:] == ("red +7", "red 0 to 7")
+    # Who is next on top, who played what below it: Ben played red +7, Anna plays next.
+    assert table.screen.lcd[0] == "Next: Anna  Race 1/3"
+    assert table.screen.lcd[2:] == ("Ben: red +7", "red 0 to 7")
     table.scan(number_of("brown-lead#2"))
     table.wait()
-    assert table.screen.lcd[2:] == ("brown lead x3", "No move: lead shared")
+    assert table.screen.lcd[0].startswith("Next: Ben ")
+    assert table.screen.lcd[2:] == ("Anna: brown lead x3", "No move: lead shared")
 
 
 def test_a_card_played_twice_and_strange_cards_are_refused(make_table: Any) -> None:
@@ -233,5 +244,6 @@ def test_after_a_restart_the_race_goes_on(make_table: Any, tmp_path: Path, stop_
     again = make_table(Session.open(path))
     assert again.view.board.progress == {"brown": 0, "yellow": 0, "blue": 7, "red": 17}
     assert again.screen.leds == leds
-    assert again.screen.lcd[0].startswith("Ben's card")
+    assert again.screen.lcd[0].startswith("Next: Ben ")
+    assert again.screen.lcd[2] == "Anna: red +7"
     again.ctl.close()

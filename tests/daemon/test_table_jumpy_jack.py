@@ -163,12 +163,12 @@ def test_the_legal_horses_are_shown_and_the_others_dimmed(make_table: Any) -> No
     assert table.screen.leds[6] == BARRAGE  # red and blue share square 3
     table.roll(4)
     # Every horse behind the barrage on 3 would pass it: only red and blue can move 4.
-    assert table.screen.lcd[:3] == ("Ben: die 4", "Move one of:", "red blue")
+    assert table.screen.lcd[:3] == ("Ben: die 4", "Move one of:", "1red 2blue")
     assert table.screen.leds[2] == dim(colour("green"))
-    table.hold_undo()
-    table.roll(1)  # a 1 passes no barrage: every horse can move
-    assert table.screen.lcd[:2] == ("Ben: die 1", "Move any horse")
-    assert table.screen.leds[2] == colour("green")
+    other = make_table(barrage_on_three(Roll(1), MoveEntry("green")))
+    other.roll(1)  # a 1 passes no barrage: every horse can move
+    assert other.screen.lcd[:2] == ("Ben: die 1", "Move any horse")
+    assert other.screen.leds[2] == colour("green")
 
 
 def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds(make_table: Any) -> None:
@@ -277,6 +277,8 @@ def test_guesses_follow_the_predictions_and_are_revealed_after_the_race(make_tab
     table.wait(5)
     table.turn(1)
     assert table.screen.lcd[3] == f"Guess Chloé: +{result.bonus['Anna']}"
+    table.turn(1)
+    assert table.screen.lcd[0].startswith("Ben") and table.screen.lcd[3] == "No guess"
 
 
 def test_holding_undo_takes_back_a_press_then_a_move(make_table: Any) -> None:
@@ -325,11 +327,13 @@ def test_a_roll_no_horse_can_use_is_forfeited_and_announced(make_table: Any) -> 
     assert table.view.turn == "Ben"
     assert "No horse can move 5" in table.lcd
     assert table.ctl.session.accepted()[-1].TYPE == "forfeit"
-    # Undo takes back the forfeit and the roll that caused it: Anna rolls again.
+    # Undo takes back the forfeit and the roll that caused it; the roll comes back, so the
+    # forfeit does too: undo never buys a new roll.
     table.hold_undo()
     assert table.view.turn == "Anna" and table.view.board.die is None
+    assert "Roll taken back: the die stays 5." in table.said
     table.roll(1)
-    assert table.view.phase == "move"
+    assert table.view.turn == "Ben" and "No horse can move 5" in table.lcd
 
 
 def test_a_three_of_three_prediction_plays_the_jumpy_jack_tune(make_table: Any) -> None:

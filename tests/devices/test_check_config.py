@@ -120,3 +120,23 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "die.pin: must be from 0 to 27, not 40" in done.stderr
+
+
+def test_the_report_says_which_die_and_card_mode_each_game_uses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text('[gpio]\npin_factory = "mock"\n[die]\nmode = "manual"\n')
+    status, out, _ = check([str(path)], capsys)
+    assert status == 0
+    assert "  Jumpy Jack: die manual (roll a real die, key its value" in out
+    assert "  Course hippique: cards dial (no reader:" in out
+    assert "  Jockey: cards dial (no reader:" in out
+    path.write_text('[gpio]\npin_factory = "mock"\n[die]\n[reader]\nkind = "mfrc522"\n')
+    status, out, _ = check([str(path)], capsys)
+    assert "  Jumpy Jack: die electronic (the die button rolls)" in out
+    assert "  Jockey: cards reader (cards are scanned on the reader)" in out
+    path.write_text('[die]\nmode = "manuel"\n')
+    status, _, err = check([str(path)], capsys)
+    assert status == 2
+    assert "die.mode: unknown value 'manuel' (did you mean 'manual'?)" in err

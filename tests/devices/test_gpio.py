@@ -481,3 +481,17 @@ def test_a_panel_without_gpio_inputs_loads_no_pin_factory(monkeypatch: pytest.Mo
     panel = ControlPanel.from_config(config)
     assert panel.devices == ()
     assert Device.pin_factory is None
+
+
+def test_a_manual_die_button_is_a_key_that_rolls_nothing(
+    factory: MockFactory, clock: ManualScheduler
+) -> None:
+    sink = Sink()
+    config = parse_config('[die]\nmode = "manual"\n', "manual.toml")
+    panel = ControlPanel.from_config(config, pin_factory=factory, scheduler=clock)
+    panel.start(sink)
+    tap(factory, clock, 17)
+    tap(factory, clock, 17)  # a second press is a second key, not an ignored roll
+    clock.advance(2.0)
+    assert sink == [ButtonPressed("die"), ButtonPressed("die")]
+    panel.close()

@@ -67,7 +67,8 @@ def test_jockey_stakes_entered_at_the_table_are_not_logged(daemon: Callable[...,
     for button in ("horse3", "push", "push"):  # Jockey, 2 players, the 80-square track
         child.press(button)
     child.wait_until(lambda s: s["view"].get("game") == "jockey", "the game to start")
-    for horse, stake in (("red", 700), ("blue", 600)):
+    # Stakes a few detents away: the first detents of a turn step by 100 however fast.
+    for horse, stake in (("red", 500), ("blue", 400)):
         child.wait_text(": bet")
         child.press("push")  # a win bet, the first kind
         child.press(f"horse{JOCKEY_HORSES.index(horse) + 1}")
@@ -76,7 +77,7 @@ def test_jockey_stakes_entered_at_the_table_are_not_logged(daemon: Callable[...,
     child.wait_until(lambda s: s["view"]["waiting_for"] == [], "every bet sealed")
     output = stopped_output(child)
     first = sealed(child, "Player 1").bet
-    assert (first.kind, first.horses, first.stakes) == ("win", ("red",), (700,))
-    assert sealed(child, "Player 2").bet.stakes == (600,)
-    for stake in (700, 600):
+    assert (first.kind, first.horses, first.stakes) == ("win", ("red",), (500,))
+    assert sealed(child, "Player 2").bet.stakes == (400,)
+    for stake in (500, 400):
         assert not re.search(rf"(?<![\d.]){stake}(?![\d.])", output), output

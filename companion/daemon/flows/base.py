@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -94,6 +95,12 @@ class Context:
     language: str = "en"
     #: Keeps a language chosen at the table for the next start (set by the controller).
     remember_language: Callable[[str], None] | None = None
+    #: Monotonic seconds (the knob's speed is measured with it).
+    clock: Callable[[], float] = time.monotonic
+    #: How the die is rolled: "electronic" (the die button) or "manual" (a real die, dialled).
+    die: str = "electronic"
+    #: How cards come in: "reader" (scanned) or "dial" (knob and horse buttons).
+    cards: str = "reader"
 
     def view(self) -> View:
         """Return the session's public view now."""

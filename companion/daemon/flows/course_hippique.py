@@ -14,9 +14,13 @@ UI decisions:
 - Horse buttons 1 to 4 are spades, hearts, diamonds and clubs, the order of the odds row.
 - A bet being entered shows its stake (the knob needs it) but never its horse: "Horse *"
   once one is pressed. The sealed notice keeps to one row so the next bettor's rows stay.
-- The max bet dial starts at 10 and then where the previous croupier left it.
+- The max bet dial starts at 10 and then where the previous croupier left it, read from the
+  journal (so a restart keeps it). A bettor's stake dial starts at that player's last stake
+  this game, clamped to what is allowed now. A fast turn of the knob steps by 5, 10, 50.
 - A five-of-a-suit course is announced with the refused tone and names the suit.
 - A card scanned while bets are still open is refused, naming who has still to bet.
+- Without a card reader, the croupier dials each card: a horse button for the suit, the
+  knob for the rank (2 to king), push.
 - The bets are revealed with the first card turned; on the race's bottom row each bet is
   "Ben ♥5", or, when they cannot all fit, the stakes on each horse ("Bets ♠12 ♥5 ♦0 ♣3").
 """
@@ -29,7 +33,7 @@ from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice,
 from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
-from companion.games.cards import Suit
+from companion.games.cards import Rank, Suit
 from companion.games.course_hippique import (
     CARDS_PER_SUIT,
     CourseHippiqueBoard,
@@ -40,13 +44,17 @@ from companion.render import course_hippique as render
 from companion.render.language import _
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
-from companion.render.text import SUIT_NAMES, named, sealed, suit
+from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
 from companion.session.log import Bet, DealCard, SetMaxBet, TurnCard
 from companion.session.view import View
 
 HORSES = render.HORSES
+#: The ranks a card dialled without a reader can have (the aces are the horses).
+DIALLED_RANKS = tuple(rank for rank in Rank if rank is not Rank.ACE)
 #: The max bet the croupier's dial starts on, the first race.
 FIRST_MAX_BET = 10
+#: The highest max bet the dial goes to (more chips than a table holds).
+MAX_BET_DIAL = 9999
 
 
 def race_facts(view: View, setback: bool = False) -> render.Race:
@@ -128,14 +136,28 @@ class CourseHippiqueFlow(CardGameFlow):
         super().__init__(ctx)
         self.layout = ctx.layouts.lanes("course_hippique")
         self.setback = self.table.start.options.get("setback") is not None
-        #: The croupier's max bet dial, and the bet being entered (horse, stake).
-        self.max_bet = FIRST_MAX_BET
+        #: The croupier's max bet dial (where the last croupier left it, kept in the journal),
+        #: and the bet being entered (horse, stake, whose stake the dial holds).
+        self.max_bet = self._last_max_bet()
         self.horse: str | None = None
         self.stake = 1
+        self.stake_of: str | None = None
         #: Players who passed this race, with the number of inputs in force when they did.
         self.passes: list[tuple[str, int]] = []
         self.race = 0
         self._learn_passes(ctx.view())
+
+    # -- what the dials start on -------------------------------------------------------------
+
+    def _last_max_bet(self) -> int:
+        """The last max bet set this game (the journal holds it), else the first race's."""
+        amounts = [e.amount for e in self.table.in_force() if isinstance(e, SetMaxBet)]
+        return amounts[-1] if amounts else FIRST_MAX_BET
+
+    def _last_stake(self, player: str) -> int:
+        """The stake of ``player``'s last bet this game (revealed since), else 1."""
+        bets = [e for e in self.table.in_force() if isinstance(e, Bet) and e.player == player]
+        return bets[-1].stake if bets else 1
 
     # -- whose bet ---------------------------------------------------------------------------
 
@@ -184,6 +206,8 @@ class CourseHippiqueFlow(CardGameFlow):
         if bettor is None:
             return None
         limit = self._limit(view, bettor)
+        if self.stake_of != bettor:
+            self.stake, self.stake_of = self._last_stake(bettor), bettor
         self.stake = max(1, min(self.stake, limit))
         return render.Entry(bettor, "bet", self.stake, self.horse is not None, limit)
 
@@ -257,9 +281,9 @@ class CourseHippiqueFlow(CardGameFlow):
         if entry is None:
             return Reply()
         if entry.what == "max_bet":
-            self.max_bet = max(1, self.max_bet + steps)
+            self.max_bet = self.knob.dial(self.max_bet, steps, 1, MAX_BET_DIAL)
         else:
-            self.stake = max(1, min(entry.limit, self.stake + steps))
+            self.stake = self.knob.dial(self.stake, steps, 1, entry.limit)
         return Reply()
 
     def on_horse(self, view: View, horse: str) -> Reply:
@@ -286,7 +310,7 @@ class CourseHippiqueFlow(CardGameFlow):
             self.passes.append((entry.player, len(self.table.in_force())))
             return notice(named(entry.player, ": no bet."), tone=None)
         outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
-        self.horse, self.stake = None, 1
+        self.horse, self.stake_of = None, None
         if outcome.accepted:
             return notice(sealed(entry.player))
         return reply
@@ -301,13 +325,32 @@ class CourseHippiqueFlow(CardGameFlow):
             return True
         return False
 
+    # -- dialling a card (no card reader) ----------------------------------------------------
+
+    def wants_card(self, view: View) -> bool:
+        """A course card to deal, or a card to turn once every bet is in."""
+        if view.phase in ("dealing", "redeal", "racing"):
+            return True
+        return view.phase == "betting" and self._entry(view) is None
+
+    def group_names(self) -> list[str]:
+        """The suits, spades first: the horse buttons' order."""
+        return [suit(h) for h in HORSES]
+
+    def card_groups(self, view: View) -> list[list[tuple[str, str]]]:
+        """For each suit, its cards from 2 to king (the aces are the horses)."""
+        return [
+            [(f"{rank.letter}{h}", card_text(f"{rank.letter}{h}")) for rank in DIALLED_RANKS]
+            for h in HORSES
+        ]
+
     # -- picture ---------------------------------------------------------------------------
 
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
         facts = race_facts(view, self.setback)
-        return render.screen(facts, self._entry(view), self.layout, self.page)
+        return self.dialled(view, render.screen(facts, self._entry(view), self.layout, self.page))
 
 
 #: The table flow of this game, found by the controller through the game's kind.

@@ -6,9 +6,12 @@ from abc import abstractmethod
 
 from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
 from companion.daemon.flows.cards import UNKNOWN_CARD
+from companion.daemon.flows.dial import Knob
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.games.text import N_
 from companion.render.language import _, say
+from companion.render.screen import Cue, Oled, Screen
+from companion.render.text import buttons_row, card_dial_rows
 from companion.session.log import NewGame, NextRace
 from companion.session.session import Game
 from companion.session.view import View
@@ -30,6 +33,8 @@ class GameFlow(Flow):
         super().__init__(ctx)
         #: The result page shown (the encoder turns pages after a race).
         self.page = 0
+        #: How fast the knob turns (a number dialled fast steps by 5, 10, 50).
+        self.knob = Knob(ctx.clock)
 
     @property
     def table(self) -> Game:
@@ -48,6 +53,8 @@ class GameFlow(Flow):
     def handle(self, event: InputEvent) -> Reply:
         """Apply one device input."""
         view = self.ctx.view()
+        if not isinstance(event, EncoderTurned):
+            self.knob.reset()  # a turn after another input starts slow again
         if isinstance(event, CardScanned):
             return self.on_card(view, event.card)
         if isinstance(event, EncoderTurned):
@@ -143,10 +150,81 @@ class GameFlow(Flow):
 
 
 class CardGameFlow(GameFlow):
-    """A game played with scanned cards: a tag that is no card of its deck is refused first."""
+    """A game played with scanned cards: a tag that is no card of its deck is refused first.
+
+    Without a card reader (``ctx.cards`` is "dial"), a card is dialled whenever the game
+    awaits one: a horse button chooses a group of cards (a suit, a Jockey horse's cards...),
+    the knob turns through the group, push plays the card the knob is on. A scan still
+    counts (the simulator types cards even without a reader).
+    """
 
     #: What the table says when an enrolled card of another deck is scanned.
     NOT_OUR_CARD = N_("Not a card of this game.")
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        #: The card being dialled: the group chosen (a horse button's index) and the card.
+        self.dial_group: int | None = None
+        self.dial_index = 0
+
+    def handle(self, event: InputEvent) -> Reply:
+        """Dial a card when one is awaited and there is no reader; else as every game."""
+        if self.ctx.cards == "dial" and isinstance(event, ButtonPressed | EncoderTurned):
+            view = self.ctx.view()
+            if self.wants_card(view):
+                reply = self._dial(view, event)
+                if reply is not None:
+                    return reply
+        return super().handle(event)
+
+    def _dial(self, view: View, event: ButtonPressed | EncoderTurned) -> Reply | None:
+        groups = self.card_groups(view)
+        if isinstance(event, EncoderTurned):
+            if self.dial_group is None:
+                return None
+            self.dial_index = (self.dial_index + event.steps) % len(groups[self.dial_group])
+            return Reply()
+        if event.button in HORSE_BUTTONS[: len(groups)]:
+            self.dial_group, self.dial_index = HORSE_BUTTONS.index(event.button), 0
+            return Reply([Cue(tone=Tone.ACCEPTED)])
+        if event.button == "push" and self.dial_group is not None:
+            card = groups[self.dial_group][self.dial_index][0]
+            self.dial_group = None
+            return self.play(view, card)
+        return None
+
+    def dialled(self, view: View, screen: Screen) -> Screen:
+        """``screen`` with the card being dialled over its bottom rows (when there is one)."""
+        if self.ctx.cards != "dial" or not self.wants_card(view):
+            return screen
+        lcd = list(screen.lcd)
+        lcd = ["Dial" + row[4:] if row.startswith("Scan ") else row for row in lcd]
+        choice = None
+        if self.dial_group is not None:
+            choice = self.card_groups(view)[self.dial_group][self.dial_index][1]
+        shown = card_dial_rows(buttons_row(self.group_names()), choice)
+        lcd[len(lcd) - len(shown) :] = shown
+        oled = Oled(lines=("Card", choice)) if choice is not None else screen.oled
+        return Screen(tuple(lcd), oled, screen.leds)
+
+    def undo(self) -> Reply:
+        """Drop the group of a card being dialled first, then as every game."""
+        if self.dial_group is not None:
+            self.dial_group = None
+            return notice("Taken back.", tone=None)
+        return super().undo()
+
+    @abstractmethod
+    def wants_card(self, view: View) -> bool:
+        """Whether a card is awaited now (dealt, turned or played), nothing else being entered."""
+
+    @abstractmethod
+    def group_names(self) -> list[str]:
+        """What each horse button chooses when a card is dialled, button 1 first."""
+
+    @abstractmethod
+    def card_groups(self, view: View) -> list[list[tuple[str, str]]]:
+        """For each horse button, the cards it dials: (the game's card id, as shown)."""
 
     def on_card(self, view: View, name: str | None) -> Reply:
         """Refuse an unknown tag or another deck's card, else play the card."""

@@ -13,9 +13,18 @@ UI decisions:
 
 - Horse buttons 1 to 4 are brown, yellow, blue and red (the order of the positions row,
   "Br Ye Bl Re"). The bottom row says what the kind of bet wants pressed ("Press 1st, then
-  2nd"); the limit stays on the bettor's row; stakes go by hundreds.
+  2nd"); the limit stays on the bettor's row; stakes go by hundreds, and a fast turn of the
+  knob by 500, 1000, 5000. A stake dial starts at the player's last stake in that place this
+  game (the first stake, or the second of an order bet), clamped to what is allowed now.
 - A card that moved nothing flashes the engine's whole reason (all four rows when it needs
   them), then the race screen keeps a short one: "No move: lead shared".
+- Without a card reader, the player dials the card played: horse button 1 to 4 for that
+  horse's cards, 5 for the position cards (No.2 +15...), the knob to the card as printed,
+  push. The copies of a card are alike: the first copy not yet played this race is taken.
+- With the ``hands`` option ("Hands: scan" in the menu), each player's cards are scanned
+  (or dialled) one by one as they are dealt, before the bets and again when the hands run
+  out: the LCD counts them ("Cards: 4/15") and never names one. A kept card is scanned like
+  a dealt one (the hand is the same); hands are dealt in seat order.
 - A revealed bet uses the horses' two letters when the full names do not fit one row
   ("order Re 300, Bl 100"); a player's page gives the change, the new balance after an
   arrow ("+800 →1800") and where the three markers go ("10k:0 1k:1 100:8").
@@ -33,7 +42,7 @@ from companion.render import jockey as render
 from companion.render.language import _, current
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
-from companion.session.log import Bet, PlayCard
+from companion.session.log import Bet, Hand, PlayCard
 from companion.session.view import View
 
 HORSES = render.HORSES
@@ -66,8 +75,15 @@ class JockeyFlow(CardGameFlow):
 
     # -- the bet being entered ---------------------------------------------------------------
 
+    def _dealee(self, view: View) -> str | None:
+        """With the hands tracked: the first player still owed cards (dealt before bets)."""
+        if view.phase not in ("betting", "racing"):
+            return None
+        owed = render.board_of(view).owed
+        return next((p for p in view.players if owed.get(p)), None)
+
     def _bettor(self, view: View) -> str | None:
-        if view.phase != "betting":
+        if view.phase != "betting" or self._dealee(view) is not None:
             return None
         owed = render.board_of(view).owed
         missing = [p for p in view.waiting_for if p not in view.sealed and not owed.get(p)]
@@ -111,7 +127,12 @@ class JockeyFlow(CardGameFlow):
         return jockey_card(name, self.deck)
 
     def play(self, view: View, card: str) -> Reply:
-        """Play ``card`` for the player whose turn it is: move, settle, or say why not."""
+        """Deal ``card`` to a hand being scanned, else play it for the player whose turn it is:
+        move, settle, or say why not."""
+        dealee = self._dealee(view)
+        if dealee is not None:
+            outcome, reply = self.ctx.submit(Hand(dealee, (card,)))
+            return Reply([Cue(tone=Tone.ACCEPTED)]) if outcome.accepted else reply
         outcome, reply = self.ctx.submit(PlayCard(card, view.turn))
         if not outcome.accepted:
             return reply
@@ -148,9 +169,21 @@ class JockeyFlow(CardGameFlow):
         if self.step == "kind":
             self.kind = (self.kind + steps) % len(KINDS)
         elif self.step == "stakes":
-            most = max(UNIT, self._dial_limit(view, bettor) // UNIT * UNIT)
-            self.dial = max(UNIT, min(most, self.dial + steps * UNIT))
+            self.dial = self.knob.dial(self.dial, steps, UNIT, self._most(view, bettor), UNIT)
         return Reply()
+
+    def _most(self, view: View, bettor: str) -> int:
+        """The highest stake the dial offers now, in hundreds."""
+        return max(UNIT, self._dial_limit(view, bettor) // UNIT * UNIT)
+
+    def _first_dial(self, view: View, bettor: str) -> int:
+        """The stake the dial starts on: the player's last stake in this place this game."""
+        bets = [e for e in self.table.in_force() if isinstance(e, Bet) and e.player == bettor]
+        last = UNIT
+        if bets:
+            second = len(self.stakes) == 1 and bets[-1].stake2 is not None
+            last = bets[-1].stake2 if second and bets[-1].stake2 else bets[-1].stake
+        return max(UNIT, min(self._most(view, bettor), last))
 
     def on_horse(self, view: View, horse: str) -> Reply:
         """Add ``horse`` to the bet being entered."""
@@ -159,7 +192,8 @@ class JockeyFlow(CardGameFlow):
         kind = KINDS[self.kind]
         self.horses.append(horse)
         if len(self.horses) >= SHAPES[kind][0]:
-            self.step, self.dial = "stakes", UNIT
+            self.step = "stakes"
+            self.dial = self._first_dial(view, str(self._bettor(view)))
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def race_started(self, view: View) -> Reply:
@@ -180,7 +214,7 @@ class JockeyFlow(CardGameFlow):
             return Reply()
         self.stakes.append(self.dial)
         if len(self.stakes) < SHAPES[kind][1]:
-            self.dial = UNIT
+            self.dial = self._first_dial(view, bettor)
             return Reply([Cue(tone=Tone.ACCEPTED)])
         return self._seal(bettor, kind)
 
@@ -214,12 +248,51 @@ class JockeyFlow(CardGameFlow):
         """An undo changes whose bet it is: start that entry afresh."""
         self._clear()
 
+    # -- dialling a card (no card reader) ----------------------------------------------------
+
+    def wants_card(self, view: View) -> bool:
+        """A card of a hand being scanned, or a card to play once every bet is in."""
+        return view.phase == "racing" or (view.phase == "betting" and self._bettor(view) is None)
+
+    def group_names(self) -> list[str]:
+        """The horses' colour cards, button 1 to 4, then (button 5) the position cards."""
+        return [*HORSES, "No."]
+
+    def card_groups(self, view: View) -> list[list[tuple[str, str]]]:
+        """Each horse's cards, then the position cards: one choice per card as printed, the
+        first copy not played this race standing for it (the copies are alike)."""
+        pile = set(render.board_of(view).pile)
+        groups: list[list[tuple[str, str]]] = [[] for _ in range(len(HORSES) + 1)]
+        chosen: dict[str, str] = {}
+        for card in self.deck.cards:
+            if card.label not in chosen or (chosen[card.label] in pile and card.id not in pile):
+                chosen[card.label] = card.id
+        for card in self.deck.cards:
+            if chosen.get(card.label) != card.id:
+                continue
+            colour = str(card.colour) if card.colour is not None else None
+            group = HORSES.index(colour) if colour in HORSES else len(HORSES)
+            groups[group].append((card.id, card.label))
+        return groups
+
     # -- picture ---------------------------------------------------------------------------
 
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
-        return render.screen(view, self._entry(view), self.layout, self.page)
+        dealee = self._dealee(view)
+        if dealee is not None:
+            shown = render.hand_screen(view, dealee, self.layout)
+        else:
+            shown = render.screen(
+                view, self._entry(view), self.layout, self.page, self._played_by()
+            )
+        return self.dialled(view, shown)
+
+    def _played_by(self) -> str | None:
+        """Who played the last card in force (the reader's turn when it was scanned)."""
+        cards = [e for e in self.table.in_force() if isinstance(e, PlayCard)]
+        return cards[-1].player if cards else None
 
 
 #: The table flow of this game, found by the controller through the game's kind.

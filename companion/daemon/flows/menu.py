@@ -204,6 +204,8 @@ class MenuFlow(Flow):
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def _start(self) -> Reply:
+        if self.options().get("hands") and self.ctx.cards == "dial":
+            return refused("Hands need a card reader: a dialled card would show.")
         try:
             self.ctx.session.new_game(self.spec.kind, self.names(), self.options())
         except Refusal as error:

@@ -15,6 +15,7 @@ from companion.devices.config.checker import (
 from companion.devices.config.sections import (
     BUILT_IN,
     DEFAULT_PICO_PORT,
+    DIE_MODES,
     HEADER_PIN,
     LCD_EXPANDERS,
     LCD_ROMS,
@@ -39,7 +40,9 @@ from companion.devices.config.sections import (
     StripSection,
     UndoSection,
     WebSection,
+    card_mode,
     default_config,
+    die_mode,
 )
 from companion.devices.config.wiring import Connection, gpio_name, wiring
 
@@ -47,6 +50,7 @@ __all__ = [
     "BUILT_IN",
     "DEFAULT_PATH",
     "DEFAULT_PICO_PORT",
+    "DIE_MODES",
     "ENV_VAR",
     "HEADER_PIN",
     "LCD_EXPANDERS",
@@ -73,8 +77,10 @@ __all__ = [
     "StripSection",
     "UndoSection",
     "WebSection",
+    "card_mode",
     "config_path",
     "default_config",
+    "die_mode",
     "gpio_name",
     "load_config",
     "parse_config",

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from companion.devices.config.sections import (
+    DIE_MODES,
     GPIO_RANGE,
     I2C_ADDRESSES,
     I2C_PINS,
@@ -364,6 +365,7 @@ class _Checker:
             pin=t.pin("pin", d.pin),
             debounce_ms=t.integer("debounce_ms", d.debounce_ms, 0, 500),
             roll_ms=t.integer("roll_ms", d.roll_ms, 0, 10_000),
+            mode=t.text("mode", d.mode, DIE_MODES),
         )
 
     def _horse_buttons(self, t: _Table) -> HorseButtonsSection:

@@ -16,6 +16,8 @@ LCD_EXPANDERS = ("PCF8574", "MCP23008", "MCP23017")
 LCD_ROMS = ("A00", "A02")
 STRIP_BACKENDS = ("pico", "spi")
 READER_KINDS = ("evdev", "rdm6300", "lines", "mfrc522", "pico")
+#: How the die is rolled: the die button draws a face, or the table rolls a real die.
+DIE_MODES = ("electronic", "manual")
 #: The Pi's own UART on the header (GPIO14 TXD, GPIO15 RXD), under its usual names.
 PI_UARTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 #: The GPIO numbers of the 40-pin header (BCM).
@@ -70,11 +72,12 @@ class GpioSection:
 
 @dataclass(frozen=True)
 class DieSection:
-    """[die]: the die button."""
+    """[die]: the die button; ``mode`` "manual" when the table rolls a real die and keys it."""
 
     pin: int = 17
     debounce_ms: int = 30
     roll_ms: int = 600
+    mode: str = "electronic"
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,16 @@ class Config:
 
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def die_mode(config: Config) -> str:
+    """How the table rolls: the [die] section's mode; with no die button, a real die keyed in."""
+    return config.die.mode if config.die is not None else "manual"
+
+
+def card_mode(config: Config) -> str:
+    """How cards come in: "reader" with a [reader] section, else "dial" (knob and buttons)."""
+    return "reader" if config.reader is not None else "dial"
 
 
 @dataclass(frozen=True)

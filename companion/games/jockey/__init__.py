@@ -73,6 +73,9 @@ GAME = GameInfo(
     low=2,
     high=6,
     horses=tuple(str(horse) for horse in HORSES),
-    options=(Option("track_length", N_("Last square"), (80, 81, 82)),),
+    options=(
+        Option("track_length", N_("Last square"), (80, 81, 82)),
+        Option("hands", N_("Hands"), (None, True), ("off", "scan")),
+    ),
     entries=frozenset({"bet", "hand", "play_card"}),
 )
