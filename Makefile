@@ -31,7 +31,7 @@ companion/locale/%.mo: companion/locale/%.po | $(VENV)/.sim
 # After changing a sentence: gather the sentences again and merge them into every catalog.
 catalogs-update: $(VENV)/.dev
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output -o companion/locale/companion.pot .
-	$(BIN)/pybabel update -i companion/locale/companion.pot -d companion/locale -D companion --no-location --no-fuzzy-matching
+	$(BIN)/pybabel update -i companion/locale/companion.pot -d companion/locale -D companion --no-fuzzy-matching
 	rm companion/locale/companion.pot
 
 install: $(VENV)/.sim catalogs

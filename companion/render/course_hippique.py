@@ -143,15 +143,18 @@ def bets_row(race: Race) -> str:
     )
 
 
-def lcd(race: Race, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
-    """Return the four LCD rows."""
+def lcd(race: Race, entry: Entry | None, page: int = 0, dialled: bool = False) -> tuple[str, ...]:
+    """Return the four LCD rows (``dialled``: cards are dialled, no card reader)."""
     title = title_row(race)
     if race.phase == "dealing":
         cards = [card_text(c) for c in race.course]
         laid = name_list(cards, lines=2, sep=" ", fixed=cards) or ()
-        scan = _("Scan course card {number}/{length}").format(
-            number=len(race.course) + 1, length=race.course_length
+        prompt = (
+            _("Dial course card {number}/{length}")
+            if dialled
+            else _("Scan course card {number}/{length}")
         )
+        scan = prompt.format(number=len(race.course) + 1, length=race.course_length)
         return rows([title, scan, *laid])
     if race.phase == "redeal":
         full = max(HORSES, key=lambda h: sum(1 for c in race.course if c.endswith(h)))
@@ -331,6 +334,8 @@ def lane_path(layout: LaneLeds, horse: str, start: int, end: int, finish: int) -
     return tuple(out)
 
 
-def screen(race: Race, entry: Entry | None, layout: LaneLeds, page: int = 0) -> Screen:
-    """The whole picture."""
-    return Screen(lcd(race, entry, page), oled(race, entry), leds(race, layout))
+def screen(
+    race: Race, entry: Entry | None, layout: LaneLeds, page: int = 0, dialled: bool = False
+) -> Screen:
+    """The whole picture (``dialled``: cards are dialled, no card reader)."""
+    return Screen(lcd(race, entry, page, dialled), oled(race, entry), leds(race, layout))

@@ -174,9 +174,14 @@ def effect_rows(effect: Effect) -> list[str]:
 
 
 def lcd(
-    view: PublicView, entry: Entry | None, page: int = 0, played_by: str | None = None
+    view: PublicView,
+    entry: Entry | None,
+    page: int = 0,
+    played_by: str | None = None,
+    dialled: bool = False,
 ) -> tuple[str, ...]:
-    """The four LCD rows; ``played_by`` is who played the last card of the race."""
+    """The four LCD rows; ``played_by`` is who played the last card of the race,
+    ``dialled`` tells that cards are dialled (no card reader)."""
     board = board_of(view)
     race = _("Race {number}/3").format(number=view.race)
     if view.phase == "betting" and entry is not None:
@@ -197,7 +202,8 @@ def lcd(
         bets = ngettext("{count} bet: {sealed}", "{count} bets: {sealed}", count)
         bets = bets.format(count=count, sealed=SEALED)
         bets_row = bets if race in top else spread(bets, race)
-        return rows([top, positions_row(board), _("Scan the card played"), bets_row])
+        todo = _("Dial the card played") if dialled else _("Scan the card played")
+        return rows([top, positions_row(board), todo, bets_row])
     if view.phase == "race_over":
         return page_of(result_pages(view, _("Push: next race")), page)
     if view.phase == "game_over":
@@ -234,13 +240,13 @@ def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
     owed = board.owed
     lcd = rows(
         [
-            f"Race {view.race}/3: hands",
-            named(player, ": scan your hand"),
-            f"Cards: {held}/{held + int(owed.get(player, 0))}",
-            "Others look away",
+            _("Race {number}/3: hands").format(number=view.race),
+            named(player, _(": scan your hand")),
+            _("Cards: {held}/{dealt}").format(held=held, dealt=held + int(owed.get(player, 0))),
+            _("Others look away"),
         ]
     )
-    return Screen(lcd, Oled(lines=(short(player, 10), "hand")), leds(view, layout))
+    return Screen(lcd, Oled(lines=(short(player, 10), _("hand"))), leds(view, layout))
 
 
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
@@ -352,6 +358,9 @@ def screen(
     layout: TrackLeds,
     page: int = 0,
     played_by: str | None = None,
+    dialled: bool = False,
 ) -> Screen:
-    """The whole picture (``played_by``: who played the last card of the race)."""
-    return Screen(lcd(view, entry, page, played_by), oled(view, entry), leds(view, layout))
+    """The whole picture (``played_by``: who played the last card of the race; ``dialled``:
+    cards are dialled, no card reader)."""
+    shown = lcd(view, entry, page, played_by, dialled)
+    return Screen(shown, oled(view, entry), leds(view, layout))

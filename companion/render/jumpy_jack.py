@@ -197,7 +197,7 @@ def _move_rows(view: PublicView) -> list[str]:
     names = horse_names(board)
     if len(legal) == len(names):
         return [first, _("Move any horse"), buttons_row(names), podium_row(board)]
-    keyed = [f"{names.index(h) + 1}{h}" if h in names else h for h in legal]
+    keyed = [f"{names.index(h) + 1}{_(h)}" if h in names else _(h) for h in board.legal_horses]
     listed = name_list(keyed, lines=2, sep=" ") or (
         ngettext("{count} horse", "{count} horses", len(legal)).format(count=len(legal)),
     )
@@ -463,8 +463,8 @@ def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
     return rows(
         [
             turn_row(view.turn or "", view.race),
-            f"Die: turn < {dial} > push",
-            "Or horse 1-5, die: 6",
+            _("Die: turn < {die} > push").format(die=dial),
+            _("Or horse 1-5, die: 6"),
             scores_row(view),
         ]
     )
@@ -482,6 +482,7 @@ def screen(
     """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed;
     ``guesses``: the guess variant is played)."""
     if die_dial is not None:
-        shown = Oled(lines=(short(view.turn or "", 10), "rolls", f"die {die_dial}?"))
+        asked = _("die {die}?").format(die=die_dial)
+        shown = Oled(lines=(short(view.turn or "", 10), _("rolls"), asked))
         return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
     return Screen(lcd(view, entry, page, guesses), oled(view, entry), leds(view, track, layout))

@@ -325,7 +325,8 @@ def test_the_language_row_changes_what_the_table_says_at_once_and_is_remembered(
     table.press("push")
     assert kept == ["fr", "de"]
     assert table.lcd[3] == "Jumpy Jack: los!"
-    assert table.lcd[0] == "Rennen 1: Tipps"
+    assert table.lcd[0] == "1Ro 2Bl 3Gr 4Ge 5We"  # the horse buttons, in German colours
+    assert table.lcd[1] == "Anna: Tipp"
     assert table.ctl.session.table is not None
     assert table.ctl.session.table.start.players == ("Anna", "Ben")
 

@@ -296,7 +296,8 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def race_started(self, view: View) -> Reply:
         """Name the croupier of the new race."""
-        return notice(f"{board_of(view).croupier} deals race {view.race}.")
+        said = _("{croupier} deals race {number}.")
+        return notice(said.format(croupier=board_of(view).croupier, number=view.race))
 
     def on_push(self, view: View) -> Reply:
         """Set the max bet, seal the bet being entered, or pass."""
@@ -305,10 +306,11 @@ class CourseHippiqueFlow(CardGameFlow):
             return Reply()
         if entry.what == "max_bet":
             outcome, reply = self.ctx.submit(SetMaxBet(self.max_bet, view.turn))
-            return notice(f"Max bet {self.max_bet}.") if outcome.accepted else reply
+            said = _("Max bet {amount}.").format(amount=self.max_bet)
+            return notice(said) if outcome.accepted else reply
         if self.horse is None:
             self.passes.append((entry.player, len(self.table.in_force())))
-            return notice(named(entry.player, ": no bet."), tone=None)
+            return notice(named(entry.player, _(": no bet.")), tone=None)
         outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
         self.horse, self.stake_of = None, None
         if outcome.accepted:
@@ -350,7 +352,8 @@ class CourseHippiqueFlow(CardGameFlow):
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
         facts = race_facts(view, self.setback)
-        return self.dialled(view, render.screen(facts, self._entry(view), self.layout, self.page))
+        shown = render.screen(facts, self._entry(view), self.layout, self.page, self.dialling(view))
+        return self.dialled(view, shown)
 
 
 #: The table flow of this game, found by the controller through the game's kind.

@@ -195,23 +195,27 @@ class CardGameFlow(GameFlow):
 
     def dialled(self, view: View, screen: Screen) -> Screen:
         """``screen`` with the card being dialled over its bottom rows (when there is one)."""
-        if self.ctx.cards != "dial" or not self.wants_card(view):
+        if not self.dialling(view):
             return screen
         lcd = list(screen.lcd)
-        lcd = ["Dial" + row[4:] if row.startswith("Scan ") else row for row in lcd]
         choice = None
         if self.dial_group is not None:
             choice = self.card_groups(view)[self.dial_group][self.dial_index][1]
         shown = card_dial_rows(buttons_row(self.group_names()), choice)
         lcd[len(lcd) - len(shown) :] = shown
-        oled = Oled(lines=("Card", choice)) if choice is not None else screen.oled
+        oled = Oled(lines=(_("Card"), choice)) if choice is not None else screen.oled
         return Screen(tuple(lcd), oled, screen.leds)
+
+    def dialling(self, view: View) -> bool:
+        """Whether a card is dialled now (no card reader, a card awaited): the screens then
+        ask to dial it where they would ask to scan it."""
+        return self.ctx.cards == "dial" and self.wants_card(view)
 
     def undo(self) -> Reply:
         """Drop the group of a card being dialled first, then as every game."""
         if self.dial_group is not None:
             self.dial_group = None
-            return notice("Taken back.", tone=None)
+            return notice(_("Taken back."), tone=None)
         return super().undo()
 
     @abstractmethod

@@ -199,7 +199,7 @@ class JockeyFlow(CardGameFlow):
     def race_started(self, view: View) -> Reply:
         """Start the bets of the new race afresh."""
         self._clear()
-        return notice(f"Race {view.race}: bets!")
+        return notice(_("Race {number}: bets!").format(number=view.race))
 
     def on_push(self, view: View) -> Reply:
         """Confirm the kind of bet, or a stake (the last one seals the bet)."""
@@ -284,8 +284,9 @@ class JockeyFlow(CardGameFlow):
         if dealee is not None:
             shown = render.hand_screen(view, dealee, self.layout)
         else:
+            entry, played_by = self._entry(view), self._played_by()
             shown = render.screen(
-                view, self._entry(view), self.layout, self.page, self._played_by()
+                view, entry, self.layout, self.page, played_by, self.dialling(view)
             )
         return self.dialled(view, shown)
 

@@ -304,7 +304,8 @@ class JumpyJackFlow(GameFlow):
             return reply
         kept = table.kept_rolls()
         if len(kept) > before:
-            reply.flash = notice(f"Roll taken back: the die stays {kept[0]}.").flash
+            said = _("Roll taken back: the die stays {die}.").format(die=kept[0])
+            reply.flash = notice(said).flash
         return reply
 
     def after_undo(self) -> None:

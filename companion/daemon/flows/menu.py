@@ -205,7 +205,7 @@ class MenuFlow(Flow):
 
     def _start(self) -> Reply:
         if self.options().get("hands") and self.ctx.cards == "dial":
-            return refused("Hands need a card reader: a dialled card would show.")
+            return refused(_("Hands need a card reader: a dialled card would show."))
         try:
             self.ctx.session.new_game(self.spec.kind, self.names(), self.options())
         except Refusal as error:

@@ -75,7 +75,7 @@ GAME = GameInfo(
     horses=tuple(str(horse) for horse in HORSES),
     options=(
         Option("track_length", N_("Last square"), (80, 81, 82)),
-        Option("hands", N_("Hands"), (None, True), ("off", "scan")),
+        Option("hands", N_("Hands"), (None, True), (N_("off"), N_("scan"))),
     ),
     entries=frozenset({"bet", "hand", "play_card"}),
 )
