@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench install clean
+.PHONY: run test lint typecheck pytest bench install clean catalogs catalogs-update
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -19,9 +19,24 @@ $(VENV)/.dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.sim
 
-install: $(VENV)/.sim
+# The gettext catalogs: .po sources in companion/locale, compiled to .mo (never committed).
+CATALOGS := $(wildcard companion/locale/*/LC_MESSAGES/companion.po)
+KEYWORDS := -k Refusal:2 -k counted:2,3 -k PageRefusal:2
 
-run: $(VENV)/.sim
+catalogs: $(CATALOGS:.po=.mo)
+
+companion/locale/%.mo: companion/locale/%.po | $(VENV)/.sim
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+# After changing a sentence: gather the sentences again and merge them into every catalog.
+catalogs-update: $(VENV)/.dev
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output -o companion/locale/companion.pot .
+	$(BIN)/pybabel update -i companion/locale/companion.pot -d companion/locale -D companion --no-fuzzy-matching
+	rm companion/locale/companion.pot
+
+install: $(VENV)/.sim catalogs
+
+run: $(VENV)/.sim catalogs
 	$(BIN)/companion simulate
 
 test: lint typecheck pytest
@@ -34,7 +49,7 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict companion/games companion/session companion/render
 	$(BIN)/mypy companion
 
-pytest: $(VENV)/.dev
+pytest: $(VENV)/.dev catalogs
 	$(BIN)/python -m pytest -n 2
 
 bench: $(VENV)/.sim

@@ -20,6 +20,7 @@ from companion.daemon.table import TableController
 from companion.devices.base import Event
 from companion.devices.config import Config, card_mode, die_mode
 from companion.devices.readers.base import Lookup
+from companion.render.language import LANGUAGES, system_language
 from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
 
@@ -85,12 +86,41 @@ class Companion:
         self.daemon.stop(f"signal {signal.Signals(number).name}")
 
 
+#: The file beside the journal that keeps the language chosen at the table.
+LANGUAGE_NAME = "language"
+
+
 def journal_path(config: Config, state_dir: Path | None = None) -> Path:
     """Where the journal lives: ``state_dir``, $STATE_DIRECTORY (systemd), or the config's."""
     if state_dir is None:
         systemd_state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
         state_dir = Path(systemd_state) if systemd_state else config.companion.state_dir
     return state_dir / JOURNAL_NAME
+
+
+class LanguageChoice:
+    """The language chosen at the table (menu options), kept in a file beside the journal.
+
+    It wins over ``[companion] language`` until another is chosen at the table.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> str | None:
+        """The language chosen last, or None when none was (or the file is unreadable)."""
+        try:
+            word = self.path.read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        return word if word in LANGUAGES else None
+
+    def write(self, language: str) -> None:
+        """Keep ``language`` for the next start (a failure is logged: the table goes on)."""
+        try:
+            self.path.write_text(language + "\n", encoding="utf-8")
+        except OSError as error:
+            log.warning("the language chosen cannot be kept in %s: %s", self.path, error)
 
 
 def build(
@@ -125,9 +155,13 @@ def build(
     except Exception:
         session.close()
         raise
+    chosen = LanguageChoice(path.parent / LANGUAGE_NAME)
+    language = chosen.read() or config.companion.language or system_language()
     table = TableController(
         session,
         player_names=config.companion.players,
+        language=language,
+        remember_language=chosen.write,
         die=die_mode(config),
         cards=card_mode(config),
     )

@@ -22,16 +22,19 @@ UI decisions:
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
 from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
 from companion.games.registry import find_game
+from companion.games.text import N_
+from companion.render.language import _, current, speaking
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
@@ -41,13 +44,27 @@ from companion.session.session import Session
 log = logging.getLogger("companion.table")
 
 #: What the table sees when a flow fails in an unexpected way.
-OOPS = "Something went wrong: that input was ignored."
+OOPS = N_("Something went wrong: that input was ignored.")
 
 #: What the table sees when the journal's disk is full (the input changed nothing).
-DISK_FULL = "Disk full: this input was not saved."
+DISK_FULL = N_("Disk full: this input was not saved.")
 
 #: What the table sees when the companion comes back on a game in progress.
-RESUMED = "Game resumed."
+RESUMED = N_("Game resumed.")
+
+_T = TypeVar("_T")
+
+
+def spoken(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Run a method of the table in the table's language."""
+
+    @functools.wraps(method)
+    def run(self: TableController, *args: Any, **kwargs: Any) -> _T:
+        with speaking(self.ctx.language):
+            return method(self, *args, **kwargs)
+
+    return run
+
 
 #: A lost device is named for this long when it is lost...
 LOST_FIRST_S = 5.0
@@ -102,6 +119,8 @@ class TableController:
         clock: Callable[[], float] = time.monotonic,
         layouts: Layouts | None = None,
         game_options: Mapping[str, Mapping[str, Any]] | None = None,
+        language: str = "en",
+        remember_language: Callable[[str], None] | None = None,
         die: str = "electronic",
         cards: str = "reader",
     ) -> None:
@@ -113,6 +132,8 @@ class TableController:
             dict(game_options or {}),
             game_flow=game_flow,
             menu_flow=MenuFlow,
+            language=language,
+            remember_language=remember_language,
             clock=clock,
             die=die,
             cards=cards,
@@ -123,7 +144,13 @@ class TableController:
         self._down: dict[str, tuple[str, float]] = {}
         self._screen_failed = False
         self._disk_full = False
-        self.flow: Flow = self._first_flow()
+        with speaking(language):
+            self.flow: Flow = self._first_flow()
+
+    @property
+    def language(self) -> str:
+        """The language the table speaks now (``en``, ``fr`` or ``de``)."""
+        return self.ctx.language
 
     @property
     def session(self) -> Session:
@@ -141,21 +168,24 @@ class TableController:
                     resumed = True
                 except JournalError as error:
                     log.error("game %s cannot be resumed: %s", latest, error)
-                    self._show(Flash.sentence(f"Game {latest} cannot be resumed.", 10.0))
+                    self._show(
+                        Flash.sentence(_("Game {id} cannot be resumed.").format(id=latest), 10.0)
+                    )
         if session.table is not None and not session.table.binding.finished():
             try:
                 flow = game_flow(self.ctx)
                 if resumed:
-                    self._show(Flash.sentence(RESUMED, NOTICE_S))
+                    self._show(Flash.sentence(_(RESUMED), NOTICE_S))
                 self._show(flow.settle().flash)
                 return flow
             except Exception:
                 log.exception("the game in progress cannot be shown")
-                self._show(Flash.sentence(OOPS, 10.0))
+                self._show(Flash.sentence(_(OOPS), 10.0))
         return MenuFlow(self.ctx)
 
     # -- the Table protocol ----------------------------------------------------------------
 
+    @spoken
     def handle(self, event: Event) -> Sequence[Cue]:
         """Apply one device event; return the tones and animations it caused."""
         try:
@@ -175,13 +205,13 @@ class TableController:
             if not self._disk_full:  # told once per episode, not once per press
                 log.error("%s; inputs are refused until there is space again", error)
             self._disk_full = True
-            reply = refused(DISK_FULL)
+            reply = refused(_(DISK_FULL))
             self._recover()
         except Exception:
             log.exception(
                 "handling a %s failed", type(event).__name__
             )  # never the button: it may be sealed
-            reply = refused(OOPS)
+            reply = refused(_(OOPS))
             self._recover()
         journal = self.ctx.session.journal
         if self._disk_full and journal is not None and not journal.full:
@@ -190,6 +220,7 @@ class TableController:
         self._show(reply.flash)
         return reply.cues
 
+    @spoken
     def apply(self, change: Callable[[Context], Reply]) -> Sequence[Cue]:
         """Make a change that came from elsewhere than the panel (a phone, the host page).
 
@@ -211,7 +242,7 @@ class TableController:
             reply.add(self.flow.settle())
         except Exception:
             log.exception("a change from a page failed")
-            reply = refused(OOPS)
+            reply = refused(_(OOPS))
             self._recover()
         self._show(reply.flash)
         return reply.cues
@@ -226,10 +257,11 @@ class TableController:
         """When the message on show expires, or a lost device is named or hidden again."""
         deadlines = [self._flash_until] if self._flash is not None else []
         now = self.clock()
-        for _, since in self._down.values():
+        for _message, since in self._down.values():
             deadlines.append(now + lost_change(now - since))
         return min(deadlines, default=None)
 
+    @spoken
     def screen(self) -> Screen:
         """The flow's picture with the message of the moment and lost devices over it."""
         try:
@@ -239,7 +271,10 @@ class TableController:
             if not self._screen_failed:
                 log.exception("drawing the table failed")
             self._screen_failed = True
-            base = Screen(rows(["Display error:", "hold undo to go back"]), Oled(lines=("Error",)))
+            base = Screen(
+                rows([_("Display error:"), _("hold undo to go back")]),
+                Oled(lines=(_("Error"),)),
+            )
         lcd = list(rows(base.lcd))
         oled = base.oled
         now = self.clock()
@@ -270,10 +305,11 @@ class TableController:
             self._flash = flash
             self._flash_until = self.clock() + flash.seconds
 
+    @spoken
     def _status(self, event: DeviceStatus) -> Sequence[Cue]:
-        message = event.message
+        message = event.message if current() == "en" else ""
         if not message or len(message) > COLS:
-            message = named(event.device, " is back" if event.ok else " lost")
+            message = named(event.device, _(" is back") if event.ok else _(" lost"))
         if event.ok:
             if self._down.pop(event.device, None) is not None:
                 self._show(Flash.sentence(message, 2.0))

@@ -48,7 +48,7 @@ class Suit(enum.Enum):
         suit = _SUIT_WORDS.get(_fold(text))
         if suit is None:
             shown = text.strip()[:12]
-            raise Refusal("not_a_suit", f'"{shown}" is not a suit: say S, H, D or C.')
+            raise Refusal("not_a_suit", '"{text}" is not a suit: say S, H, D or C.', text=shown)
         return suit
 
 

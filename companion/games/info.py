@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.text import N_
+
 
 @dataclass(frozen=True)
 class Option:
@@ -24,9 +26,9 @@ class Option:
         if self.words and value in self.values:
             return self.words[self.values.index(value)]
         if value is None or value is False:
-            return "off"
+            return N_("off")
         if value is True:
-            return "on"
+            return N_("on")
         return str(value)
 
 

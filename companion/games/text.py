@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import dataclass
 
 #: The character LCD every sentence is written for: 20 columns, 4 rows.
 DISPLAY_WIDTH = 20
@@ -12,6 +13,42 @@ DISPLAY_ROWS = 4
 _NUMBERED = re.compile(r"(.*\S) (\d+)\Z")
 #: What a shortened name never ends with before its ".".
 _TRAILING = " -'."
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence for the table, kept as its English template and its parameters.
+
+    The English sentence (``english``) is what journals and logs keep; the displays look the
+    template up in the table's language and fill in the same parameters.
+    """
+
+    template: str
+    params: tuple[tuple[str, str | int], ...] = ()
+    #: The plural template of a sentence that counts (its ``count`` parameter), else None.
+    plural: str | None = None
+
+    @classmethod
+    def of(cls, template: str, plural: str | None = None, **params: str | int) -> Message:
+        """Return the message ``template`` filled in with ``params`` (``{name}`` fields)."""
+        return cls(template, tuple(params.items()), plural)
+
+    @property
+    def count(self) -> int | None:
+        """The number a counting sentence counts (None for the others)."""
+        value = dict(self.params).get("count") if self.plural is not None else None
+        return value if isinstance(value, int) else None
+
+    @property
+    def english(self) -> str:
+        """The sentence in English."""
+        template = self.template if self.plural is None or self.count == 1 else self.plural
+        return template.format(**dict(self.params))
+
+
+def N_(template: str) -> str:
+    """Mark ``template`` for the catalogs where it is chosen; it is translated where shown."""
+    return template
 
 
 def display_lines(sentence: str, width: int = DISPLAY_WIDTH) -> list[str]:

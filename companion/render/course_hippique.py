@@ -12,12 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.games.course_hippique import GAME
+from companion.render.language import _, ngettext
 from companion.render.layout import LaneLeds
 from companion.render.leds import LANE_MARK, RGB, SUIT_COLOURS, dim, frame
 from companion.render.screen import Oled, Screen
 from companion.render.text import (
     COLS,
     MARK,
+    NAME_LEAST,
     SEALED,
     buttons_row,
     card_text,
@@ -111,84 +113,107 @@ def odds_row(race: Race) -> str:
 def positions_row(race: Race) -> str:
     """Where each horse stands: ``♠2 ♥5 ♦1 ♣3 of 8``."""
     parts = [f"{suit(h)}{race.positions.get(h, 0)}" for h in HORSES]
-    return " ".join(parts) + f" of {race.finish}"
+    return " ".join(parts) + _(" of {finish}").format(finish=race.finish)
 
 
 def title_row(race: Race) -> str:
-    """The race and its croupier (the bank): ``Race 2/5  bank Anna``."""
-    left = f"Race {race.number}/{race.races}"
-    return spread(left, "bank " + short(race.croupier, COLS - len(left) - len(" bank ")))
+    """The race and its croupier (the bank): ``Race 2/5  bank Anna``.
+
+    When the words leave the croupier's name fewer than three letters, the race is told by
+    its numbers alone (``2/10  banque Chloé``).
+    """
+    left = _("Race {number}/{races}").format(number=race.number, races=race.races)
+    bank = _("bank ")
+    if COLS - len(left) - 1 - len(bank) < NAME_LEAST:
+        left = f"{race.number}/{race.races}"
+    return spread(left, bank + short(race.croupier, COLS - len(left) - 1 - len(bank)))
 
 
 def bets_row(race: Race) -> str:
     """The bets of the race once revealed: each player's horse and stake, or, when they do
     not fit one row, the stakes on each horse."""
     if not race.bets:
-        return "No bets"
+        return _("No bets")
     per_horse = " ".join(
         f"{suit(h)}{sum(b.stake for b in race.bets if b.horse == h)}" for h in HORSES
     )
     return name_score_row(
         [(b.player, f"{suit(b.horse)}{b.stake}") for b in race.bets],
-        fallback=first_fit([f"Bets {per_horse}", per_horse]),
+        fallback=first_fit([_("Bets {stakes}").format(stakes=per_horse), per_horse]),
     )
 
 
-def lcd(race: Race, entry: Entry | None, page: int = 0) -> tuple[str, ...]:
-    """Return the four LCD rows."""
+def lcd(race: Race, entry: Entry | None, page: int = 0, dialled: bool = False) -> tuple[str, ...]:
+    """Return the four LCD rows (``dialled``: cards are dialled, no card reader)."""
     title = title_row(race)
     if race.phase == "dealing":
         cards = [card_text(c) for c in race.course]
         laid = name_list(cards, lines=2, sep=" ", fixed=cards) or ()
-        return rows([title, f"Scan course card {len(race.course) + 1}/{race.course_length}", *laid])
+        prompt = (
+            _("Dial course card {number}/{length}")
+            if dialled
+            else _("Scan course card {number}/{length}")
+        )
+        scan = prompt.format(number=len(race.course) + 1, length=race.course_length)
+        return rows([title, scan, *laid])
     if race.phase == "redeal":
         full = max(HORSES, key=lambda h: sum(1 for c in race.course if c.endswith(h)))
         count = sum(1 for c in race.course if c.endswith(full))
         return rows(
             [
                 title,
-                f"Redeal: {count} {suit(full)} dealt",
-                "Shuffle, scan a new",
-                f"course of {race.course_length} cards",
+                _("Redeal: {count} {suit} dealt").format(count=count, suit=suit(full)),
+                _("Shuffle, scan a new"),
+                _("course of {length} cards").format(length=race.course_length),
             ]
         )
     if race.phase == "betting":
         return _betting_rows(race, entry)
     if race.phase == "racing":
         if race.pending_row is not None:
-            todo = f"Turn row {race.pending_row}'s card"
+            todo = _("Turn row {row}'s card").format(row=race.pending_row)
+        elif race.last_card:
+            todo = _("Turned {card}").format(card=card_text(race.last_card))
         else:
-            todo = f"Turned {card_text(race.last_card)}" if race.last_card else "Turn a card"
+            todo = _("Turn a card")
         return rows([title, positions_row(race), todo, bets_row(race)])
     if race.phase == "race_over":
-        return page_of(result_pages(race, "Push: next race"), page)
+        return page_of(result_pages(race, _("Push: next race")), page)
     if race.phase == "game_over":
         return page_of(final_pages(race), page)
     return rows([title, race.phase])
 
 
 def _betting_rows(race: Race, entry: Entry | None) -> tuple[str, ...]:
-    odds = odds_row(race) if not race.setback else "Odds: all 1 to 1"
+    odds = odds_row(race) if not race.setback else _("Odds: all 1 to 1")
     if entry is not None and entry.what == "max_bet":
         return rows(
-            [odds, named(race.croupier, ": max bet"), f"< {entry.amount} >", "Turn, push: ok"]
+            [
+                odds,
+                named(race.croupier, _(": max bet")),
+                f"< {entry.amount} >",
+                _("Turn, push: ok"),
+            ]
         )
     if entry is not None:
         horse = "*" if entry.horse_chosen else "-"
         return rows(
             [
                 odds,
-                spread_name(entry.player, ": bet", f"max {entry.limit}"),
-                spread(f"Horse {horse}", f"stake < {entry.amount} >"),
-                "Push, no horse: pass",
+                spread_name(entry.player, _(": bet"), _("max {limit}").format(limit=entry.limit)),
+                spread(
+                    _("Horse {horse}").format(horse=horse),
+                    _("stake < {amount} >").format(amount=entry.amount),
+                ),
+                _("Push, no horse: pass"),
             ]
         )
     return rows(
         [
             odds,
-            named(race.croupier, ": turn cards"),
+            named(race.croupier, _(": turn cards")),
             bets_sealed(race),
-            f"Max bet {race.max_bet}",
+            _("Max bet {amount}").format(amount=race.max_bet),
         ]
     )
 
@@ -196,7 +221,11 @@ def _betting_rows(race: Race, entry: Entry | None) -> tuple[str, ...]:
 def bets_sealed(race: Race) -> str:
     """How many bets are in, never what they are."""
     count = len(race.bettors)
-    return f"{count} bet{'' if count == 1 else 's'}: {SEALED}" if count else "No bets yet"
+    if not count:
+        return _("No bets yet")
+    return ngettext("{count} bet: {sealed}", "{count} bets: {sealed}", count).format(
+        count=count, sealed=SEALED
+    )
 
 
 def result_pages(race: Race, prompt: str) -> list[tuple[str, ...]]:
@@ -209,9 +238,9 @@ def _result_pages(race: Race, prompt: str) -> list[list[str]]:
     changes = [(p.player, signed(p.change)) for p in race.payouts]
     bank = signed(race.croupier_change)
     first = [
-        f"{winner} wins race {race.number}!",
-        spread("Bank " + short(race.croupier, COLS - len(" Bank ") - len(bank)), bank),
-        name_score_row(changes, fallback="Turn: each bet") if changes else "No bets",
+        _("{winner} wins race {number}!").format(winner=winner, number=race.number),
+        spread(_("Bank ") + short(race.croupier, COLS - 1 - len(_("Bank ")) - len(bank)), bank),
+        name_score_row(changes, fallback=_("Turn: each bet")) if changes else _("No bets"),
         prompt,
     ]
     pages = [first]
@@ -220,7 +249,8 @@ def _result_pages(race: Race, prompt: str) -> list[list[str]]:
         for index, p in enumerate(race.payouts[start : start + 2]):
             width = COLS - MARK if index == 0 else COLS
             lines.append(named(p.player, f": {suit(p.horse)} {p.stake}", width))
-            lines.append(f"  {'won' if p.change > 0 else 'lost'} {abs(p.change)}")
+            said = _("  won {amount}") if p.change > 0 else _("  lost {amount}")
+            lines.append(said.format(amount=abs(p.change)))
         pages.append(lines)
     pages.extend(balance_pages(race))
     return pages
@@ -232,7 +262,7 @@ def balance_pages(race: Race) -> list[list[str]]:
     laid = grid(pairs) if len(pairs) > 3 else None
     if laid is None:
         laid = [spread(short(p, COLS - len(str(c)) - 1), str(c)) for p, c in pairs]
-    return [["Chips", *laid[start : start + 3]] for start in range(0, len(laid), 3)]
+    return [[_("Chips"), *laid[start : start + 3]] for start in range(0, len(laid), 3)]
 
 
 def final_pages(race: Race) -> list[tuple[str, ...]]:
@@ -241,16 +271,18 @@ def final_pages(race: Race) -> list[tuple[str, ...]]:
         f"{place}. " + named(name, f" {chips}", COLS - len(f"{place}. "))
         for place, name, chips in race.ranking
     ]
-    top = [name for place, name, _ in race.ranking if place == 1]
-    pages = [["Game over!", winners_row(top), *lines[:2]]]
-    pages += [["Ranking", *lines[start : start + 3]] for start in range(2, len(lines), 3)]
-    return numbered(pages + _result_pages(race, "Push: menu"))
+    top = [name for place, name, _chips in race.ranking if place == 1]
+    pages = [[_("Game over!"), winners_row(top), *lines[:2]]]
+    pages += [[_("Ranking"), *lines[start : start + 3]] for start in range(2, len(lines), 3)]
+    return numbered(pages + _result_pages(race, _("Push: menu")))
 
 
 def oled(race: Race, entry: Entry | None) -> Oled:
     """The odds with each horse's chance, or the winner, or whose bet it is."""
     if entry is not None and entry.what == "bet":
-        return Oled(lines=(short(entry.player, 10), "bets", buttons_row([suit(h) for h in HORSES])))
+        return Oled(
+            lines=(short(entry.player, 10), _("bets"), buttons_row([suit(h) for h in HORSES]))
+        )
     if race.phase in ("betting", "racing") and race.odds:
         lines = []
         for h in HORSES:
@@ -260,12 +292,12 @@ def oled(race: Race, entry: Entry | None) -> Oled:
             lines.append(f"{suit(h)} {odds:>2}:1 {shown}")
         return Oled(lines=tuple(lines))
     if race.phase == "race_over" and race.winner:
-        return Oled(lines=(f"{suit(race.winner)} wins",))
+        return Oled(lines=(_("{winner} wins").format(winner=suit(race.winner)),))
     if race.phase == "game_over":
         top = [name for place, name, _ in race.ranking if place == 1]
-        return Oled(lines=(short(top[0], 10), "wins!") if len(top) == 1 else ("A tie!",))
+        return Oled(lines=(short(top[0], 10), _("wins!")) if len(top) == 1 else (_("A tie!"),))
     if race.phase in ("dealing", "redeal"):
-        return Oled(lines=("Course", f"{len(race.course)}/{race.course_length}"))
+        return Oled(lines=(_("Course"), f"{len(race.course)}/{race.course_length}"))
     return Oled()
 
 
@@ -302,6 +334,8 @@ def lane_path(layout: LaneLeds, horse: str, start: int, end: int, finish: int) -
     return tuple(out)
 
 
-def screen(race: Race, entry: Entry | None, layout: LaneLeds, page: int = 0) -> Screen:
-    """The whole picture."""
-    return Screen(lcd(race, entry, page), oled(race, entry), leds(race, layout))
+def screen(
+    race: Race, entry: Entry | None, layout: LaneLeds, page: int = 0, dialled: bool = False
+) -> Screen:
+    """The whole picture (``dialled``: cards are dialled, no card reader)."""
+    return Screen(lcd(race, entry, page, dialled), oled(race, entry), leds(race, layout))

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.jockey import GAME, Bet, Blocked, Effect, Horse, JockeyBoard
+from companion.games.text import N_
+from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
 from companion.render.screen import Move, Oled, Screen
@@ -66,28 +68,45 @@ def horse_rgb(horse: str) -> RGB:
 
 
 #: Two letters a horse in crowded rows (the positions row, a revealed bet).
-ABBREVIATIONS: Mapping[str, str] = {"brown": "Br", "yellow": "Ye", "blue": "Bl", "red": "Re"}
+ABBREVIATIONS: Mapping[str, str] = {
+    "brown": N_("Br"),
+    "yellow": N_("Ye"),
+    "blue": N_("Bl"),
+    "red": N_("Re"),
+}
+
+#: The horses' and the kinds of bet's words, for the catalogs (the view keeps them in English).
+WORDS = (
+    N_("brown"),
+    N_("yellow"),
+    N_("blue"),
+    N_("red"),
+    N_("win"),
+    N_("place"),
+    N_("double"),
+    N_("order"),
+)
 
 #: Why a card moved nothing, in a dozen letters (the engine's sentence says it in full).
 BLOCKED: Mapping[str, str] = {
-    "horse_finished": "finished",
-    "not_alone_in_lead": "lead shared",
-    "close_to_leader": "near leader",
-    "at_limit": "at limit",
+    "horse_finished": N_("finished"),
+    "not_alone_in_lead": N_("lead shared"),
+    "close_to_leader": N_("near leader"),
+    "at_limit": N_("at limit"),
 }
 
 #: What a kind of bet asks for at the horse buttons.
 HORSE_PROMPTS: Mapping[str, str] = {
-    "win": "Press its horse",
-    "place": "Press its horse",
-    "double": "Press two horses",
-    "order": "Press 1st, then 2nd",
+    "win": N_("Press its horse"),
+    "place": N_("Press its horse"),
+    "double": N_("Press two horses"),
+    "order": N_("Press 1st, then 2nd"),
 }
 
 
 def abbreviation(horse: str) -> str:
     """The two letters of a horse (its name if it has none)."""
-    return ABBREVIATIONS.get(horse, horse)
+    return _(ABBREVIATIONS[horse]) if horse in ABBREVIATIONS else horse
 
 
 def board_of(view: PublicView) -> JockeyBoard:
@@ -107,27 +126,28 @@ def positions_row(board: JockeyBoard) -> str:
 def bet_text(bet: Bet) -> str:
     """A revealed bet in one row: ``win brown 300``, ``order red 200, blue 100``."""
     kind = str(bet.kind)
-    horses = [str(h) for h in bet.horses]
+    said = _(kind) if kind else kind
+    horses = [_(str(h)) for h in bet.horses]
+    short_names = [abbreviation(str(h)) for h in bet.horses]
     stakes = list(bet.stakes)
-    short_names = [abbreviation(h) for h in horses]
     if kind == "order" and len(horses) == 2 and len(stakes) == 2:
         return first_fit(
             [
-                f"order {horses[0]} {stakes[0]}, {horses[1]} {stakes[1]}",
-                f"order {short_names[0]} {stakes[0]}, {short_names[1]} {stakes[1]}",
-                f"order {short_names[0]}{stakes[0]} {short_names[1]}{stakes[1]}",
+                f"{said} {horses[0]} {stakes[0]}, {horses[1]} {stakes[1]}",
+                f"{said} {short_names[0]} {stakes[0]}, {short_names[1]} {stakes[1]}",
+                f"{said} {short_names[0]}{stakes[0]} {short_names[1]}{stakes[1]}",
             ]
         )
     if kind == "double" and len(horses) == 2 and stakes:
         return first_fit(
             [
-                f"double {horses[0]}+{horses[1]} {stakes[0]}",
-                f"double {short_names[0]}+{short_names[1]} {stakes[0]}",
+                f"{said} {horses[0]}+{horses[1]} {stakes[0]}",
+                f"{said} {short_names[0]}+{short_names[1]} {stakes[0]}",
             ]
         )
     stake = stakes[0] if stakes else ""
     return first_fit(
-        [f"{kind} {' '.join(horses)} {stake}", f"{kind} {' '.join(short_names)} {stake}"]
+        [f"{said} {' '.join(horses)} {stake}", f"{said} {' '.join(short_names)} {stake}"]
     )
 
 
@@ -143,64 +163,74 @@ def effect_rows(effect: Effect) -> list[str]:
     horse = str(effect.horse or "")
     blocked = effect.blocked
     if blocked is None:
-        end = "finish" if effect.finished else str(effect.end)
-        return [label, f"{horse} {effect.start} to {end}"]
+        end = _("finish") if effect.finished else str(effect.end)
+        moved = _("{horse} {start} to {end}")
+        return [label, moved.format(horse=_(horse), start=effect.start, end=end)]
     if blocked is Blocked.POSITION_SHARED:
-        why = f"{label.split()[0]} shared"
+        why = _("{place} shared").format(place=label.split()[0])
     else:
-        why = BLOCKED.get(str(blocked), "")
-    return [label, first_fit([f"No move: {why}", "No move"])]
+        why = _(BLOCKED[str(blocked)]) if str(blocked) in BLOCKED else ""
+    return [label, first_fit([_("No move: {why}").format(why=why), _("No move")])]
 
 
 def lcd(
-    view: PublicView, entry: Entry | None, page: int = 0, played_by: str | None = None
+    view: PublicView,
+    entry: Entry | None,
+    page: int = 0,
+    played_by: str | None = None,
+    dialled: bool = False,
 ) -> tuple[str, ...]:
-    """The four LCD rows; ``played_by`` is who played the last card of the race."""
+    """The four LCD rows; ``played_by`` is who played the last card of the race,
+    ``dialled`` tells that cards are dialled (no card reader)."""
     board = board_of(view)
-    race = f"Race {view.race}/3"
+    race = _("Race {number}/3").format(number=view.race)
     if view.phase == "betting" and entry is not None:
         return _entry_rows(view, entry)
     if view.phase in ("betting", "racing"):
         turn = view.turn or ""
         effect = board.last_effect
         if effect is not None:  # who plays next on top, who played what below: never mixed
-            head = f"Next: {turn}"
+            next_ = _("Next: ")
+            head = next_ + turn
             fit = len(head) + 1 + len(race) <= COLS
-            top = spread(head, race) if fit else "Next: " + short(turn, COLS - len("Next: "))
+            top = spread(head, race) if fit else next_ + short(turn, COLS - len(next_))
             card, move = effect_rows(effect)
             played = named(played_by, f": {card}") if played_by else card
             return rows([top, positions_row(board), played, move])
-        top = spread_name(turn, "'s card", race, least=len(turn))
-        bets = f"{len(view.sealed)} bets: {SEALED}"
+        top = spread_name(turn, _("'s card"), race, least=len(turn))
+        count = len(view.sealed)
+        bets = ngettext("{count} bet: {sealed}", "{count} bets: {sealed}", count)
+        bets = bets.format(count=count, sealed=SEALED)
         bets_row = bets if race in top else spread(bets, race)
-        return rows([top, positions_row(board), "Scan the card played", bets_row])
+        todo = _("Dial the card played") if dialled else _("Scan the card played")
+        return rows([top, positions_row(board), todo, bets_row])
     if view.phase == "race_over":
-        return page_of(result_pages(view, "Push: next race"), page)
+        return page_of(result_pages(view, _("Push: next race")), page)
     if view.phase == "game_over":
         return page_of(final_pages(view), page)
     return rows([race, view.phase])
 
 
 def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
-    head = spread_name(entry.player, ": bet", f"max {entry.limit}")
-    title = f"Race {view.race}/3: bets"
+    head = spread_name(entry.player, _(": bet"), _("max {limit}").format(limit=entry.limit))
+    title = _("Race {number}/3: bets").format(number=view.race)
+    kind = _(entry.kind) if entry.kind else entry.kind
     if entry.step == "kind":
-        return rows([title, head, f"Kind: < {entry.kind} >", "Turn, push: ok"])
+        return rows([title, head, _("Kind: < {kind} >").format(kind=kind), _("Turn, push: ok")])
     if entry.step == "horses":
         return rows(
             [
                 buttons_row(HORSES),
                 head,
-                f"{entry.kind}: {stars(entry.horses, entry.needed)}",
-                HORSE_PROMPTS.get(entry.kind, "Press a horse"),
+                f"{kind}: {stars(entry.horses, entry.needed)}",
+                _(HORSE_PROMPTS.get(entry.kind, N_("Press a horse"))),
             ]
         )
-    which = (
-        ""
-        if entry.needed == 1 or entry.kind == "double"
-        else (" 1st" if not entry.stakes else " 2nd")
-    )
-    return rows([title, head, f"Stake{which}: < {entry.dial} >", "Turn, push: ok"])
+    if entry.needed == 1 or entry.kind == "double":
+        stake = _("Stake: < {amount} >")
+    else:
+        stake = _("Stake 1st: < {amount} >") if not entry.stakes else _("Stake 2nd: < {amount} >")
+    return rows([title, head, stake.format(amount=entry.dial), _("Turn, push: ok")])
 
 
 def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
@@ -210,20 +240,20 @@ def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
     owed = board.owed
     lcd = rows(
         [
-            f"Race {view.race}/3: hands",
-            named(player, ": scan your hand"),
-            f"Cards: {held}/{held + int(owed.get(player, 0))}",
-            "Others look away",
+            _("Race {number}/3: hands").format(number=view.race),
+            named(player, _(": scan your hand")),
+            _("Cards: {held}/{dealt}").format(held=held, dealt=held + int(owed.get(player, 0))),
+            _("Others look away"),
         ]
     )
-    return Screen(lcd, Oled(lines=(short(player, 10), "hand")), leds(view, layout))
+    return Screen(lcd, Oled(lines=(short(player, 10), _("hand"))), leds(view, layout))
 
 
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
     """A settled race: the first two horses and each player's result, then one page each."""
     results = board_of(view).results
     if not results:
-        return [rows(["Race over", prompt])]
+        return [rows([_("Race over"), prompt])]
     return numbered(_result_pages(view, prompt))
 
 
@@ -233,16 +263,19 @@ def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
     payouts = result.payouts
     changes = [(p.player, signed(p.change)) for p in payouts]
     first = [
-        f"Race {result.number} over",
-        spread(f"1st {result.first}", f"2nd {result.second}"),
-        name_score_row(changes, fallback="Turn: each player"),
+        _("Race {number} over").format(number=result.number),
+        spread(
+            _("1st {horse}").format(horse=_(str(result.first))),
+            _("2nd {horse}").format(horse=_(str(result.second))),
+        ),
+        name_score_row(changes, fallback=_("Turn: each player")),
         prompt,
     ]
     pages = [first]
     markers = board.markers
     for p in payouts:
         player = p.player
-        shared = " shared" if p.shared else ""
+        shared = _(" shared") if p.shared else ""
         held = markers.get(player)
         pages.append(
             [
@@ -262,25 +295,26 @@ def final_pages(view: PublicView) -> list[tuple[str, ...]]:
         f"{r.place}. " + named(r.player, f" {r.balance}", COLS - len(f"{r.place}. "))
         for r in ranking
     ]
-    pages = [["Game over!", winners_row(list(view.winners)), *lines[:2]]]
-    pages += [["Ranking", *lines[start : start + 3]] for start in range(2, len(lines), 3)]
+    pages = [[_("Game over!"), winners_row(list(view.winners)), *lines[:2]]]
+    pages += [[_("Ranking"), *lines[start : start + 3]] for start in range(2, len(lines), 3)]
     results = board_of(view).results
-    return numbered(pages + (_result_pages(view, "Push: menu") if results else []))
+    return numbered(pages + (_result_pages(view, _("Push: menu")) if results else []))
 
 
 def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Whose bet or card it is, or the winner."""
     if entry is not None:
         key = buttons_lines(HORSES, 2) if entry.step == "horses" else ()
-        return Oled(lines=(short(entry.player, 10), "bets", *key))
+        return Oled(lines=(short(entry.player, 10), _("bets"), *key))
     if view.phase in ("betting", "racing") and view.turn:
-        return Oled(lines=(short(view.turn, 10), "plays"))
+        return Oled(lines=(short(view.turn, 10), _("plays")))
     board = board_of(view)
     if view.phase == "race_over" and board.results:
-        return Oled(lines=(str(board.results[-1].first), "wins"))
+        return Oled(lines=(_(str(board.results[-1].first)), _("wins")))
     if view.phase == "game_over":
         winners = list(view.winners)
-        return Oled(lines=(short(winners[0], 10), "wins!") if len(winners) == 1 else ("A tie!",))
+        won = (short(winners[0], 10), _("wins!")) if len(winners) == 1 else (_("A tie!"),)
+        return Oled(lines=won)
     return Oled()
 
 
@@ -324,6 +358,9 @@ def screen(
     layout: TrackLeds,
     page: int = 0,
     played_by: str | None = None,
+    dialled: bool = False,
 ) -> Screen:
-    """The whole picture (``played_by``: who played the last card of the race)."""
-    return Screen(lcd(view, entry, page, played_by), oled(view, entry), leds(view, layout))
+    """The whole picture (``played_by``: who played the last card of the race; ``dialled``:
+    cards are dialled, no card reader)."""
+    shown = lcd(view, entry, page, played_by, dialled)
+    return Screen(shown, oled(view, entry), leds(view, layout))

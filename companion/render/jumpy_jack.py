@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from companion.games.jumpy_jack import Effect, HorseState, JumpyJackBoard, Podium, RaceResult
 from companion.games.jumpy_jack import Move as MoveMade
+from companion.games.text import N_
+from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import (
     BARRAGE,
@@ -41,11 +43,15 @@ from companion.render.text import (
     named,
     numbered,
     page_of,
+    race_word,
     rows,
     short,
     spread_name,
     stars,
 )
+
+#: The horses of the default board, for the catalogs (the view keeps their English names).
+COLOURS = (N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("white"))
 
 _MARKS = {"stop": STOP_MARK, "double": DOUBLE_MARK, "out": OUT_MARK, "restart": RESTART_MARK}
 
@@ -100,7 +106,7 @@ def horse_colour(board: JumpyJackBoard, name: str) -> RGB:
 
 def podium_row(board: JumpyJackBoard) -> str:
     """Places 1 to 3 in one row: ``1:red 2:blue 3:---``."""
-    return places_row(list(board.podium)[:3])
+    return places_row([_(h) if h else None for h in list(board.podium)[:3]])
 
 
 def places_row(podium: Sequence[str | None]) -> str:
@@ -116,7 +122,8 @@ def places_row(podium: Sequence[str | None]) -> str:
 def teams(board: JumpyJackBoard) -> list[tuple[str, tuple[str, ...], int]]:
     """The teams of the teams variant: ``("Team 1", members, score)``; empty without teams."""
     return [
-        (f"Team {number}", team.players, team.score) for number, team in enumerate(board.teams, 1)
+        (_("Team {number}").format(number=number), team.players, team.score)
+        for number, team in enumerate(board.teams, 1)
     ]
 
 
@@ -134,21 +141,24 @@ def scores_row(view: PublicView) -> str:
     pairs = standings(view)
     best = max((score for _, score in pairs), default=0)
     leaders = [name for name, score in pairs if score == best]
-    lead = name_list(leaders, COLS - len(f"Lead {best}: "), lines=1)
+    prefix = _("Lead {score}: ").format(score=best)
+    lead = name_list(leaders, COLS - len(prefix), lines=1)
     if len(leaders) == len(pairs):
-        fallback = f"All level on {best}"
+        fallback = _("All level on {score}").format(score=best)
     elif lead is not None:
-        fallback = f"Lead {best}: {lead[0]}"
+        fallback = prefix + lead[0]
     else:
-        fallback = f"Lead {best}: {len(leaders)} players"
+        fallback = prefix + ngettext("{count} player", "{count} players", len(leaders)).format(
+            count=len(leaders)
+        )
     return name_score_row(pairs, fallback=fallback)
 
 
 def turn_row(player: str, race: int | None = None) -> str:
     """Whose turn it is, with the race when the whole name leaves room for it."""
     if race is None:
-        return named(player, "'s turn")
-    return spread_name(player, "'s turn", f"Race {race}", least=len(player))
+        return named(player, _("'s turn"))
+    return spread_name(player, _("'s turn"), race_word(race), least=len(player))
 
 
 def lcd(
@@ -161,17 +171,17 @@ def lcd(
     """
     board = board_of(view)
     turn = view.turn or ""
-    race = f"Race {view.race}"
+    race = race_word(view.race)
     if view.phase == "predict":
         return _predict_rows(view, entry)
     if view.phase == "roll":
         return rows(
-            [turn_row(turn, view.race), "Press the die", podium_row(board), scores_row(view)]
+            [turn_row(turn, view.race), _("Press the die"), podium_row(board), scores_row(view)]
         )
     if view.phase == "move":
         return rows(_move_rows(view))
     if view.phase == "race_over":
-        return page_of(race_pages(view, "Push: next race", guesses=guesses), page)
+        return page_of(race_pages(view, _("Push: next race"), guesses=guesses), page)
     if view.phase == "match_over":
         return page_of(match_pages(view, guesses), page)
     return rows([race, view.phase])
@@ -180,51 +190,62 @@ def lcd(
 def _move_rows(view: PublicView) -> list[str]:
     """Whose die shows what, the horses it may move (two rows at most), the podium, scores."""
     board = board_of(view)
-    legal = list(board.legal_horses)
-    first = named(view.turn or "", f": die {board.die}")
+    legal = [_(h) for h in board.legal_horses]
+    first = named(view.turn or "", _(": die {die}").format(die=board.die))
     if not legal:
-        return [first, "No horse can move", podium_row(board), scores_row(view)]
+        return [first, _("No horse can move"), podium_row(board), scores_row(view)]
     names = horse_names(board)
     if len(legal) == len(names):
-        return [first, "Move any horse", buttons_row(names), podium_row(board)]
-    keyed = [f"{names.index(h) + 1}{h}" if h in names else h for h in legal]
-    listed = name_list(keyed, lines=2, sep=" ") or (f"{len(legal)} horses",)
-    return [first, "Move one of:", *listed, podium_row(board)][:4]
+        return [first, _("Move any horse"), buttons_row(names), podium_row(board)]
+    keyed = [f"{names.index(h) + 1}{_(h)}" if h in names else _(h) for h in board.legal_horses]
+    listed = name_list(keyed, lines=2, sep=" ") or (
+        ngettext("{count} horse", "{count} horses", len(legal)).format(count=len(legal)),
+    )
+    return [first, _("Move one of:"), *listed, podium_row(board)][:4]
 
 
 def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
-    race = f"Race {view.race}"
+    race = race_word(view.race)
     if entry is not None and entry.what == "prediction":
         later = [p for p in view.waiting_for if p != entry.player]
         return rows(
             [
                 buttons_row(horse_names(board_of(view))),
-                named(entry.player, ": predict"),
-                f"1st 2nd 3rd: {stars(entry.entered, 3)}",
-                "Next: " + short(later[0], COLS - len("Next: ")) if later else "Others look away",
+                named(entry.player, _(": predict")),
+                _("1st 2nd 3rd: {stars}").format(stars=stars(entry.entered, 3)),
+                _("Next: ") + short(later[0], COLS - len(_("Next: ")))
+                if later
+                else _("Others look away"),
             ]
         )
     if entry is not None:
         if entry.choosing:
-            target = short(entry.target, COLS - 4) if entry.target else "no guess"
+            target = short(entry.target, COLS - 4) if entry.target else _("no guess")
             return rows(
                 [
-                    f"{race}: guesses",
-                    named(entry.player, ": guess whose?"),
+                    _("{race}: guesses").format(race=race),
+                    named(entry.player, _(": guess whose?")),
                     f"< {target} >",
-                    "Turn, push: ok",
+                    _("Turn, push: ok"),
                 ]
             )
         return rows(
             [
                 buttons_row(horse_names(board_of(view))),
-                named(entry.player, ": guess"),
-                f"1st 2nd 3rd: {stars(entry.entered, 3)}",
-                "Others look away",
+                named(entry.player, _(": guess")),
+                _("1st 2nd 3rd: {stars}").format(stars=stars(entry.entered, 3)),
+                _("Others look away"),
             ]
         )
     turn = view.turn or ""
-    return rows([f"{race}: all sealed", turn_row(turn), "Press the die", scores_row(view)])
+    return rows(
+        [
+            _("{race}: all sealed").format(race=race),
+            turn_row(turn),
+            _("Press the die"),
+            scores_row(view),
+        ]
+    )
 
 
 def race_pages(
@@ -234,7 +255,7 @@ def race_pages(
     results = board_of(view).results
     if result is None:
         if not results:
-            return [rows(["Race over", prompt])]
+            return [rows([_("Race over"), prompt])]
         result = results[-1]
     return numbered(_race_pages(view, prompt, result, guesses))
 
@@ -250,9 +271,9 @@ def _race_pages(
     if found:  # the teams variant: what each team gained
         gained = [(name, f"+{sum(gain.get(p, 0) for p in members)}") for name, members, _ in found]
     first = [
-        f"Race {result.number} over",
-        places_row(_top3(result.podium)),
-        name_score_row(gained, fallback="Turn: each player"),
+        _("Race {number} over").format(number=result.number),
+        places_row([_(h) if h else None for h in _top3(result.podium)]),
+        name_score_row(gained, fallback=_("Turn: each player")),
         prompt,
     ]
     pages = [first, *_team_pages(view)]
@@ -260,21 +281,21 @@ def _race_pages(
     predictions: Mapping[str, Sequence[str]] = result.predictions
     guesses = result.guesses
     for player in view.players:
-        said = [str(h) for h in predictions.get(player, [])]
+        said = [_(str(h)) for h in predictions.get(player, [])]
         total = points.get(player, 0) + bonus.get(player, 0)
         listed = name_list(said, lines=1, sep=" ") if said else None
         guess = guesses.get(player)
         last = prompt
         if guess:
             bonus_text = f": +{bonus.get(player, 0)}"
-            last = "Guess " + named(guess.target, bonus_text, COLS - len("Guess "))
+            last = _("Guess ") + named(guess.target, bonus_text, COLS - len(_("Guess ")))
         elif guessing:
-            last = "No guess"
+            last = _("No guess")
         pages.append(
             [
                 named(player, "", COLS - MARK),
-                f"+{total}, total {scores.get(player, 0)}",
-                listed[0] if listed else "No prediction",
+                _("+{points}, total {total}").format(points=total, total=scores.get(player, 0)),
+                listed[0] if listed else _("No prediction"),
                 last,
             ]
         )
@@ -290,7 +311,13 @@ def _team_pages(view: PublicView) -> list[list[str]]:
         for name, members, score in found[start : start + 2]:
             lines.append(f"{name}: {score}")
             listed = name_list(members, lines=1)
-            lines.append(listed[0] if listed else f"{len(members)} players")
+            lines.append(
+                listed[0]
+                if listed
+                else ngettext("{count} player", "{count} players", len(members)).format(
+                    count=len(members)
+                )
+            )
         pages.append(lines)
     return pages
 
@@ -312,21 +339,25 @@ def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]
     best = max((score for _, score in pairs), default=0)
     top = [name for name, score in pairs if score == best]
     if len(top) == 1:
-        who = "Winner: " + short(top[0], COLS - len("Winner: "))
+        who = _("Winner: ") + short(top[0], COLS - len(_("Winner: ")))
     else:
         full = ", ".join(top)
-        listed = name_list(top, COLS - len("Winners: "), lines=1)
-        shortened = f"Winners: {listed[0]}" if listed else f"{len(top)} winners tie"
-        who = first_fit([f"Winners: {full}", f"Tie: {full}", shortened])
-    first = ["Match over!", who, scores_row(view) if len(pairs) > 1 else "", "Push: menu"]
+        listed = name_list(top, COLS - len(_("Winners: ")), lines=1)
+        shortened = (
+            _("Winners: ") + listed[0]
+            if listed
+            else _("{count} winners tie").format(count=len(top))
+        )
+        who = first_fit([_("Winners: ") + full, _("Tie: ") + full, shortened])
+    first = [_("Match over!"), who, scores_row(view) if len(pairs) > 1 else "", _("Push: menu")]
     ranked = sorted(pairs, key=lambda pair: -pair[1])
     lines: list[str] = []
     for name, score in ranked:
         place = 1 + sum(1 for _, other in pairs if other > score)
         lines.append(f"{place}. " + named(name, f" {score}", COLS - len(f"{place}. ")))
-    ranking = [["Ranking", *lines[start : start + 3]] for start in range(0, len(lines), 3)]
+    ranking = [[_("Ranking"), *lines[start : start + 3]] for start in range(0, len(lines), 3)]
     results = board_of(view).results
-    last = _race_pages(view, "Push: menu", results[-1], guesses) if results else []
+    last = _race_pages(view, _("Push: menu"), results[-1], guesses) if results else []
     return numbered([first, *ranking, *last])
 
 
@@ -334,22 +365,22 @@ def oled(view: PublicView, entry: Entry | None) -> Oled:
     """Return the OLED content: the die face while a value waits, else a short line or two."""
     board = board_of(view)
     if entry is not None:
-        doing = "predicts" if entry.what == "prediction" else "guesses"
+        doing = _("predicts") if entry.what == "prediction" else _("guesses")
         key = () if entry.choosing else buttons_lines(horse_names(board))
         return Oled(lines=(short(entry.player, 10), doing, *key)[:4])
     if view.phase == "move" and board.die:
         return Oled(die=board.die)
     if view.phase in ("roll", "predict") and view.turn:
-        return Oled(lines=(short(view.turn, 10), "rolls"))
+        return Oled(lines=(short(view.turn, 10), _("rolls")))
     if view.phase == "race_over":
-        return Oled(lines=(f"Race {view.race}", "over"))
+        return Oled(lines=(race_word(view.race), _("over")))
     if view.phase == "match_over":
         pairs = standings(view)
         best = max((score for _, score in pairs), default=0)
         top = [name for name, score in pairs if score == best]
         if len(top) == 1:
-            return Oled(lines=(short(top[0], 10), "wins!"))
-        return Oled(lines=("A tie!",))
+            return Oled(lines=(short(top[0], 10), _("wins!")))
+        return Oled(lines=(_("A tie!"),))
     return Oled()
 
 
@@ -432,8 +463,8 @@ def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
     return rows(
         [
             turn_row(view.turn or "", view.race),
-            f"Die: turn < {dial} > push",
-            "Or horse 1-5, die: 6",
+            _("Die: turn < {die} > push").format(die=dial),
+            _("Or horse 1-5, die: 6"),
             scores_row(view),
         ]
     )
@@ -451,6 +482,7 @@ def screen(
     """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed;
     ``guesses``: the guess variant is played)."""
     if die_dial is not None:
-        shown = Oled(lines=(short(view.turn or "", 10), "rolls", f"die {die_dial}?"))
+        asked = _("die {die}?").format(die=die_dial)
+        shown = Oled(lines=(short(view.turn or "", 10), _("rolls"), asked))
         return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
     return Screen(lcd(view, entry, page, guesses), oled(view, entry), leds(view, track, layout))

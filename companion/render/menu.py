@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from companion.render.language import _, ngettext
 from companion.render.screen import Oled, Screen
 from companion.render.text import COLS, name_list, rows, short, spread
 
@@ -12,8 +13,6 @@ from companion.render.text import COLS, name_list, rows, short, spread
 VISIBLE = 3
 #: The OLED's small font: characters a line.
 OLED_SMALL = 21
-
-_SEAT = re.compile(r"Player (\d+)\Z")
 
 
 def window(items: Sequence[str], cursor: int, visible: int = VISIBLE) -> list[str]:
@@ -30,8 +29,8 @@ def games(titles: Sequence[str], cursor: int) -> Screen:
     """The game list: one row per game with its horse button number."""
     items = [f"{i} {title}" for i, title in enumerate(titles, 1)]
     return Screen(
-        rows(["Choose a game:", *window(items, cursor)]),
-        Oled(lines=("Choose", "a game")),
+        rows([_("Choose a game:"), *window(items, cursor)]),
+        Oled(lines=(_("Choose"), _("a game"))),
     )
 
 
@@ -45,13 +44,14 @@ def seats(names: Sequence[str]) -> list[str]:
 
     def flush() -> None:
         if len(run) >= 3:
-            out.append(f"Players {run[0]} to {run[-1]}")
+            out.append(_("Players {first} to {last}").format(first=run[0], last=run[-1]))
         else:
-            out.extend(f"Player {n}" for n in run)
+            out.extend(_("Player {number}").format(number=n) for n in run)
         run.clear()
 
+    seat_name = re.compile(re.escape(_("Player {number}")).replace(r"\{number\}", r"(\d+)") + r"\Z")
     for name in names:
-        seat = _SEAT.match(name)
+        seat = seat_name.match(name)
         if seat is not None and (not run or int(seat.group(1)) == run[-1] + 1):
             run.append(int(seat.group(1)))
             continue
@@ -67,13 +67,13 @@ def seats(names: Sequence[str]) -> list[str]:
 def listed_names(names: Sequence[str], lines: int = 2) -> tuple[str, ...]:
     """The players' names on up to ``lines`` rows, shortened only as much as they must."""
     items = seats(names)
-    fixed = [item for item in items if item.startswith("Players ")]
+    fixed = [item for item in items if item not in names]
     for shown in range(len(items), 0, -1):
-        more = [f"+{len(items) - shown} more"] if shown < len(items) else []
+        more = [_("+{count} more").format(count=len(items) - shown)] if shown < len(items) else []
         laid = name_list([*items[:shown], *more], lines=lines, fixed=[*fixed, *more])
         if laid is not None:
             return laid
-    return (f"{len(names)} players",)
+    return (ngettext("{count} player", "{count} players", len(names)).format(count=len(names)),)
 
 
 def players(title: str, count: int, low: int, high: int, names: Sequence[str]) -> Screen:
@@ -81,8 +81,14 @@ def players(title: str, count: int, low: int, high: int, names: Sequence[str]) -
     left = "<" if count > low else " "
     right = ">" if count < high else " "
     return Screen(
-        rows([title, f"Players: {left} {count} {right}", *listed_names(names)]),
-        Oled(lines=("Players", str(count))),
+        rows(
+            [
+                title,
+                _("Players: {left} {count} {right}").format(left=left, count=count, right=right),
+                *listed_names(names),
+            ]
+        ),
+        Oled(lines=(_("Players"), str(count))),
     )
 
 
@@ -97,15 +103,15 @@ def options(
 
     ``teams``, when the teams option is on, are listed on the OLED while the cursor is on it.
     """
-    shown = [spread(label, value, COLS - 1) if value else label for label, value in items]
-    players = f"{count} player{'' if count == 1 else 's'}"
+    shown = [spread(_(label), _(value), COLS - 1) if value else _(label) for label, value in items]
+    players = ngettext("{count} player", "{count} players", count).format(count=count)
     label = items[cursor][0] if 0 <= cursor < len(items) else ""
     if label == "Teams" and teams:
         oled = Oled(lines=team_lines(teams))
     elif label == "Start":
-        oled = Oled(lines=(players, "Push: go"))
+        oled = Oled(lines=(players, _("Push: go")))
     else:
-        oled = Oled(lines=(players, "Options"))
+        oled = Oled(lines=(players, _("Options")))
     return Screen(rows([title, *window(shown, cursor)]), oled)
 
 
@@ -115,5 +121,7 @@ def team_lines(teams: Sequence[Sequence[str]]) -> tuple[str, ...]:
     for number, members in enumerate(teams, 1):
         prefix = f"{number}: "
         laid = name_list(members, OLED_SMALL - len(prefix), lines=1)
-        lines.append(prefix + (laid[0] if laid else f"{len(members)} players"))
+        count = len(members)
+        many = ngettext("{count} player", "{count} players", count).format(count=count)
+        lines.append(prefix + (laid[0] if laid else many))
     return tuple(short(line, OLED_SMALL) for line in lines)

@@ -6,7 +6,8 @@ import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
-from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, short
+from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, N_, short
+from companion.render.language import _
 from companion.session.view import PublicBoard
 
 __all__ = ["short"]
@@ -22,7 +23,15 @@ SEALED = "***"
 SUIT_SYMBOLS: Mapping[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 #: The suits' English names, by letter.
-SUIT_NAMES: Mapping[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: Mapping[str, str] = {
+    "S": N_("spades"),
+    "H": N_("hearts"),
+    "D": N_("diamonds"),
+    "C": N_("clubs"),
+}
+
+#: The names of the ranks that are words (the others are numbers), for cards in sentences.
+RANK_WORDS = (N_("ace"), N_("jack"), N_("queen"), N_("king"))
 
 
 class PublicView(Protocol):
@@ -149,34 +158,56 @@ def name_list(
 
 #: Two letters for a horse named by a colour, where a row lists every horse button.
 TWO_LETTERS: Mapping[str, str] = {
-    "red": "Re",
-    "blue": "Bl",
-    "green": "Gr",
-    "yellow": "Ye",
-    "white": "Wh",
-    "black": "Bk",
-    "orange": "Or",
-    "purple": "Pu",
-    "pink": "Pi",
-    "brown": "Br",
-    "grey": "Gy",
-    "gray": "Gy",
-    "cyan": "Cy",
-    "magenta": "Ma",
+    "red": N_("Re"),
+    "blue": N_("Bl"),
+    "green": N_("Gr"),
+    "yellow": N_("Ye"),
+    "white": N_("Wh"),
+    "black": N_("Bk"),
+    "orange": N_("Or"),
+    "purple": N_("Pu"),
+    "pink": N_("Pi"),
+    "brown": N_("Br"),
+    "grey": N_("Gy"),
+    "gray": N_("Gy"),
+    "cyan": N_("Cy"),
+    "magenta": N_("Ma"),
     "no.": "No",
 }
+
+#: The colours of the table's horses, for the catalogs (a board's horses are named by them).
+COLOUR_WORDS = (
+    N_("red"),
+    N_("blue"),
+    N_("green"),
+    N_("yellow"),
+    N_("white"),
+    N_("black"),
+    N_("orange"),
+    N_("purple"),
+    N_("pink"),
+    N_("brown"),
+    N_("grey"),
+    N_("gray"),
+    N_("cyan"),
+    N_("magenta"),
+)
 
 
 def button_items(labels: Sequence[str]) -> list[str]:
     """Each horse button with its horse, whole names when they all fit one row, else two
-    letters: ``["1Re", "2Bl", "3Gr", "4Ye", "5Wh"]``."""
-    whole = [f"{number}{label}" for number, label in enumerate(labels, 1)]
+    letters: ``["1Re", "2Bl", "3Gr", "4Ye", "5Wh"]``. A colour is said in the table's
+    language (``labels`` are the horses' English names, as the games keep them)."""
+    whole = [f"{number}{_(label)}" for number, label in enumerate(labels, 1)]
     if len(" ".join(whole)) <= COLS:
         return whole
-    return [
-        f"{number}{TWO_LETTERS.get(label.lower(), label[:2].capitalize())}"
-        for number, label in enumerate(labels, 1)
-    ]
+    return [f"{number}{two_letters(label)}" for number, label in enumerate(labels, 1)]
+
+
+def two_letters(label: str) -> str:
+    """The two letters of a horse in the table's language (its name's first two if none)."""
+    letters = TWO_LETTERS.get(label.lower())
+    return _(letters) if letters else _(label)[:2].capitalize()
 
 
 def buttons_row(labels: Sequence[str]) -> str:
@@ -198,17 +229,21 @@ def card_dial_rows(key: str, choice: str | None) -> tuple[str, ...]:
     """
     if choice is None:
         return (key,)
-    return (first_fit([f"Card: < {choice} >", f"< {choice} >"]), "Turn; push: play it")
+    dialled = first_fit([_("Card: < {card} >").format(card=choice), f"< {choice} >"])
+    return (dialled, _("Turn; push: play it"))
 
 
 def winners_row(names: Sequence[str]) -> str:
     """The winner of a game in one row ("Winner: Ben"), or the players who tie for first."""
     if len(names) == 1:
-        return "Winner: " + short(names[0], COLS - len("Winner: "))
+        winner = _("Winner: ")
+        return winner + short(names[0], COLS - len(winner))
     full = ", ".join(names)
-    listed = name_list(names, COLS - len("Winners: "), lines=1)
-    shortened = f"Winners: {listed[0]}" if listed else f"{len(names)} winners tie"
-    return first_fit([f"Winners: {full}", f"Tie: {full}", shortened])
+    winners = _("Winners: ")
+    listed = name_list(names, COLS - len(winners), lines=1)
+    tie = _("{count} winners tie").format(count=len(names))
+    shortened = winners + listed[0] if listed else tie
+    return first_fit([winners + full, _("Tie: ") + full, shortened])
 
 
 def _lay(items: Sequence[str], width: int, sep: str) -> list[str]:
@@ -303,7 +338,12 @@ MARK = 6
 
 def sealed(player: str) -> str:
     """Say in one row that ``player``'s bet is in: ``Anna: bet sealed ***``."""
-    return first_fit([f"{player}: bet sealed {SEALED}", named(player, f": sealed {SEALED}")])
+    return first_fit(
+        [
+            _("{player}: bet sealed {sealed}").format(player=player, sealed=SEALED),
+            named(player, _(": sealed {sealed}").format(sealed=SEALED)),
+        ]
+    )
 
 
 def stars(entered: int, total: int) -> str:
@@ -324,7 +364,10 @@ def card_text(code: str) -> str:
 
 
 def ordinal(number: int) -> str:
-    """Return 1st, 2nd, 3rd, 4th..."""
+    """Return 1st, 2nd, 3rd, 4th... (1er, 2e... in French, 1., 2.... in German)."""
+    if _("{number}th") != "{number}th":
+        form = _("{number}st") if number == 1 else _("{number}th")
+        return form.format(number=number)
     if 10 <= number % 100 <= 20:
         ending = "th"
     else:
@@ -337,6 +380,11 @@ def page_of(pages: Sequence[tuple[str, ...]], index: int) -> tuple[str, ...]:
     if not pages:
         return ()
     return pages[index % len(pages)]
+
+
+def race_word(number: int) -> str:
+    """Say which race it is: ``Race 2``."""
+    return _("Race {number}").format(number=number)
 
 
 def signed(amount: int) -> str:

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.games.errors import GameError, Refusal
+from companion.games.errors import N_, GameError, Refusal
 from companion.games.registry import find_game
-from companion.games.text import short
+from companion.games.text import Message, short
 from companion.session.binding import Binding, binding_class
 from companion.session.journal import GameNotRebuilt, GameRecord, Journal, JournalError, utc_now
 from companion.session.log import (
@@ -51,8 +51,13 @@ TURN_BOUND: tuple[type[Entry], ...] = (
     PlayCard,
 )
 
-#: What a sealed input is called on the shared displays.
-SEALED_WORDS = {"predict": "prediction", "guess": "guess", "bet": "bet", "hand": "hand"}
+#: What the shared displays say of a sealed input refused, by its type.
+SEALED_REFUSALS = {
+    "predict": N_("{player}: prediction refused: enter it again."),
+    "guess": N_("{player}: guess refused: enter it again."),
+    "bet": N_("{player}: bet refused: enter it again."),
+    "hand": N_("{player}: hand refused: enter it again."),
+}
 
 
 #: How long a player's name may be in a refusal sentence on the 20x4 LCD.
@@ -63,7 +68,8 @@ class EntryRefused(Refusal):
     """The game refused ``entry``, one of the entries it was rebuilt from (a Refusal too)."""
 
     def __init__(self, entry: Entry, refusal: Refusal) -> None:
-        super().__init__(refusal.code, refusal.sentence)
+        message = refusal.message
+        super().__init__(refusal.code, message.template, message.plural, **dict(message.params))
         self.entry = entry
 
 
@@ -128,14 +134,20 @@ class Game:
             raise Refusal("game_started", "A game is already on.")
         game = find_game(self.kind)
         if entry.TYPE not in EVERY_GAME and entry.TYPE not in game.entries:
-            raise Refusal("wrong_game", f"Not an input of {game.title}.")
+            raise Refusal("wrong_game", "Not an input of {game}.", game=game.title)
         player = getattr(entry, "player", None)
         if player is not None and player not in self.start.players:
-            raise Refusal("unknown_player", f"No player {short(player, NAME_WIDTH)} at this table.")
+            raise Refusal(
+                "unknown_player",
+                "No player {player} at this table.",
+                player=short(player, NAME_WIDTH),
+            )
         if isinstance(entry, TURN_BOUND) and player is not None:
             turn = self.binding.turn()
             if turn is not None and player != turn:
-                raise Refusal("not_your_turn", f"It is {short(turn, NAME_WIDTH)}'s turn.")
+                raise Refusal(
+                    "not_your_turn", "It is {player}'s turn.", player=short(turn, NAME_WIDTH)
+                )
 
     def _apply(self, entry: Entry) -> None:
         self.check(entry)
@@ -209,9 +221,10 @@ def public_refusal(entry: Entry, error: Refusal) -> RefusalView:
     player = getattr(entry, "player", None)
     if entry.SECRET:
         who = short(player or "?", NAME_WIDTH)
-        sentence = f"{who}: {SEALED_WORDS.get(entry.TYPE, entry.TYPE)} refused: enter it again."
-        return RefusalView(entry.TYPE, player, "sealed_input_refused", sentence)
-    return RefusalView(entry.TYPE, player, error.code, error.sentence)
+        template = SEALED_REFUSALS[entry.TYPE]
+        message = Message.of(template, player=who)
+        return RefusalView(entry.TYPE, player, "sealed_input_refused", message.english, message)
+    return RefusalView(entry.TYPE, player, error.code, error.sentence, error.message)
 
 
 class Session:
@@ -271,7 +284,10 @@ class Session:
         """Start a new game and return its id; raises Refusal for an impossible set-up."""
         outcome = self.submit(NewGame(kind, tuple(players), dict(options or {})))
         if not outcome.accepted:
-            raise Refusal(outcome.code or "refused", outcome.sentence or "Refused")
+            message = outcome.message or Message.of(outcome.sentence or "Refused")
+            raise Refusal(
+                outcome.code or "refused", message.template, message.plural, **dict(message.params)
+            )
         assert outcome.game_id is not None
         return outcome.game_id
 
@@ -313,13 +329,15 @@ class Session:
 
     def _refused(self, entry: Entry, error: Refusal) -> Outcome:
         player = getattr(entry, "player", None)
-        private = RefusalView(entry.TYPE, player, error.code, error.sentence)
+        private = RefusalView(entry.TYPE, player, error.code, error.sentence, error.message)
         self._refusal, self._view = (public_refusal(entry, error), private), None
         if self.journal is not None:
             detail = str(error.__cause__) if error.__cause__ else error.sentence
             game_id = None if isinstance(entry, NewGame) else self._game_id
             self.journal.record_refusal(game_id, dumps(entry), error.code, detail)
-        return Outcome(False, entry, self.view(), error.code, error.sentence, self._game_id)
+        return Outcome(
+            False, entry, self.view(), error.code, error.sentence, self._game_id, error.message
+        )
 
     def resume(self, game_id: int) -> View:
         """Rebuild a game of the journal and make it the current one.

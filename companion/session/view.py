@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from companion.games.text import Message
 from companion.session.log import Entry
 
 if TYPE_CHECKING:  # the engines load only with a command that plays
@@ -47,12 +48,17 @@ PrivateDetails: TypeAlias = "JumpyJackPrivate | CourseHippiquePrivate | JockeyPr
 
 @dataclass(frozen=True)
 class RefusalView:
-    """A refused input as the table sees it: what was tried, by whom, and why not."""
+    """A refused input as the table sees it: what was tried, by whom, and why not.
+
+    ``sentence`` is in English; ``message`` is the same sentence as a template and its
+    parameters, for the displays to say in the table's language (never in the JSON).
+    """
 
     type: str
     player: str | None
     code: str
     sentence: str
+    message: Message | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,7 @@ class Outcome:
     code: str | None = None
     sentence: str | None = field(default=None, repr=False)
     game_id: int | None = None
+    message: Message | None = field(default=None, compare=False, repr=False)
 
 
 def _fields_json(view: View | PrivateView) -> dict[str, Any]:
@@ -128,7 +135,9 @@ def _fields_json(view: View | PrivateView) -> dict[str, Any]:
         if f.name in ("board", "details"):
             data[f.name] = value.to_json()
         elif isinstance(value, RefusalView):
-            data[f.name] = asdict(value)
+            refusal = asdict(value)
+            refusal.pop("message")  # its English sentence is in the JSON already
+            data[f.name] = refusal
         else:
             data[f.name] = _plain(value)
     return data

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 import companion.render.text as text
 from companion.daemon.flows.cards import jockey_number
@@ -40,6 +41,7 @@ from companion.devices.base import (
 from companion.games.jockey.deck import default_deck
 from companion.games.jumpy_jack import Board
 from companion.games.registry import GAMES as MENU
+from companion.render.language import LANGUAGE_NAMES, speaking
 from companion.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +97,12 @@ def vocabulary() -> set[str]:
     words.update(LETTERS.findall("".join(_literals(ROOT / "companion/daemon/table.py"))))
     for game in MENU:  # the titles and option labels each game declares for the menu
         words.update(LETTERS.findall(" ".join([game.title, *(o.label for o in game.options)])))
+    for po in sorted((ROOT / "companion/locale").glob("*/LC_MESSAGES/companion.po")):
+        with po.open("rb") as handle:  # the same sentences in French and German
+            for message in read_po(handle):
+                said = [message.string] if isinstance(message.string, str) else message.string
+                words.update(LETTERS.findall(" ".join(said)))
+    words.update(LETTERS.findall(" ".join(LANGUAGE_NAMES.values())))
     return {w.lower() for w in words if len(w) > 1 or w in ONE_LETTER}
 
 
@@ -186,7 +194,8 @@ def check_screen(table: TableController, parts: set[str]) -> None:
     """Rules 2 and 3 on the picture now (rule 1 is checked by ``cut`` itself)."""
     screen = table.screen()
     assert len(screen.lcd) == 4
-    steady = table.flow.screen().lcd
+    with speaking(table.language):  # the flow alone draws in the table's language too
+        steady = table.flow.screen().lcd
     flash = table._flash
     shown = len(flash.lcd) if flash is not None else 0
     for index, row in enumerate(screen.lcd):
@@ -251,8 +260,9 @@ def test_random_games_never_break_the_table_and_every_row_reads_well(
     view = table.session.view()
     assert view.game is not None and len(view.players) == players, table.screen().lcd
     # names of every game the random presses may start from the menu
-    parts = name_parts([*configured, *(f"Player {n}" for n in range(1, 11))])
-    parts |= name_parts(f"Team {n}" for n in range(1, 6))
+    seats = ("Player", "Joueur", "Spieler")  # a seat is named in the table's language
+    parts = name_parts([*configured, *(f"{s} {n}" for s in seats for n in range(1, 11))])
+    parts |= name_parts(f"{t} {n}" for t in ("Team", "Équipe") for n in range(1, 6))
     parts |= name_parts(Board.default().horse_names)
     parts |= name_parts(card.label for card in default_deck().cards)
     parts |= name_parts(["brown", "yellow", "blue", "red", "spades", "hearts", "diamonds"])

@@ -11,11 +11,11 @@ from tests.daemon.test_table_jockey import bet
 
 def start_with_hands(table: Any) -> None:
     table.press("horse3", "push")  # Jockey, 2 players
-    table.turn(-1)  # from Start up to Hands
+    table.turn(-2)  # from Start up past Language to Hands
     assert ">Hands" in table.lcd and "off" in table.lcd
     table.press("push")
     assert "scan" in table.lcd
-    table.turn(1)
+    table.turn(2)
     table.press("push")  # Start
 
 

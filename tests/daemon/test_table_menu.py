@@ -110,7 +110,7 @@ def test_options_cycle_with_push_or_a_horse_button_and_reach_the_new_game() -> N
     table.turn(1)
     table.press("push", "push")
     assert ">Setback         all" in table.lcd
-    table.turn(1)
+    table.turn(2)  # past the language, to Start
     cues = table.press("push")
     assert Tone.ACCEPTED in [c.tone for c in cues]
     table_now = table.ctl.session.table
@@ -128,10 +128,10 @@ def test_an_impossible_set_up_is_refused_and_the_menu_stays() -> None:
     table.press("horse1")
     table.turn(-9)
     table.press("push")  # one player
-    table.turn(-1)  # the guess variant needs an opponent
+    table.turn(-2)  # the guess variant needs an opponent
     table.press("push")
     assert ">Guess variant    on" in table.lcd
-    table.turn(1)
+    table.turn(2)
     cues = table.press("push")
     assert [c.tone for c in cues] == [Tone.REFUSED]
     assert "two players" in " ".join(table.lcd)
@@ -276,7 +276,7 @@ def test_teams_split_the_seats_in_order_and_are_listed_on_the_oled() -> None:
     table.press("horse2")  # a horse button changes the option under the cursor too
     assert table.lcd[2] == ">Teams  2 teams of 2"
     assert table.ctl.screen().oled.lines == ("1: Anna, Ben", "2: Chloé, Dan")
-    table.turn(1)
+    table.turn(2)
     table.press("push")
     game = table.ctl.session.table
     assert game is not None
@@ -290,7 +290,7 @@ def test_teams_split_the_seats_in_order_and_are_listed_on_the_oled() -> None:
     assert "Game cancelled." in table.lcd
     table.wait(5)
     assert ">Start" in table.lcd
-    table.turn(-1)
+    table.turn(-2)
     assert table.lcd[2] == ">Teams  2 teams of 2"
 
 
@@ -299,11 +299,41 @@ def test_a_changed_number_of_players_turns_the_teams_off() -> None:
     table.press("horse1")
     table.turn(5)  # 6 players
     table.press("push")
-    table.turn(-1)
+    table.turn(-2)
     table.press("push", "push")
     assert ">Teams  3 teams of 2" in table.lcd
     table.send(ButtonHeld("undo"))
     table.turn(-2)  # 4 players: three teams no longer split them
     table.press("push")
-    table.turn(-1)
+    table.turn(-2)
     assert ">Teams           off" in table.lcd
+
+
+def test_the_language_row_changes_what_the_table_says_at_once_and_is_remembered() -> None:
+    kept: list[str] = []
+    table = Table(Session.in_memory(), names=("Anna", "Ben"), remember_language=kept.append)
+    table.press("horse1", "push")
+    assert table.lcd[2:] == [" Language    English", ">Start"]
+    table.turn(-1)
+    table.press("push")
+    assert table.lcd[2:] == [">Langue     Français", " Départ"]
+    assert table.lcd[1] == " Devinette       non"
+    assert kept == ["fr"]
+    table.press("horse1")  # a horse button changes it too
+    assert table.lcd[2] == ">Sprache     Deutsch"
+    table.turn(1)
+    table.press("push")
+    assert kept == ["fr", "de"]
+    assert table.lcd[3] == "Jumpy Jack: los!"
+    assert table.lcd[0] == "1Ro 2Bl 3Gr 4Ge 5We"  # the horse buttons, in German colours
+    assert table.lcd[1] == "Anna: Tipp"
+    assert table.ctl.session.table is not None
+    assert table.ctl.session.table.start.players == ("Anna", "Ben")
+
+
+def test_a_table_started_in_german_names_the_seats_in_german() -> None:
+    table = Table(Session.in_memory(), language="de")
+    table.press("horse1")
+    assert table.lcd[0] == "Jumpy Jack"
+    assert table.lcd[1] == "Spieler:   1 >"
+    assert table.lcd[2] == "Spieler 1"

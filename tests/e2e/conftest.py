@@ -20,6 +20,9 @@ import pytest
 #: The default build with short timers, so a test does not wait for a slow die. The strip and
 #: the card reader are on a fake Pico, so frames and scans cross a real serial line.
 FAST_CONFIG = """
+[companion]
+language = "en"
+
 [gpio]
 pin_factory = "mock"
 

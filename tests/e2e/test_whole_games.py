@@ -8,6 +8,7 @@ script decides only from what the companion shows, so both runs must end the sam
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,11 +17,35 @@ from companion.games.jockey.deck import default_deck
 Start = Callable[[], Any]
 
 
+def bare(text: str) -> str:
+    """``text`` without its accents: what an LCD without them shows (é as e, ä as a)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def shown(script: Script) -> str:
+    """The LCD's rows in one line, accents left out (the words are compared so)."""
+    return bare(" ".join(script.child.lcd()))
+
+
+#: What the scripts read on the LCD, in each language the table speaks.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"menu": "Choose a game", "turn": "turn cards", "max": "max bet", "bet": ": bet"},
+    "fr": {"menu": "Choisir un jeu", "turn": ": tourne", "max": ": plafond", "bet": ": mise"},
+    "de": {"menu": "Spiel wählen", "turn": "deckt auf", "max": "Höchstwette", "bet": ": Wette"},
+}
+
+
 class Script:
     """Drive one game to its end; kill the daemon once when ``kill_when`` says so."""
 
-    def __init__(self, start: Start, kill_when: Callable[[dict[str, Any]], bool] | None) -> None:
+    def __init__(
+        self,
+        start: Start,
+        kill_when: Callable[[dict[str, Any]], bool] | None,
+        language: str = "en",
+    ) -> None:
         self.start = start
+        self.words = WORDS[language]
         self.kill_when = kill_when
         self.killed = False
         self.child = start()
@@ -66,7 +91,7 @@ def next_race(script: Script, over: str) -> None:
 
 def menu(script: Script, game_button: str, *, options: Callable[[Any], None] | None = None) -> None:
     child = script.child
-    child.wait_text("Choose a game")
+    child.wait_until(lambda s: bare(script.words["menu"]) in bare(" ".join(s["lcd"])), "the menu")
     child.press(game_button)
     child.press("push")  # the number of players offered first
     if options is not None:
@@ -80,7 +105,7 @@ def play_jumpy_jack(script: Script, dice: Iterator[int]) -> dict[str, Any]:
         child.turn(-5)  # up to the first option, the target
         for _ in range(3):  # 16 -> 8 -> 4 -> 2 points
             child.press("push")
-        child.turn(5)  # down to Start
+        child.turn(6)  # down past the language, to Start
         child.press("push")
 
     menu(script, "horse1", options=target_two)
@@ -111,7 +136,7 @@ def play_course_hippique(script: Script, rng: random.Random) -> dict[str, Any]:
     race = 0
     while (now := phase(script)) != "game_over":
         view = script.state()["view"]
-        lcd = " ".join(script.child.lcd())
+        lcd = shown(script)
         if now in ("dealing", "redeal") and (view["race"] != race or now == "redeal"):
             race = view["race"]
             cards = [rank + suit for suit in SUITS for rank in RANKS]
@@ -119,11 +144,11 @@ def play_course_hippique(script: Script, rng: random.Random) -> dict[str, Any]:
             if now == "redeal":
                 script.child.act(f"scan {cards.pop()}", "a new course card")
                 continue
-        if now in ("dealing", "redeal", "racing") or "turn cards" in lcd:
+        if now in ("dealing", "redeal", "racing") or bare(script.words["turn"]) in lcd:
             script.child.act(f"scan {cards.pop()}", "a card")
-        elif "max bet" in lcd:
+        elif bare(script.words["max"]) in lcd:
             script.child.press("push")
-        elif ": bet" in lcd:
+        elif bare(script.words["bet"]) in lcd:
             script.child.press(f"horse{view['race']}")  # a horse, the dial's stake
             script.child.press("push")
         elif now == "race_over":
@@ -140,8 +165,8 @@ def play_jockey(script: Script, rng: random.Random) -> dict[str, Any]:
     rng.shuffle(order)
     ids = [card.id for card in default_deck().cards]
     while (now := phase(script)) != "game_over":
-        lcd = " ".join(script.child.lcd())
-        if now == "betting" and ": bet" in lcd:
+        lcd = shown(script)
+        if now == "betting" and bare(script.words["bet"]) in lcd:
             script.child.press("push")  # a win bet, the first kind
             script.child.press("horse1")
             script.child.press("push")  # the smallest stake, 100

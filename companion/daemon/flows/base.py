@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.devices.base import InputEvent, Tone
+from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
 from companion.render.text import wrap
@@ -90,6 +91,10 @@ class Context:
     game_flow: Callable[[Context], Flow] | None = None
     #: Builds the menu (set by the controller).
     menu_flow: Callable[[Context], Flow] | None = None
+    #: The language the table speaks (``en``, ``fr`` or ``de``); the menu's options change it.
+    language: str = "en"
+    #: Keeps a language chosen at the table for the next start (set by the controller).
+    remember_language: Callable[[str], None] | None = None
     #: Monotonic seconds (the knob's speed is measured with it).
     clock: Callable[[], float] = time.monotonic
     #: How the die is rolled: "electronic" (the die button) or "manual" (a real die, dialled).
@@ -111,7 +116,10 @@ class Context:
         if outcome.accepted:
             return outcome, Reply()
         public = outcome.view.last_refusal
-        sentence = public.sentence if public is not None else (outcome.sentence or "Refused.")
+        if public is not None:
+            sentence = say(public.message) if public.message else public.sentence
+        else:
+            sentence = say(outcome.message) if outcome.message else _("Refused.")
         log.info("refused %s: %s", entry.TYPE, outcome.code)
         return outcome, refused(sentence)
 

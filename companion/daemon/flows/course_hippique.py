@@ -39,7 +39,9 @@ from companion.games.course_hippique import (
     CourseHippiqueBoard,
     win_probabilities,
 )
+from companion.games.text import N_
 from companion.render import course_hippique as render
+from companion.render.language import _
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Move, Screen
 from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
@@ -128,7 +130,7 @@ def _chances(
 class CourseHippiqueFlow(CardGameFlow):
     """Turn the croupier's scans, the horse buttons, the encoder and push into the game."""
 
-    NOT_OUR_CARD = "Not a playing card: scan a card of the 52-card deck."
+    NOT_OUR_CARD = N_("Not a playing card: scan a card of the 52-card deck.")
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -227,9 +229,11 @@ class CourseHippiqueFlow(CardGameFlow):
         if view.phase == "betting":
             entry = self._entry(view)
             if entry is not None and entry.what == "max_bet":
-                return refused("Set the max bet first: turn, then push.")
+                return refused(_("Set the max bet first: turn, then push."))
             if entry is not None:
-                return refused(f"Bets first: {entry.player} to bet or pass.")
+                return refused(
+                    _("Bets first: {player} to bet or pass.").format(player=entry.player)
+                )
         return self._turn_card(card, view)
 
     def _deal(self, code: str, view: View) -> Reply:
@@ -240,9 +244,10 @@ class CourseHippiqueFlow(CardGameFlow):
             course = [c.code for c in board_of(outcome.view).course if c]
             full = max(HORSES, key=lambda h: sum(1 for c in course if c.endswith(h)))
             count = sum(1 for c in course if c.endswith(full))
-            return notice(f"Redeal: {count} {SUIT_NAMES[full]} in the course.", tone=Tone.REFUSED)
+            said = _("Redeal: {count} {suit} in the course.")
+            return notice(said.format(count=count, suit=_(SUIT_NAMES[full])), tone=Tone.REFUSED)
         if outcome.view.phase == "betting":
-            return notice("Course dealt.")
+            return notice(_("Course dealt."))
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
     def _turn_card(self, code: str, view: View) -> Reply:
@@ -263,11 +268,10 @@ class CourseHippiqueFlow(CardGameFlow):
         self.page = 0
         if winner:
             cues.insert(0, Cue(tone=Tone.FINISH))
-            name = SUIT_NAMES[winner]
-            return Reply(
-                cues,
-                Flash.sentence(f"{suit(winner)} {name} win!", NOTICE_S, (f"{suit(winner)} wins",)),
-            )
+            name = _(SUIT_NAMES[winner])
+            said = _("{suit} {name} win!").format(suit=suit(winner), name=name)
+            oled = (_("{winner} wins").format(winner=suit(winner)),)
+            return Reply(cues, Flash.sentence(said, NOTICE_S, oled))
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         return Reply(cues)
 
@@ -292,7 +296,8 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def race_started(self, view: View) -> Reply:
         """Name the croupier of the new race."""
-        return notice(f"{board_of(view).croupier} deals race {view.race}.")
+        said = _("{croupier} deals race {number}.")
+        return notice(said.format(croupier=board_of(view).croupier, number=view.race))
 
     def on_push(self, view: View) -> Reply:
         """Set the max bet, seal the bet being entered, or pass."""
@@ -301,10 +306,11 @@ class CourseHippiqueFlow(CardGameFlow):
             return Reply()
         if entry.what == "max_bet":
             outcome, reply = self.ctx.submit(SetMaxBet(self.max_bet, view.turn))
-            return notice(f"Max bet {self.max_bet}.") if outcome.accepted else reply
+            said = _("Max bet {amount}.").format(amount=self.max_bet)
+            return notice(said) if outcome.accepted else reply
         if self.horse is None:
             self.passes.append((entry.player, len(self.table.in_force())))
-            return notice(named(entry.player, ": no bet."), tone=None)
+            return notice(named(entry.player, _(": no bet.")), tone=None)
         outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
         self.horse, self.stake_of = None, None
         if outcome.accepted:
@@ -346,7 +352,8 @@ class CourseHippiqueFlow(CardGameFlow):
         """Return the picture of the race as it stands."""
         view = self.ctx.view()
         facts = race_facts(view, self.setback)
-        return self.dialled(view, render.screen(facts, self._entry(view), self.layout, self.page))
+        shown = render.screen(facts, self._entry(view), self.layout, self.page, self.dialling(view))
+        return self.dialled(view, shown)
 
 
 #: The table flow of this game, found by the controller through the game's kind.

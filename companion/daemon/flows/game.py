@@ -8,6 +8,8 @@ from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, not
 from companion.daemon.flows.cards import UNKNOWN_CARD
 from companion.daemon.flows.dial import Knob
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
+from companion.games.text import N_
+from companion.render.language import _, say
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import buttons_row, card_dial_rows
 from companion.session.log import NewGame, NextRace
@@ -113,17 +115,18 @@ class GameFlow(Flow):
         the menu comes back with the same choices, so a mistaken start costs one hold.
         """
         if self.take_back_step():
-            return notice("Taken back.", tone=None)
+            return notice(_("Taken back."), tone=None)
         table = self.table
         if len(table.in_force()) <= 1:
             start = table.start
             self.ctx.session.abandon()
-            return Reply(flash=notice("Game cancelled.").flash, goto=self.menu(start))
+            return Reply(flash=notice(_("Game cancelled.")).flash, goto=self.menu(start))
         outcome = self.ctx.session.undo()
         if not outcome.accepted:
-            return notice(outcome.sentence or "Nothing to undo.", tone=Tone.REFUSED)
+            said = say(outcome.message) if outcome.message else _("Nothing to undo.")
+            return notice(said, tone=Tone.REFUSED)
         self.page = 0
-        reply = notice("Undone.")
+        reply = notice(_("Undone."))
         self.after_undo()
         return reply
 
@@ -156,7 +159,7 @@ class CardGameFlow(GameFlow):
     """
 
     #: What the table says when an enrolled card of another deck is scanned.
-    NOT_OUR_CARD = "Not a card of this game."
+    NOT_OUR_CARD = N_("Not a card of this game.")
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -192,23 +195,27 @@ class CardGameFlow(GameFlow):
 
     def dialled(self, view: View, screen: Screen) -> Screen:
         """``screen`` with the card being dialled over its bottom rows (when there is one)."""
-        if self.ctx.cards != "dial" or not self.wants_card(view):
+        if not self.dialling(view):
             return screen
         lcd = list(screen.lcd)
-        lcd = ["Dial" + row[4:] if row.startswith("Scan ") else row for row in lcd]
         choice = None
         if self.dial_group is not None:
             choice = self.card_groups(view)[self.dial_group][self.dial_index][1]
         shown = card_dial_rows(buttons_row(self.group_names()), choice)
         lcd[len(lcd) - len(shown) :] = shown
-        oled = Oled(lines=("Card", choice)) if choice is not None else screen.oled
+        oled = Oled(lines=(_("Card"), choice)) if choice is not None else screen.oled
         return Screen(tuple(lcd), oled, screen.leds)
+
+    def dialling(self, view: View) -> bool:
+        """Whether a card is dialled now (no card reader, a card awaited): the screens then
+        ask to dial it where they would ask to scan it."""
+        return self.ctx.cards == "dial" and self.wants_card(view)
 
     def undo(self) -> Reply:
         """Drop the group of a card being dialled first, then as every game."""
         if self.dial_group is not None:
             self.dial_group = None
-            return notice("Taken back.", tone=None)
+            return notice(_("Taken back."), tone=None)
         return super().undo()
 
     @abstractmethod
@@ -229,7 +236,7 @@ class CardGameFlow(GameFlow):
             return refused(UNKNOWN_CARD)
         card = self.card(name)
         if card is None:
-            return refused(self.NOT_OUR_CARD)
+            return refused(_(self.NOT_OUR_CARD))
         return self.play(view, card)
 
     @abstractmethod

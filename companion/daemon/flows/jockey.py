@@ -37,7 +37,9 @@ from companion.daemon.flows.cards import jockey_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import Tone
 from companion.games.jockey import JockeyOptions
+from companion.games.text import N_
 from companion.render import jockey as render
+from companion.render.language import _, current
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
 from companion.session.log import Bet, Hand, PlayCard
@@ -53,7 +55,7 @@ UNIT = 100
 class JockeyFlow(CardGameFlow):
     """Turn the encoder, the horse buttons, push and card scans into a game of Jockey."""
 
-    NOT_OUR_CARD = "Not a Jockey card: scan a card of the Jockey deck."
+    NOT_OUR_CARD = N_("Not a Jockey card: scan a card of the Jockey deck.")
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -145,15 +147,18 @@ class JockeyFlow(CardGameFlow):
         if outcome.view.phase in ("race_over", "game_over"):
             result = board.results[-1]
             cues.insert(0, Cue(tone=Tone.FINISH))
-            text = f"{result.first} 1st, {result.second} 2nd!"
-            return Reply(cues, Flash.sentence(text, 4.0, (str(result.first), "wins")))
+            text = _("{first} 1st, {second} 2nd!").format(
+                first=_(str(result.first)), second=_(str(result.second))
+            )
+            oled = (_(str(result.first)), _("wins"))
+            return Reply(cues, Flash.sentence(text, 4.0, oled))
         cues.insert(0, Cue(tone=Tone.ACCEPTED))
         if effect is not None and effect.finished:
             cues[0] = Cue(tone=Tone.FINISH)
         if effect is None or effect.blocked is None:
             return Reply(cues)
-        if not fits(sentence, ROWS):
-            sentence = f"{effect.label} moved nothing."
+        if not fits(sentence, ROWS) or current() != "en":
+            sentence = _("{label} moved nothing.").format(label=effect.label)
         return Reply(cues, Flash.sentence(sentence, 4.0))
 
     def on_turn(self, view: View, steps: int) -> Reply:
@@ -194,7 +199,7 @@ class JockeyFlow(CardGameFlow):
     def race_started(self, view: View) -> Reply:
         """Start the bets of the new race afresh."""
         self._clear()
-        return notice(f"Race {view.race}: bets!")
+        return notice(_("Race {number}: bets!").format(number=view.race))
 
     def on_push(self, view: View) -> Reply:
         """Confirm the kind of bet, or a stake (the last one seals the bet)."""
@@ -279,8 +284,9 @@ class JockeyFlow(CardGameFlow):
         if dealee is not None:
             shown = render.hand_screen(view, dealee, self.layout)
         else:
+            entry, played_by = self._entry(view), self._played_by()
             shown = render.screen(
-                view, self._entry(view), self.layout, self.page, self._played_by()
+                view, entry, self.layout, self.page, played_by, self.dialling(view)
             )
         return self.dialled(view, shown)
 

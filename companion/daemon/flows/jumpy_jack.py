@@ -36,6 +36,7 @@ from companion.devices.base import (
 from companion.games.jumpy_jack import Effect, JumpyJackPrivate, MatchOptions
 from companion.games.jumpy_jack import Move as MoveMade
 from companion.render import jumpy_jack as render
+from companion.render.language import _, ngettext
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
 from companion.session.log import Forfeit, Guess, Move, Predict, Roll
@@ -128,7 +129,7 @@ class JumpyJackFlow(GameFlow):
         if self.ctx.die == "manual":
             return self._keyed(event)
         if isinstance(event, DieIgnored):
-            return Reply(flash=Flash.sentence("Wait for the die.", 2.0))
+            return Reply(flash=Flash.sentence(_("Wait for the die."), 2.0))
         if isinstance(event, DieRolled):
             return self._roll(self.ctx.view(), event.value)
         if isinstance(event, ButtonPressed) and event.button == "die":
@@ -174,7 +175,7 @@ class JumpyJackFlow(GameFlow):
     def race_started(self, view: View) -> Reply:
         """Ask for the predictions of the new race."""
         self.pressed = []
-        return notice(f"Race {view.race}: predict!")
+        return notice(_("Race {number}: predict!").format(number=view.race))
 
     def on_push(self, view: View) -> Reply:
         """Choose the guesser's opponent, or no guess."""
@@ -183,7 +184,7 @@ class JumpyJackFlow(GameFlow):
             if entry.target is None:
                 self.guess_done.add(entry.player)
                 self.target_index = 0
-                return notice(named(entry.player, ": no guess."), tone=None)
+                return notice(named(entry.player, _(": no guess.")), tone=None)
             self.target_chosen = True
             return Reply()
         return Reply()
@@ -211,7 +212,7 @@ class JumpyJackFlow(GameFlow):
                 self.guess_done.add(entry.player)
                 self.target_index, self.target_chosen = 0, False
         if outcome.accepted:
-            return notice(named(entry.player, f": sealed {SEALED}"))
+            return notice(named(entry.player, _(": sealed {sealed}").format(sealed=SEALED)))
         return reply
 
     def _roll(self, view: View, value: int) -> Reply:
@@ -244,34 +245,37 @@ class JumpyJackFlow(GameFlow):
 
     def _announce(self, move: MoveMade | None, view: View) -> tuple[str, Tone]:
         """Say what the move did, and with which tone."""
-        horse = None if move is None else move.horse
+        horse = None if move is None else _(str(move.horse))
         effect = None if move is None else move.effect
         place = None if move is None else move.place
         parts: list[str] = []
         tone = Tone.ACCEPTED
         if move is not None and move.bounce is not None:
-            parts.append(f"DOUBLE: {horse} bounces.")
+            parts.append(_("DOUBLE: {horse} bounces.").format(horse=horse))
         if effect is Effect.FINISH and isinstance(place, int):
-            parts.append(f"{horse} finishes {ordinal(place)}!")
+            parts.append(_("{horse} finishes {place}!").format(horse=horse, place=ordinal(place)))
             tone = Tone.FINISH
         elif effect is Effect.OUT and isinstance(place, int):
-            parts.append(f"{horse} is out: {ordinal(place)}.")
+            parts.append(_("{horse} is out: {place}.").format(horse=horse, place=ordinal(place)))
         elif effect is Effect.RESTART:
-            parts.append(f"RESTART: {horse} back to start.")
+            parts.append(_("RESTART: {horse} back to start.").format(horse=horse))
         elif effect is Effect.STOP:
-            parts.append(f"{horse} holds the STOP.")
+            parts.append(_("{horse} holds the STOP.").format(horse=horse))
         elif move is not None and move.barrage:
-            parts.append(f"Barrage on {move.landing}.")
+            parts.append(_("Barrage on {square}.").format(square=move.landing))
         if view.phase in ("race_over", "match_over"):
             results = render.board_of(view).results
             points = results[-1].points if results else {}
             jacks = [p for p, v in points.items() if v == 10]
             if jacks:
-                said = f"Jumpy Jack! {', '.join(jacks)}"
-                parts = [said if fits(said, ROWS) else f"Jumpy Jack! {len(jacks)} players"]
+                said = _("Jumpy Jack! {players}").format(players=", ".join(jacks))
+                many = ngettext(
+                    "Jumpy Jack! {count} player", "Jumpy Jack! {count} players", len(jacks)
+                )
+                parts = [said if fits(said, ROWS) else many.format(count=len(jacks))]
                 tone = Tone.JUMPY_JACK
             else:
-                parts.append("Race over!")
+                parts.append(_("Race over!"))
                 tone = Tone.FINISH
         return " ".join(parts), tone
 
@@ -284,7 +288,12 @@ class JumpyJackFlow(GameFlow):
         outcome, reply = self.ctx.submit(Forfeit(view.turn))
         if not outcome.accepted:
             return reply
-        return notice(f"No horse can move {die}: {view.turn}'s roll is lost.", tone=Tone.REFUSED)
+        return notice(
+            _("No horse can move {die}: {player}'s roll is lost.").format(
+                die=die, player=view.turn
+            ),
+            tone=Tone.REFUSED,
+        )
 
     def undo(self) -> Reply:
         """Undo as every game does; an electronic roll taken back says it will come back."""
@@ -295,7 +304,8 @@ class JumpyJackFlow(GameFlow):
             return reply
         kept = table.kept_rolls()
         if len(kept) > before:
-            reply.flash = notice(f"Roll taken back: the die stays {kept[0]}.").flash
+            said = _("Roll taken back: the die stays {die}.").format(die=kept[0])
+            reply.flash = notice(said).flash
         return reply
 
     def after_undo(self) -> None:

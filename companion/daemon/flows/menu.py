@@ -12,6 +12,9 @@ UI decisions:
   or more teams of two or more; the seats are split in order (with four players: Team 1 is
   seats 1 and 2, Team 2 seats 3 and 4). While the cursor is on the option, the OLED lists
   who is in which team.
+- The table's language is the last option, just above "Start", in every game's list: push
+  or a horse button changes it to the next of English, Français, Deutsch at once (the
+  screens speak it from there on), and the companion keeps it for its next start.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from companion.devices.base import ButtonPressed, EncoderTurned, InputEvent, Ton
 from companion.games.errors import Refusal
 from companion.games.info import GameInfo, Option
 from companion.games.registry import GAMES
+from companion.games.text import N_
 from companion.render import menu as render
+from companion.render.language import LANGUAGE_NAMES, LANGUAGES, _, say
 from companion.render.screen import Cue, Screen
 from companion.session.log import NewGame
 
@@ -44,12 +49,16 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
     names = names[:count]
     while len(names) < count:
         number = len(names) + 1
-        candidate = f"Player {number}"
+        candidate = _("Player {number}").format(number=number)
         while candidate.casefold() in (n.casefold() for n in names):
             number += 1
-            candidate = f"Player {number}"
+            candidate = _("Player {number}").format(number=number)
         names.append(candidate)
     return tuple(names)
+
+
+#: The row of the options list that changes the table's language (just above "Start").
+LANGUAGE_LABEL = N_("Language")
 
 
 def team_counts(players: int) -> tuple[int, ...]:
@@ -88,7 +97,7 @@ class MenuFlow(Flow):
             value = chosen.get(option.key, option.values[0])
             if value in option.values:
                 self.values[option.key] = option.values.index(value)
-        self.step, self.cursor = "options", len(self.offered())
+        self.step, self.cursor = "options", self.start_row()
 
     def _choose(self, spec: GameInfo) -> None:
         self.spec = spec
@@ -105,8 +114,9 @@ class MenuFlow(Flow):
         counts = team_counts(self.count) if self.spec.teams else ()
         if not counts:
             return self.spec.options
-        words = ("off", *(f"{k} teams of {self.count // k}" for k in counts))
-        return (*self.spec.options, Option("teams", "Teams", (None, *counts), words))
+        each = _("{teams} teams of {size}")
+        words = ("off", *(each.format(teams=k, size=self.count // k) for k in counts))
+        return (*self.spec.options, Option("teams", N_("Teams"), (None, *counts), words))
 
     def _value(self, option: Option) -> Any:
         index = self.values.get(option.key, 0)
@@ -149,23 +159,23 @@ class MenuFlow(Flow):
             self.count = max(self.spec.low, min(self.spec.high, self.count + steps))
             self.values.pop("teams", None)  # the teams on offer depend on the count
         else:
-            self.cursor = max(0, min(len(self.offered()), self.cursor + steps))
+            self.cursor = max(0, min(self.start_row(), self.cursor + steps))
         return Reply()
 
     def _push(self) -> Reply:
         if self.step == "game":
             return self._pick(self.cursor)
         if self.step == "players":
-            self.step, self.cursor = "options", len(self.offered())
+            self.step, self.cursor = "options", self.start_row()
             return Reply([Cue(tone=Tone.ACCEPTED)])
-        if self.cursor >= len(self.offered()):
+        if self.cursor >= self.start_row():
             return self._start()
         return self._cycle(self.cursor)
 
     def _horse(self, index: int) -> Reply:
         if self.step == "game":
             return self._pick(index) if index < len(GAMES) else Reply()
-        if self.step == "options" and self.cursor < len(self.offered()):
+        if self.step == "options" and self.cursor < self.start_row():
             return self._cycle(self.cursor)
         return Reply()
 
@@ -174,21 +184,35 @@ class MenuFlow(Flow):
         self.step, self.cursor = "players", 0
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
+    def start_row(self) -> int:
+        """The row of "Start" in the options list: after the game's options and the language."""
+        return len(self.offered()) + 1
+
     def _cycle(self, index: int) -> Reply:
+        if index == len(self.offered()):
+            return self._next_language()
         option = self.offered()[index]
         self.values[option.key] = (self.values.get(option.key, 0) + 1) % len(option.values)
         return Reply()
 
+    def _next_language(self) -> Reply:
+        """Speak the next language from now on (and remember it, when the table can)."""
+        language = LANGUAGES[(LANGUAGES.index(self.ctx.language) + 1) % len(LANGUAGES)]
+        self.ctx.language = language
+        if self.ctx.remember_language is not None:
+            self.ctx.remember_language(language)
+        return Reply([Cue(tone=Tone.ACCEPTED)])
+
     def _start(self) -> Reply:
         if self.options().get("hands") and self.ctx.cards == "dial":
-            return refused("Hands need a card reader: a dialled card would show.")
+            return refused(_("Hands need a card reader: a dialled card would show."))
         try:
             self.ctx.session.new_game(self.spec.kind, self.names(), self.options())
         except Refusal as error:
-            return refused(error.sentence)
+            return refused(say(error.message))
         factory = self.ctx.game_flow
         assert factory is not None
-        reply = notice(f"{self.spec.title}: go!")
+        reply = notice(_("{game}: go!").format(game=self.spec.title))
         reply.goto = factory(self.ctx)
         return reply
 
@@ -211,5 +235,6 @@ class MenuFlow(Flow):
                 self.spec.title, self.count, self.spec.low, self.spec.high, self.names()
             )
         items = [(o.label, o.shown(self._value(o))) for o in self.offered()]
-        items.append(("Start", ""))
+        items.append((LANGUAGE_LABEL, LANGUAGE_NAMES[self.ctx.language]))
+        items.append((N_("Start"), ""))
         return render.options(self.spec.title, self.count, items, self.cursor, self.teams())

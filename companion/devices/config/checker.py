@@ -141,6 +141,10 @@ def _hint(word: str, known: Sequence[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+#: The languages the table speaks.
+LANGUAGES = ("en", "fr", "de")
+
+
 class _Table:
     """Read the keys of one section, recording a problem for each bad or unknown key."""
 
@@ -331,8 +335,16 @@ class _Checker:
                     table.problem("players", "a name appears twice")
                 else:
                     players = names
+        language = ""
+        table.read.append("language")
+        if "language" in data:
+            raw_language = data["language"]
+            if raw_language not in LANGUAGES:
+                table.problem("language", 'must be "fr", "en" or "de"')
+            else:
+                language = str(raw_language)
         table.finish()
-        return CompanionSection(state_dir=state_dir, players=players)
+        return CompanionSection(state_dir=state_dir, players=players, language=language)
 
     def _web(self, t: _Table) -> WebSection:
         d = WebSection()

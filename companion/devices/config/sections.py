@@ -52,10 +52,15 @@ DEFAULT_PICO_PORT = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614103
 
 @dataclass(frozen=True)
 class CompanionSection:
-    """[companion]: where state lives and the players offered in menus."""
+    """[companion]: where state lives, the players offered in menus, the table's language.
+
+    ``language`` is ``fr``, ``en`` or ``de``; empty when the file does not say (the system's
+    locale then chooses, else English).
+    """
 
     state_dir: Path = Path("/var/lib/companion")
     players: tuple[str, ...] = ()
+    language: str = ""
 
 
 @dataclass(frozen=True)

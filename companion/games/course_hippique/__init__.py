@@ -32,6 +32,7 @@ from companion.games.course_hippique.table import (
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Setback, Track
 from companion.games.info import GameInfo, Option
+from companion.games.text import N_
 
 __all__ = [
     "CARDS_PER_SUIT",
@@ -68,10 +69,12 @@ GAME = GameInfo(
     high=MAX_PLAYERS,
     horses=tuple(suit.letter for suit in HORSES),
     options=(
-        Option("starting_chips", "Chips", (100, 200, 500, 50)),
-        Option("rounds", "Rounds", (1, 2, 3)),
-        Option("course_length", "Course cards", (7, 6, 5)),
-        Option("setback", "Setback", (None, "first", "all")),
+        Option("starting_chips", N_("Chips"), (100, 200, 500, 50)),
+        Option("rounds", N_("Rounds"), (1, 2, 3)),
+        Option("course_length", N_("Course cards"), (7, 6, 5)),
+        Option(
+            "setback", N_("Setback"), (None, "first", "all"), (N_("off"), N_("first"), N_("all"))
+        ),
     ),
     entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "turn_card"}),
 )

@@ -67,7 +67,9 @@ class CourseHippiqueGame:
             if not name:
                 raise Refusal("bad_name", "Every player needs a name.")
             if name.casefold() in (n.casefold() for n in names):
-                raise Refusal("same_name", f"Two players are called {short(name, 12)}.")
+                raise Refusal(
+                    "same_name", "Two players are called {player}.", player=short(name, 12)
+                )
             names.append(name)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise Refusal("player_count", "Course hippique needs 3 to 10 players.")
@@ -405,4 +407,6 @@ def _horse(horse: Suit | str) -> Suit:
         return Suit.parse(horse) if isinstance(horse, str) else Suit.parse("")
     except Refusal:
         shown = short(str(horse), 10)
-        raise Refusal("not_a_horse", f'"{shown}" is not a horse: say S, H, D or C.') from None
+        raise Refusal(
+            "not_a_horse", '"{text}" is not a horse: say S, H, D or C.', text=shown
+        ) from None

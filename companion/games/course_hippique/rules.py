@@ -100,7 +100,9 @@ class Rules:
             for seat, name in enumerate(self.players):
                 if name.casefold() == wanted:
                     return seat
-        raise Refusal("unknown_player", f'"{short(str(player), 14)}" is not playing here.')
+        raise Refusal(
+            "unknown_player", '"{player}" is not playing here.', player=short(str(player), 14)
+        )
 
     # ----------------------------------------------------------------- steps
 
@@ -114,12 +116,14 @@ class Rules:
             raise Refusal("betting_closed", "The race is on: the course cannot change.")
         if phase is Phase.BETTING:
             length = self.options.course_length
-            raise Refusal("course_complete", f"The course already has its {length} cards.")
+            raise Refusal(
+                "course_complete", "The course already has its {count} cards.", count=length
+            )
         course = () if phase is Phase.REDEAL else state.course
         if card.is_ace:
             raise Refusal("ace_in_course", "Aces are the horses: an ace never goes in the course.")
         if card in course:
-            raise Refusal("card_seen", f"The {card.english} is already in the course.")
+            raise Refusal("card_seen", "The {card} is already in the course.", card=card.english)
         return replace(state, course=(*course, card))
 
     def set_max_bet(self, state: TableState, amount: int) -> TableState:
@@ -137,10 +141,14 @@ class Rules:
         croupier = self.croupier_seat(state)
         if seat == croupier:
             raise Refusal(
-                "croupier_cannot_bet", f"{short(name, 12)} is the croupier and cannot bet."
+                "croupier_cannot_bet",
+                "{player} is the croupier and cannot bet.",
+                player=short(name, 12),
             )
         if any(b.player == name for b in state.bets):
-            raise Refusal("already_bet", f"{short(name, 12)} has already bet on this race.")
+            raise Refusal(
+                "already_bet", "{player} has already bet on this race.", player=short(name, 12)
+            )
         if state.max_bet is None:
             raise Refusal("no_max_bet", "The croupier has not announced the max bet yet.")
         if not whole(stake):
@@ -148,10 +156,15 @@ class Rules:
         if stake < 1:
             raise Refusal("stake_not_positive", "A stake is at least 1 chip.")
         if stake > state.max_bet:
-            raise Refusal("stake_over_max", f"The max bet is {state.max_bet} chips.")
+            raise Refusal("stake_over_max", "The max bet is {count} chips.", count=state.max_bet)
         held = state.balances[seat]
         if stake > held:
-            raise Refusal("stake_over_chips", f"{short(name, 12)} holds only {held} chips.")
+            raise Refusal(
+                "stake_over_chips",
+                "{player} holds only {count} chips.",
+                player=short(name, 12),
+                count=held,
+            )
         odds = self.odds(state)[horse]
         assert odds is not None, "betting opens only on a course without 5 of a suit"
         balances = list(state.balances)
@@ -171,9 +184,11 @@ class Rules:
         if card.is_ace:
             raise Refusal("ace_in_race", "Aces are the horses: an ace is never turned.")
         if card in state.course and self.options.setback is None:
-            raise Refusal("card_seen", f"The {card.english} is in the course.")
+            raise Refusal("card_seen", "The {card} is in the course.", card=card.english)
         if card in state.turned:
-            raise Refusal("card_seen", f"The {card.english} was already turned this race.")
+            raise Refusal(
+                "card_seen", "The {card} was already turned this race.", card=card.english
+            )
         row = state.track.pending_row
         track = state.track.step(card.suit)
         course = state.course if row is None else (*state.course, card)
@@ -245,14 +260,16 @@ class Rules:
 
     def _no_course(self, state: TableState) -> Refusal:
         to_go = self.options.course_length - len(state.course)
-        return Refusal("no_course", f"Deal the course first: {to_go} more cards.")
+        return Refusal("no_course", "Deal the course first: {count} more cards.", count=to_go)
 
     def _redeal(self, state: TableState) -> Refusal:
         in_course = counts(state.course)
         suit = max(HORSES, key=lambda h: in_course[h])
         return Refusal(
             "redeal_required",
-            f"{in_course[suit]} {suit.english} in the course: shuffle and deal a new course.",
+            "{count} {suit} in the course: shuffle and deal a new course.",
+            count=in_course[suit],
+            suit=suit.english,
         )
 
 

@@ -32,10 +32,6 @@ class Phase(enum.StrEnum):
     GAME_OVER = "game_over"
 
 
-def _bad_option(sentence: str) -> Refusal:
-    return Refusal("bad_option", sentence)
-
-
 @dataclass(frozen=True)
 class HippiqueOptions:
     """How this table plays. Raises Refusal (``bad_option``) for a value the rules do not know."""
@@ -51,13 +47,13 @@ class HippiqueOptions:
 
     def __post_init__(self) -> None:
         if not _whole(self.starting_chips) or self.starting_chips < 1:
-            raise _bad_option("Starting chips must be a whole number, 1 or more.")
+            raise Refusal("bad_option", "Starting chips must be a whole number, 1 or more.")
         if not _whole(self.rounds) or self.rounds < 1:
-            raise _bad_option("Rounds must be a whole number, 1 or more.")
+            raise Refusal("bad_option", "Rounds must be a whole number, 1 or more.")
         if self.course_length not in COURSE_LENGTHS or not _whole(self.course_length):
-            raise _bad_option("The course has 5, 6 or 7 cards.")
+            raise Refusal("bad_option", "The course has 5, 6 or 7 cards.")
         if self.setback is not None and not isinstance(self.setback, Setback):
-            raise _bad_option('Setback is "first", "all" or off.')
+            raise Refusal("bad_option", 'Setback is "first", "all" or off.')
 
     def to_dict(self) -> dict[str, int | str | None]:
         """Return the options as plain JSON data."""
@@ -77,13 +73,13 @@ class HippiqueOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise _bad_option(f"Unknown option: {unknown[0][:40]}.")
+            raise Refusal("bad_option", "Unknown option: {option}.", option=unknown[0][:40])
         setback = data.get("setback")
         if setback is not None:
             try:
                 setback = Setback(setback)
             except ValueError:
-                raise _bad_option('Setback is "first", "all" or off.') from None
+                raise Refusal("bad_option", 'Setback is "first", "all" or off.') from None
         values = {k: v for k, v in data.items() if k != "setback"}
         return cls(setback=setback, **values)  # type: ignore[arg-type]
 

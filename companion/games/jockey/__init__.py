@@ -34,6 +34,7 @@ from companion.games.jockey.game import JockeyGame
 from companion.games.jockey.public import JockeyBoard, JockeyPrivate
 from companion.games.jockey.race import TRACK_LENGTH, Blocked, Effect, Place, Race
 from companion.games.jockey.state import JockeyOptions, Phase
+from companion.games.text import N_
 
 __all__ = [
     "BET_SHAPES",
@@ -73,8 +74,8 @@ GAME = GameInfo(
     high=6,
     horses=tuple(str(horse) for horse in HORSES),
     options=(
-        Option("track_length", "Last square", (80, 81, 82)),
-        Option("hands", "Hands", (None, True), ("off", "scan")),
+        Option("track_length", N_("Last square"), (80, 81, 82)),
+        Option("hands", N_("Hands"), (None, True), (N_("off"), N_("scan"))),
     ),
     entries=frozenset({"bet", "hand", "play_card"}),
 )

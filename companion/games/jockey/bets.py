@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.games.errors import DataError, Refusal
+from companion.games.errors import N_, DataError, Refusal
 from companion.games.jockey.deck import Horse, parse_horse
 
 #: Every player's balance before the first race.
@@ -40,10 +40,10 @@ BET_SHAPES: dict[BetKind, tuple[int, int]] = {
 _KIND_ALIASES = {"finishing_order": "order", "finishing-order": "order"}
 
 _SHAPE_SENTENCES: dict[BetKind, str] = {
-    BetKind.WIN: "A win bet names one horse and one stake.",
-    BetKind.DOUBLE: "A double names two horses and one stake.",
-    BetKind.PLACE: "A place bet names one horse and one stake.",
-    BetKind.ORDER: "A finishing order names two horses, a stake on each.",
+    BetKind.WIN: N_("A win bet names one horse and one stake."),
+    BetKind.DOUBLE: N_("A double names two horses and one stake."),
+    BetKind.PLACE: N_("A place bet names one horse and one stake."),
+    BetKind.ORDER: N_("A finishing order names two horses, a stake on each."),
 }
 
 
@@ -343,7 +343,9 @@ class Ledger:
             raise Refusal("already_bet", "You have already bet in this race.")
         limit = stake_limit(self.balances[seat])
         if bet.total > limit:
-            raise Refusal("stake_over_limit", f"Total stake is over your limit of {limit}.")
+            raise Refusal(
+                "stake_over_limit", "Total stake is over your limit of {limit}.", limit=limit
+            )
         bets = (*self.bets[:seat], bet, *self.bets[seat + 1 :])
         return Ledger(self.players, self.balances, bets)
 

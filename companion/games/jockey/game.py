@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from companion.games.errors import DataError, Refusal, fits_display
+from companion.games.errors import N_, DataError, Refusal, fits_display
 from companion.games.jockey.bets import Bet, Markers, RaceResult, Standing, rank
 from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Horse
 from companion.games.jockey.race import Effect, Place, Race
@@ -30,13 +30,15 @@ from companion.games.jockey.state import (
     with_item,
 )
 
-_GAME_OVER = ("game_over", "The game is over after three races.")
-_RACE_OVER = ("race_over", "The race is over: start the next race.")
+_GAME_OVER = ("game_over", N_("The game is over after three races."))
+_RACE_OVER = ("race_over", N_("The race is over: start the next race."))
 
 
-def _refusal(code: str, sentence: str, fallback: str) -> Refusal:
-    """Build a refusal with ``sentence``, or ``fallback`` when a long name would overflow."""
-    return Refusal(code, sentence if fits_display(sentence) else fallback)
+def _refusal(code: str, template: str, fallback: str, **params: str | int) -> Refusal:
+    """Build a refusal with ``template``, or ``fallback`` when a long name would overflow."""
+    if fits_display(template.format(**params)):
+        return Refusal(code, template, None, **params)
+    return Refusal(code, fallback)
 
 
 class JockeyGame:
@@ -309,7 +311,7 @@ class JockeyGame:
         s = self._state
         keeping = ids[: len(kept)]
         if len(keeping) > KEEP_LIMIT:
-            raise Refusal("keep_too_many", f"Keep at most {KEEP_LIMIT} cards.")
+            raise Refusal("keep_too_many", "Keep at most {count} cards.", count=KEEP_LIMIT)
         if keeping and (s.plays or s.hands[seat] or s.owed[seat] != self.hand_size):
             raise Refusal("keep_too_late", "Name kept cards with the first cards dealt.")
         if not set(keeping) <= s.leftover[seat]:
@@ -318,7 +320,9 @@ class JockeyGame:
         if owed <= 0 and len(ids) > len(keeping):
             raise Refusal("no_cards_owed", "That player is owed no cards now.")
         if len(ids) - len(keeping) > owed:
-            raise Refusal("too_many_cards", f"Too many cards: that player is owed {owed}.")
+            raise Refusal(
+                "too_many_cards", "Too many cards: that player is owed {count}.", count=owed
+            )
         held = frozenset[str]().union(*s.hands)
         if not held.isdisjoint(ids):
             raise Refusal("card_in_a_hand", "That card is already in a player's hand.")
@@ -347,11 +351,20 @@ class JockeyGame:
         seat = s.seat
         if player is not None and self._seat(player) != seat:
             turn = self._players[seat]
-            raise _refusal("not_your_turn", f"It is {turn}'s turn.", "It is not your turn.")
+            raise _refusal(
+                "not_your_turn",
+                N_("It is {player}'s turn."),
+                N_("It is not your turn."),
+                player=turn,
+            )
         missing = s.ledger.missing()
         if missing:
-            wanted = f"Waiting for bets from {', '.join(missing)}."
-            raise _refusal("bets_missing", wanted, "Every player must bet before the first card.")
+            raise _refusal(
+                "bets_missing",
+                N_("Waiting for bets from {players}."),
+                N_("Every player must bet before the first card."),
+                players=", ".join(missing),
+            )
         if any(s.owed):
             raise Refusal("deal_missing", "Deal every player's cards first.")
         if played.id in s.pile:
@@ -423,8 +436,12 @@ class JockeyGame:
     def _not_in_hand(self, card: Card, player: str | None) -> Refusal:
         holders = [p for p, h in zip(self._players, self._state.hands, strict=True) if card.id in h]
         if holders and player is None:
-            said = f"That card is in {holders[0]}'s hand: not their turn."
-            return _refusal("not_your_turn", said, "That card's holder is not on turn.")
+            return _refusal(
+                "not_your_turn",
+                N_("That card is in {player}'s hand: not their turn."),
+                N_("That card's holder is not on turn."),
+                player=holders[0],
+            )
         return Refusal("card_not_in_hand", "That card is not in your hand.")
 
     def _after_play(

@@ -40,6 +40,7 @@ from companion.games.jumpy_jack.scoring import (
     guess_points,
     prediction_points,
 )
+from companion.games.text import N_
 
 __all__ = [
     "DIE_FACES",
@@ -78,8 +79,8 @@ GAME = GameInfo(
     high=8,
     horses=Board.default().horse_names,
     options=(
-        Option("target", "Target", (16, 8, 4, 2, 24, 32)),
-        Option("guess", "Guess variant", (False, True)),
+        Option("target", N_("Target"), (16, 8, 4, 2, 24, 32)),
+        Option("guess", N_("Guess variant"), (False, True)),
     ),
     entries=frozenset({"roll", "move", "forfeit", "predict", "guess"}),
     teams=True,

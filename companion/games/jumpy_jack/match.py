@@ -18,12 +18,14 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
-from companion.games.errors import DataError, GameError, Refusal
+from companion.games.errors import DataError, GameError, Refusal, counted
 from companion.games.jumpy_jack.board import DIE_FACES, Board
 from companion.games.jumpy_jack.moves import Move, Podium
 from companion.games.jumpy_jack.race import Position
 from companion.games.jumpy_jack.scoring import Guess, MatchOptions, Prediction, RaceResult
 from companion.games.jumpy_jack.state import (
+    GUESS_INVALID,
+    PREDICTION_INVALID,
     MatchState,
     check_horses,
     score_race,
@@ -128,17 +130,23 @@ class JumpyJackMatch:
         self._check_turn(player)
         if state.die is not None:
             if state.position.can_move(state.die):
-                raise Refusal("roll_pending", f"The die shows {state.die}: move a horse first.")
+                raise Refusal(
+                    "roll_pending", "The die shows {die}: move a horse first.", die=state.die
+                )
             raise Refusal(
-                "roll_pending", f"The die shows {state.die} and no horse can move: forfeit."
+                "roll_pending",
+                "The die shows {die} and no horse can move: forfeit.",
+                die=state.die,
             )
         if isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
             raise Refusal("invalid_die", "A die roll is a number from 1 to 6.")
         if not state.started and None in state.predictions:
             missing = len(self.missing_predictions())
-            what = "prediction" if missing == 1 else "predictions"
-            raise Refusal(
-                "prediction_missing", f"Waiting for {missing} {what} before the first roll."
+            raise counted(
+                "prediction_missing",
+                "Waiting for {count} prediction before the first roll.",
+                "Waiting for {count} predictions before the first roll.",
+                missing,
             )
         self._commit(replace(state, die=value, spent=False, started=True, last_move=None))
 
@@ -155,7 +163,9 @@ class JumpyJackMatch:
         self._check_racing()
         self._check_turn(player)
         if not isinstance(horse, str) or self._options.board.horse_index(horse) is None:
-            raise Refusal("unknown_horse", f"There is no horse called {short(str(horse), 10)}.")
+            raise Refusal(
+                "unknown_horse", "There is no horse called {horse}.", horse=short(str(horse), 10)
+            )
         die = self._check_die()
         move = state.position.check(horse, die)
         position = state.position.after(move)
@@ -187,7 +197,9 @@ class JumpyJackMatch:
             some = moves[0].horse
             raise Refusal(
                 "must_move",
-                f"{some} can move {die}: a roll is only forfeited if no horse can move.",
+                "{horse} can move {die}: a roll is only forfeited if no horse can move.",
+                horse=some,
+                die=die,
             )
         self._commit(
             replace(
@@ -210,7 +222,9 @@ class JumpyJackMatch:
         state = self._state
         if state.started:
             raise Refusal("prediction_closed", "The race has started: predictions are sealed.")
-        prediction = check_horses(horses, self._options.board, "prediction_invalid", "A prediction")
+        prediction = check_horses(
+            horses, self._options.board, "prediction_invalid", PREDICTION_INVALID
+        )
         predictions = list(state.predictions)
         predictions[seat] = prediction
         self._commit(replace(state, predictions=tuple(predictions), last_move=None))
@@ -236,7 +250,7 @@ class JumpyJackMatch:
             raise Refusal("not_an_opponent", "Guess the prediction of an opponent.")
         if None in state.predictions:
             raise Refusal("prediction_missing", "Guesses open once every player has predicted.")
-        guessed = check_horses(horses, self._options.board, "guess_invalid", "A guess")
+        guessed = check_horses(horses, self._options.board, "guess_invalid", GUESS_INVALID)
         guesses = list(state.guesses)
         guesses[seat] = Guess(target, guessed)
         self._commit(replace(state, guesses=tuple(guesses), last_move=None))
@@ -462,7 +476,9 @@ class JumpyJackMatch:
     def _seat(self, player: str) -> int:
         seat = self._seats.get(player) if isinstance(player, str) else None
         if seat is None:
-            raise Refusal("unknown_player", f"No player called {short(str(player), 12)}.")
+            raise Refusal(
+                "unknown_player", "No player called {player}.", player=short(str(player), 12)
+            )
         return seat
 
     def _check_racing(self) -> None:
@@ -477,7 +493,7 @@ class JumpyJackMatch:
             return
         if self._seat(player) != self._state.turn:
             turn = short(self._players[self._state.turn], 12)
-            raise Refusal("not_your_turn", f"It is {turn}'s turn.")
+            raise Refusal("not_your_turn", "It is {player}'s turn.", player=turn)
 
     def _check_die(self) -> int:
         state = self._state

@@ -194,12 +194,20 @@ class Position:
             raise ValueError(f"die value {die!r} is not 1..6")
         index = self.board.horse_index(horse)
         if index is None:
-            raise Refusal("unknown_horse", f"There is no horse called {short(horse, 10)}.")
+            raise Refusal(
+                "unknown_horse", "There is no horse called {horse}.", horse=short(horse, 10)
+            )
         square = self.squares[index]
         if square is None:
             if horse in self.podium.finishers:
-                raise Refusal("horse_finished", f"{horse} has finished: move a horse still racing.")
-            raise Refusal("horse_out", f"{horse} is out of the race: move a horse still racing.")
+                raise Refusal(
+                    "horse_finished",
+                    "{horse} has finished: move a horse still racing.",
+                    horse=horse,
+                )
+            raise Refusal(
+                "horse_out", "{horse} is out of the race: move a horse still racing.", horse=horse
+            )
         entry = self.board.path_table[square * 7 + die]
         if entry is None or entry[0] & self._full:
             raise self._obstacle(horse, square, die)
@@ -255,16 +263,33 @@ class Position:
         landing = origin + die
         for square in range(origin + 1, min(landing, last) + 1):
             if self._full >> square & 1:
-                verb = "land on" if square == landing else "pass"
                 if square == board.stop:
+                    if square == landing:
+                        return Refusal(
+                            "stop_occupied",
+                            "STOP on square {square} is taken: no horse may land on it.",
+                            square=square,
+                        )
                     return Refusal(
                         "stop_occupied",
-                        f"STOP on square {square} is taken: no horse may {verb} it.",
+                        "STOP on square {square} is taken: no horse may pass it.",
+                        square=square,
                     )
-                return Refusal("barrage", f"Barrage on square {square}: no horse may {verb} it.")
+                if square == landing:
+                    return Refusal(
+                        "barrage",
+                        "Barrage on square {square}: no horse may land on it.",
+                        square=square,
+                    )
+                return Refusal(
+                    "barrage", "Barrage on square {square}: no horse may pass it.", square=square
+                )
         if landing > board.squares:
             return Refusal(
-                "overshoot", f"{horse} must land exactly on the line: {die} is too many."
+                "overshoot",
+                "{horse} must land exactly on the line: {die} is too many.",
+                horse=horse,
+                die=die,
             )
         if landing == board.double:
             bounce = landing + die
@@ -272,9 +297,13 @@ class Position:
                 if self._full >> square & 1:
                     return Refusal(
                         "double_blocked",
-                        f"DOUBLE bounce of {horse} is blocked on square {square}.",
+                        "DOUBLE bounce of {horse} is blocked on square {square}.",
+                        horse=horse,
+                        square=square,
                     )
-            return Refusal("double_blocked", f"DOUBLE bounce of {horse} would go past the line.")
+            return Refusal(
+                "double_blocked", "DOUBLE bounce of {horse} would go past the line.", horse=horse
+            )
         raise AssertionError(f"no obstacle for {horse} from {origin} with {die}")
 
     def _validate(self) -> list[int]:

@@ -59,7 +59,7 @@ class MatchOptions:
         """
         unknown = sorted(set(options) - set(OPTION_KEYS))
         if unknown:
-            raise Refusal("bad_option", f"Unknown option: {unknown[0][:40]}.")
+            raise Refusal("bad_option", "Unknown option: {option}.", option=unknown[0][:40])
         target = options.get("target", 16)
         guess = options.get("guess", False)
         teams = options.get("teams", [])

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.errors import Refusal
+from companion.games.errors import N_, Refusal
 from companion.games.jumpy_jack.board import DIE_FACES, Board
 from companion.games.jumpy_jack.moves import Move
 from companion.games.jumpy_jack.race import Position
@@ -35,15 +35,20 @@ class MatchState:
     last_move: Move | None = None
 
 
-def check_horses(horses: Sequence[str], board: Board, code: str, what: str) -> Prediction:
-    """Return three distinct horses of ``board``; raises ``Refusal`` with ``code``."""
+#: Why a prediction or a guess is refused when it does not name three horses.
+PREDICTION_INVALID = N_("A prediction names 3 different horses of this race.")
+GUESS_INVALID = N_("A guess names 3 different horses of this race.")
+
+
+def check_horses(horses: Sequence[str], board: Board, code: str, sentence: str) -> Prediction:
+    """Return three distinct horses of ``board``; raises ``Refusal`` with ``code``, ``sentence``."""
     chosen = tuple(horses) if isinstance(horses, list | tuple) else ()
     if (
         len(chosen) != 3
         or any(not isinstance(h, str) or board.horse_index(h) is None for h in chosen)
         or len(set(chosen)) != 3
     ):
-        raise Refusal(code, f"{what} names 3 different horses of this race.")
+        raise Refusal(code, sentence)
     first, second, third = chosen
     return (first, second, third)
 
@@ -94,13 +99,15 @@ def state_from_mapping(
     if not 0 <= turn < count or not 0 <= done <= len(results):
         raise ValueError("turn or results out of range")
     predictions = tuple(
-        None if h is None else check_horses(h, board, "prediction_invalid", "A prediction")
+        None if h is None else check_horses(h, board, "prediction_invalid", PREDICTION_INVALID)
         for h in data["predictions"]
     )
     guesses = tuple(
         None
         if g is None
-        else Guess(str(g["target"]), check_horses(g["horses"], board, "guess_invalid", "A guess"))
+        else Guess(
+            str(g["target"]), check_horses(g["horses"], board, "guess_invalid", GUESS_INVALID)
+        )
         for g in data["guesses"]
     )
     if len(predictions) != count or len(guesses) != count:

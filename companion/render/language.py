@@ -1,0 +1,133 @@
+"""The table's language: the gettext catalogs, and every sentence said in the language chosen.
+
+Engines and the session keep English sentences as templates with parameters (a ``Message``);
+journals and logs keep the English. The displays say them here, in the language of the table
+in use: ``speaking(language)`` sets it for the code drawing a picture, ``_`` and ``ngettext``
+look a sentence of the renderers up, ``say`` says a ``Message``. The catalogs are the
+``.po`` files under ``companion/locale/``, compiled to ``.mo`` files when the package is built
+or installed (and by ``make``).
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from companion.games.text import Message, fits_display, short
+
+log = logging.getLogger("companion.language")
+
+#: The languages the table speaks, English first (the language of the sources).
+LANGUAGES = ("en", "fr", "de")
+
+#: Each language in its own words, as the options menu lists it.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français", "de": "Deutsch"}
+
+#: The gettext domain of the catalogs.
+DOMAIN = "companion"
+
+#: Where the catalogs are: ``<language>/LC_MESSAGES/companion.po`` (and ``.mo``).
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+#: Parameters of a message that are words of the catalogs themselves (a suit, a card, a horse).
+WORD_PARAMS = frozenset({"suit", "card", "horse"})
+
+#: The narrowest a name in a sentence is shortened to when the sentence must fit.
+NAME_LEAST = 4
+
+_language: ContextVar[str] = ContextVar("companion_language", default="en")
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the system's locale when the table speaks it, else English."""
+    env = os.environ if environ is None else environ
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in env.get(key, "").split(":"):
+            code = part.split("_")[0].split(".")[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code and code not in ("c", "posix"):
+                return "en"
+    return "en"
+
+
+@cache
+def catalog(language: str) -> gettext.NullTranslations:
+    """Return the compiled catalog of ``language`` (English when it is missing)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"the table does not speak {language!r}: one of {', '.join(LANGUAGES)}")
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, [language])
+    except FileNotFoundError:
+        if language != "en":
+            log.warning(
+                "no compiled catalog for %s: run `make catalogs`; English is shown", language
+            )
+        return gettext.NullTranslations()
+
+
+def current() -> str:
+    """The language of the table being drawn now."""
+    return _language.get()
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Say everything in ``language`` inside the ``with`` block."""
+    catalog(language)
+    token = _language.set(language)
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def _(text: str) -> str:
+    """Return ``text`` (an English sentence of the catalogs) in the table's language."""
+    return catalog(current()).gettext(text) if text else text
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """Return the form of a counting sentence for ``count`` in the table's language."""
+    return catalog(current()).ngettext(singular, plural, count)
+
+
+def pgettext(context: str, text: str) -> str:
+    """Return ``text`` in the table's language, told apart from its homonyms by ``context``."""
+    return catalog(current()).pgettext(context, text)
+
+
+def word(value: str) -> str:
+    """Return a word of a sentence's parameters (a suit, a card) in the table's language."""
+    rank, of, suit = value.partition(" of ")
+    if of:
+        said = rank if rank.isdigit() else _(rank)
+        return _("{rank} of {suit}").format(rank=said, suit=_(suit))
+    return _(value)
+
+
+def say(message: Message) -> str:
+    """Return ``message`` in the table's language, shortening its names if it must, to fit."""
+    if message.plural is not None:
+        template = ngettext(message.template, message.plural, message.count or 0)
+    else:
+        template = _(message.template)
+    params: dict[str, str | int] = {
+        key: word(value) if key in WORD_PARAMS and isinstance(value, str) else value
+        for key, value in message.params
+    }
+    sentence = template.format(**params)
+    while not fits_display(sentence):
+        names = [k for k, v in params.items() if isinstance(v, str) and k not in WORD_PARAMS]
+        longest = max(names, key=lambda k: len(str(params[k])), default=None)
+        if longest is None or len(str(params[longest])) <= NAME_LEAST:
+            break
+        params[longest] = short(str(params[longest]), len(str(params[longest])) - 1)
+        sentence = template.format(**params)
+    return sentence

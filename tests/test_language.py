@@ -1,0 +1,58 @@
+"""The table's language: chosen in the configuration, by the system's locale, or at the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.daemon.app import LanguageChoice
+from companion.devices.config import ConfigError, parse_config
+from companion.games.errors import Refusal
+from companion.render.language import say, speaking, system_language
+
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "de_AT.UTF-8"}, "de"),
+        ({"LC_ALL": "de_CH.UTF-8", "LANG": "fr_FR.UTF-8"}, "de"),
+        ({"LANGUAGE": "fr:en", "LANG": "en_GB.UTF-8"}, "fr"),
+        ({"LANG": "it_IT.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_without_a_language_configured_the_system_locale_chooses(
+    environ: dict[str, str], language: str
+) -> None:
+    assert system_language(environ) == language
+
+
+def test_the_configuration_takes_a_language_and_check_config_refuses_others() -> None:
+    assert parse_config('[companion]\nlanguage = "de"\n').companion.language == "de"
+    assert parse_config("[companion]\n").companion.language == ""
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[companion]\nlanguage = "it"\n')
+    assert 'companion.language: must be "fr", "en" or "de"' in str(caught.value)
+
+
+def test_the_language_chosen_at_the_table_is_kept_beside_the_journal(tmp_path: Path) -> None:
+    kept = LanguageChoice(tmp_path / "language")
+    assert kept.read() is None
+    kept.write("fr")
+    assert LanguageChoice(tmp_path / "language").read() == "fr"
+    (tmp_path / "language").write_text("klingon\n")
+    assert kept.read() is None
+
+
+def test_a_refusal_is_said_in_the_table_s_language_and_kept_in_english() -> None:
+    refusal = Refusal("barrage", "Barrage on square {square}: no horse may pass it.", square=12)
+    assert refusal.sentence == "Barrage on square 12: no horse may pass it."
+    with speaking("fr"):
+        assert say(refusal.message) == "Barrage case 12 : aucun cheval ne peut le franchir."
+    with speaking("de"):
+        assert say(refusal.message) == "Sperre auf Feld 12: kein Pferd darf vorbei."
+    assert say(refusal.message) == refusal.sentence
+    assert refusal.sentence == "Barrage on square 12: no horse may pass it."
