@@ -109,11 +109,14 @@ def test_a_card_not_in_the_players_hand_is_refused() -> None:
     assert refused(game, lambda: game.play(bobs, "Ann")) == "card_not_in_hand"
 
 
-def test_a_card_from_another_players_hand_is_out_of_turn() -> None:
+def test_a_card_from_another_players_hand_is_out_of_turn_and_its_holder_stays_secret() -> None:
     game = new_game(3)
     deal_in_order(game)
     bobs = sorted(game.hand("Bob"))[0]
     assert refused(game, lambda: game.play(bobs)) == "not_your_turn"
+    with pytest.raises(Refusal) as refusal:
+        game.play(bobs)
+    assert "Bob" not in refusal.value.sentence  # the table is not told who holds the card
 
 
 def test_a_played_card_leaves_the_hand() -> None:

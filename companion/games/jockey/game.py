@@ -434,14 +434,9 @@ class JockeyGame:
         return ids
 
     def _not_in_hand(self, card: Card, player: str | None) -> Refusal:
-        holders = [p for p, h in zip(self._players, self._state.hands, strict=True) if card.id in h]
-        if holders and player is None:
-            return _refusal(
-                "not_your_turn",
-                N_("That card is in {player}'s hand: not their turn."),
-                N_("That card's holder is not on turn."),
-                player=holders[0],
-            )
+        held = any(card.id in hand for hand in self._state.hands)
+        if held and player is None:  # never say whose: a hand is secret
+            return Refusal("not_your_turn", "That card's holder is not on turn.")
         return Refusal("card_not_in_hand", "That card is not in your hand.")
 
     def _after_play(
