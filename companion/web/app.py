@@ -76,7 +76,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         with speaking(side.language):
             return refusal(code, t(sentence), status)
 
-    def spoken(draw: Callable[[], str]) -> HTMLResponse:
+    def html_in_language(draw: Callable[[], str]) -> HTMLResponse:
         """A page drawn in the table's language."""
         with speaking(side.language):
             return HTMLResponse(draw())
@@ -106,31 +106,31 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         return data
 
     async def home(request: Request) -> Response:
-        return spoken(home_page)
+        return html_in_language(home_page)
 
     async def scoreboard(request: Request) -> Response:
         snap = await side.read(side.drawn)
-        return spoken(lambda: scoreboard_page(snap.public))
+        return html_in_language(lambda: scoreboard_page(snap.public))
 
     async def play(request: Request) -> Response:
         seat = seat_of(request)
         if seat is None:
             return RedirectResponse("/join", 303)
         snap = await side.read(side.drawn)
-        return spoken(lambda: play_page(snap.public, snap.private.get(seat, "")))
+        return html_in_language(lambda: play_page(snap.public, snap.private.get(seat, "")))
 
     async def host(request: Request) -> Response:
         if not is_host(request):
             return RedirectResponse("/join?host", 303)
         snap = await side.read(side.drawn)
-        return spoken(lambda: host_page(snap.public, snap.host))
+        return html_in_language(lambda: host_page(snap.public, snap.host))
 
     async def join(request: Request) -> Response:
         side.joins.opened()
         await side.enter(lambda ctx: Reply())  # the LCD shows the address and the code
         players = await side.read(side.players)
         wants_host = "host" in request.query_params
-        return spoken(lambda: join_page(players, side.seats.taken(), wants_host))
+        return html_in_language(lambda: join_page(players, side.seats.taken(), wants_host))
 
     async def ask_seat(request: Request) -> Response:
         data = await body(request)
