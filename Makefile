@@ -20,8 +20,10 @@ $(VENV)/.dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.sim
 
 # The gettext catalogs: .po sources in companion/locale, compiled to .mo (never committed).
-CATALOGS := $(wildcard companion/locale/*/LC_MESSAGES/companion.po)
+CATALOGS := $(wildcard companion/locale/*/LC_MESSAGES/*.po)
 KEYWORDS := -k Refusal:2 -k counted:2,3 -k PageRefusal:2
+# The pages' own words (domain "pages"), gathered from companion/web only.
+PAGE_KEYWORDS := --no-default-keywords -k t -k tn:1,2 -k marked -k refused:2
 
 catalogs: $(CATALOGS:.po=.mo)
 
@@ -33,6 +35,9 @@ catalogs-update: $(VENV)/.dev
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output -o companion/locale/companion.pot .
 	$(BIN)/pybabel update -i companion/locale/companion.pot -d companion/locale -D companion --no-fuzzy-matching
 	rm companion/locale/companion.pot
+	$(BIN)/pybabel extract -F babel-pages.cfg $(PAGE_KEYWORDS) --no-location --sort-output -o companion/locale/pages.pot .
+	$(BIN)/pybabel update -i companion/locale/pages.pot -d companion/locale -D pages --no-location --no-fuzzy-matching
+	rm companion/locale/pages.pot
 
 install: $(VENV)/.sim catalogs
 

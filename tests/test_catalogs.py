@@ -2,7 +2,8 @@
 
 The sentences are gathered from the sources as `make catalogs-update` does (Babel's
 extractor, with the refusals' keywords); a catalog that misses one, keeps one the sources
-no longer say, leaves one untranslated or changes its ``{placeholders}`` fails here.
+no longer say, leaves one untranslated or changes its ``{placeholders}`` fails here. The
+same checks hold for the pages' own words (the ``pages`` domain, gathered from companion/web).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import gettext
 import runpy
 import string
+import tokenize
 import tomllib
 from pathlib import Path
 
@@ -23,6 +25,13 @@ from companion.render.language import LANGUAGES, LOCALE_DIR, say, speaking
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {**DEFAULT_KEYWORDS, "Refusal": (2,), "counted": (2, 3), "PageRefusal": (2,)}
+#: Each domain: where its sentences are, and the keywords marking them (as the Makefile's).
+DOMAINS = {
+    "companion": ("companion/**.py", KEYWORDS),
+    "pages": ("companion/web/**.py", {"t": None, "tn": (1, 2), "marked": None, "refused": (2,)}),
+}
+#: At least this many sentences in each domain (a catalog nearly empty is not complete).
+LEAST = {"companion": 200, "pages": 100}
 
 #: Long values for each placeholder a refusal has (names as long as the engines let them be).
 SAMPLES: dict[str, str | int] = {
@@ -41,12 +50,13 @@ SAMPLES: dict[str, str | int] = {
 }
 
 
-def source_messages() -> dict[str | tuple[str, str], str]:
-    """Every sentence the sources mark, with the file it comes from."""
+def source_messages(domain: str = "companion") -> dict[str | tuple[str, str], str]:
+    """Every sentence the sources mark for ``domain``, with the file it comes from."""
     found: dict[str | tuple[str, str], str] = {}
-    method_map = [("companion/**.py", "python")]
+    pattern, keywords = DOMAINS[domain]
+    method_map = [(pattern, "python")]
     for filename, _line, message, _comments, context in extract_from_dir(
-        str(ROOT), method_map, keywords=KEYWORDS, comment_tags=()
+        str(ROOT), method_map, keywords=keywords, comment_tags=()
     ):
         assert context is None
         key = message if isinstance(message, str) else (message[0], message[1])
@@ -54,8 +64,8 @@ def source_messages() -> dict[str | tuple[str, str], str]:
     return found
 
 
-def catalog(language: str) -> Catalog:
-    with (LOCALE_DIR / language / "LC_MESSAGES" / "companion.po").open("rb") as handle:
+def catalog(language: str, domain: str = "companion") -> Catalog:
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po").open("rb") as handle:
         return read_po(handle)
 
 
@@ -74,21 +84,45 @@ def test_the_sources_mark_the_table_sentences(sources: dict[str | tuple[str, str
     assert "Press the die" in sources
 
 
+def test_the_sources_mark_the_pages_words() -> None:
+    pages = source_messages("pages")
+    assert "Seal my prediction" in pages and "Too fast: wait a moment." in pages
+    assert ("Winner: {players}", "Winners: {players}") in pages
+    assert "Press the die" not in pages
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_catalog_has_every_sentence_and_no_other(
-    language: str, sources: dict[str | tuple[str, str], str]
+    language: str, domain: str, sources: dict[str | tuple[str, str], str]
 ) -> None:
-    ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog(language) if m.id}
-    missing = sorted(map(str, set(sources) - ids))
-    stale = sorted(map(str, ids - set(sources)))
-    assert not missing, f"{language} catalog misses: {missing[:5]} (make catalogs-update)"
-    assert not stale, f"{language} catalog keeps sentences no source says: {stale[:5]}"
+    said = sources if domain == "companion" else source_messages(domain)
+    entries = catalog(language, domain)
+    ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in entries if m.id}
+    missing = sorted(map(str, set(said) - ids))
+    stale = sorted(map(str, ids - set(said)))
+    assert not missing, f"{language} {domain} misses: {missing[:5]} (make catalogs-update)"
+    assert not stale, f"{language} {domain} keeps sentences no source says: {stale[:5]}"
 
 
+def test_no_page_word_hides_inside_an_f_string() -> None:
+    """Babel does not look inside an f-string's expressions (before Python 3.12): a word of
+    the pages said there would never reach the catalogs."""
+    hidden = []
+    for path in sorted((ROOT / "companion" / "web").glob("*.py")):
+        with path.open("rb") as handle:
+            for token in tokenize.tokenize(handle.readline):
+                f_string = token.type == tokenize.STRING and "f" in token.string[:2].lower()
+                if f_string and any(c in token.string for c in ("{t(", "e(t(", " t(", "tn(")):
+                    hidden.append(f"{path.name}:{token.start[0]}")
+    assert not hidden
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
-def test_a_translation_is_complete_and_keeps_the_placeholders(language: str) -> None:
-    entries = [m for m in catalog(language) if m.id]
-    assert len(entries) > 200
+def test_a_translation_is_complete_and_keeps_the_placeholders(language: str, domain: str) -> None:
+    entries = [m for m in catalog(language, domain) if m.id]
+    assert len(entries) > LEAST[domain]
     for m in entries:
         assert not m.fuzzy, f"{language}: fuzzy {m.id!r}"
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
@@ -137,10 +171,14 @@ def test_every_refusal_fits_the_lcd_in_every_language(
 def test_the_package_build_compiles_the_catalogs_into_the_package(tmp_path: Path) -> None:
     hook = runpy.run_path(str(ROOT / "setup.py"), run_name="the_build_hook")
     made = hook["compile_catalogs"](ROOT, tmp_path)
-    assert sorted(mo.parts[-3] for mo in made) == ["de", "en", "fr"]
+    assert sorted((mo.parts[-3], mo.stem) for mo in made) == [
+        (language, domain) for language in ("de", "en", "fr") for domain in ("companion", "pages")
+    ]
     french = gettext.translation("companion", tmp_path / "companion" / "locale", ["fr"])
     assert french.gettext("Press the die") == "Lancez le dé"
     assert french.ngettext("{count} horse", "{count} horses", 2) == "{count} chevaux"
+    pages = gettext.translation("pages", tmp_path / "companion" / "locale", ["fr"])
+    assert pages.gettext("Seal my prediction") == "Sceller mon pronostic"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "locale/*/LC_MESSAGES/*.mo" in project["tool"]["setuptools"]["package-data"]["companion"]
     assert any(need.startswith("babel") for need in project["build-system"]["requires"])

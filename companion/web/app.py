@@ -23,12 +23,14 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.daemon.flows.base import Reply
+from companion.render.language import _, speaking
 from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
 from companion.web.hub import REJOIN, Connection
 from companion.web.inputs import PageRefusal, seat_request
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
 from companion.web.side import Answer, TableSide
+from companion.web.words import t
 
 SEAT_COOKIE = "seat"
 HOST_COOKIE = "host"
@@ -69,6 +71,16 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         hub.loop = asyncio.get_running_loop()
         yield
 
+    def refused(code: str, sentence: str, status: int = 400) -> JSONResponse:
+        """A refused request: ``sentence`` (a word of the pages) in the table's language."""
+        with speaking(side.language):
+            return refusal(code, t(sentence), status)
+
+    def html_in_language(draw: Callable[[], str]) -> HTMLResponse:
+        """A page drawn in the table's language."""
+        with speaking(side.language):
+            return HTMLResponse(draw())
+
     def seat_of(request: Request | WebSocket) -> str | None:
         seat = side.seats.seat_of(request.cookies.get(SEAT_COOKIE))
         return seat if seat != HOST else None
@@ -78,64 +90,64 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
 
     async def body(request: Request) -> dict[str, Any] | JSONResponse:
         if not same_origin(request.headers):
-            return refusal("cross_origin", "Open the companion's own page.", 403)
+            return refused("cross_origin", "Open the companion's own page.", 403)
         length = request.headers.get("content-length")
         if length is None or not length.isdigit() or int(length) > MAX_BODY:
-            return refusal("too_large", "That request is too large.", 413)
+            return refused("too_large", "That request is too large.", 413)
         raw = await request.body()
         if len(raw) > MAX_BODY:
-            return refusal("too_large", "That request is too large.", 413)
+            return refused("too_large", "That request is too large.", 413)
         try:
             data = json.loads(raw)
         except ValueError:
-            return refusal("malformed", "That was not an input.")
+            return refused("malformed", "That was not an input.")
         if not isinstance(data, dict):
-            return refusal("malformed", "That was not an input.")
+            return refused("malformed", "That was not an input.")
         return data
 
     async def home(request: Request) -> Response:
-        return HTMLResponse(home_page())
+        return html_in_language(home_page)
 
     async def scoreboard(request: Request) -> Response:
         snap = await side.read(side.drawn)
-        return HTMLResponse(scoreboard_page(snap.public))
+        return html_in_language(lambda: scoreboard_page(snap.public))
 
     async def play(request: Request) -> Response:
         seat = seat_of(request)
         if seat is None:
             return RedirectResponse("/join", 303)
         snap = await side.read(side.drawn)
-        return HTMLResponse(play_page(snap.public, snap.private.get(seat, "")))
+        return html_in_language(lambda: play_page(snap.public, snap.private.get(seat, "")))
 
     async def host(request: Request) -> Response:
         if not is_host(request):
             return RedirectResponse("/join?host", 303)
         snap = await side.read(side.drawn)
-        return HTMLResponse(host_page(snap.public, snap.host))
+        return html_in_language(lambda: host_page(snap.public, snap.host))
 
     async def join(request: Request) -> Response:
         side.joins.opened()
         await side.enter(lambda ctx: Reply())  # the LCD shows the address and the code
         players = await side.read(side.players)
         wants_host = "host" in request.query_params
-        return HTMLResponse(join_page(players, side.seats.taken(), wants_host))
+        return html_in_language(lambda: join_page(players, side.seats.taken(), wants_host))
 
     async def ask_seat(request: Request) -> Response:
         data = await body(request)
         if isinstance(data, Response):
             return data
         if not joins_limit.allow(_client(request), spend=False):
-            return refusal("too_many", "Too many tries: wait a minute.", 429)
+            return refused("too_many", "Too many tries: wait a minute.", 429)
         code, seat = data.get("code"), data.get("seat")
         if not isinstance(code, str) or not side.joins.code_matches(code.strip()):
             joins_limit.allow(_client(request))  # only a wrong code counts: guessing is slowed
-            return refusal("wrong_code", "Wrong code: read it on the table.", 403)
+            return refused("wrong_code", "Wrong code: read it on the table.", 403)
         players = await side.read(side.players)
         if seat != HOST and seat not in players:
-            return refusal("no_such_seat", "There is no such seat.", 404)
+            return refused("no_such_seat", "There is no such seat.", 404)
         asked = side.joins.ask(str(seat))
         if asked is None:
-            return refusal("too_many", "Too many phones waiting: try again.", 429)
+            return refused("too_many", "Too many phones waiting: try again.", 429)
         await side.enter(lambda ctx: Reply())  # the LCD asks the table at once
         response = JSONResponse({"ok": True, "waiting": True})
         _set_cookie(response, JOIN_COOKIE, asked.key)
@@ -144,10 +156,10 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
     async def seat_status(request: Request) -> Response:
         asked = side.joins.find(request.cookies.get(JOIN_COOKIE))
         if asked is None:
-            return refusal("no_request", "Ask for a seat first.", 404)
+            return refused("no_request", "Ask for a seat first.", 404)
         if asked.declined:
             side.joins.collect(asked.key)
-            return refusal("declined", "The table said no.", 403)
+            return refused("declined", "The table said no.", 403)
         if asked.token is None:
             return JSONResponse({"ok": True, "waiting": True})
         side.joins.collect(asked.key)
@@ -163,14 +175,15 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             return data
         seat = seat_of(request)
         if seat is None:
-            return refusal("no_seat", "This phone has no seat: join first.", 401)
+            return refused("no_seat", "This phone has no seat: join first.", 401)
         if not inputs_limit.allow(seat):
-            return refusal("too_many", "Too fast: wait a moment.", 429)
+            return refused("too_many", "Too fast: wait a moment.", 429)
         game_id = side.seats.game_id
         try:
             fields = seat_request(seat, data)
         except PageRefusal as error:
-            return refusal(error.code, error.sentence)
+            with speaking(side.language):
+                return refusal(error.code, _(error.sentence))
         return answered(await side.seat_input(seat, game_id, fields))
 
     async def host_command(request: Request) -> Response:
@@ -178,17 +191,17 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         if isinstance(data, Response):
             return data
         if not is_host(request):
-            return refusal("not_host", "Only the host page can do that.", 401)
+            return refused("not_host", "Only the host page can do that.", 401)
         if not inputs_limit.allow(HOST):
-            return refusal("too_many", "Too fast: wait a moment.", 429)
+            return refused("too_many", "Too fast: wait a moment.", 429)
         command = data.pop("do", None)
         if not isinstance(command, str):
-            return refusal("malformed", "That was not a command.")
+            return refused("malformed", "That was not a command.")
         return answered(await side.host_command(command, data))
 
     async def game_log(request: Request) -> Response:
         if not is_host(request):
-            return refusal("not_host", "Only the host page can do that.", 401)
+            return refused("not_host", "Only the host page can do that.", 401)
         game_id = int(request.path_params["game_id"])
         text = await side.read(lambda: side.log_lines(game_id))
         return Response(

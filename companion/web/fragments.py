@@ -13,7 +13,8 @@ from companion.games.jockey import Bet as JockeyBet
 from companion.games.jockey import Deck, JockeyBoard, JockeyPrivate
 from companion.games.jumpy_jack import Guess, JumpyJackBoard, JumpyJackPrivate
 from companion.games.registry import GAMES
-from companion.session.view import PrivateView
+from companion.render.language import say, word
+from companion.session.view import PrivateView, RefusalView
 from companion.web.cards import (
     SUITS,
     Kind,
@@ -25,10 +26,47 @@ from companion.web.cards import (
 )
 from companion.web.chart import chart_svg
 from companion.web.state import Chance, Public
+from companion.web.words import t, tn
 
 GAME_TITLES = {game.kind: game.title for game in GAMES}
 JOCKEY_HORSES = ("brown", "yellow", "blue", "red")
 JOCKEY_KINDS = ("win", "place", "double", "order")
+
+
+def _phase(code: str) -> str:
+    """A game's phase in the pages' words (its code when the pages do not know it)."""
+    said = {
+        "predict": t("predictions"),
+        "roll": t("roll"),
+        "move": t("move"),
+        "race_over": t("race over"),
+        "match_over": t("match over"),
+        "game_over": t("game over"),
+        "betting": t("betting"),
+        "racing": t("racing"),
+        "dealing": t("dealing the course"),
+        "redeal": t("dealing the course again"),
+    }
+    return said.get(code, code.replace("_", " "))
+
+
+def _horse_state(code: str) -> str:
+    """A Jumpy Jack horse's state in the pages' words."""
+    said = {"racing": t("racing"), "finished": t("finished"), "out": t("out")}
+    return said.get(code, code)
+
+
+def _suit(letter: str) -> str:
+    """A Course hippique horse (a suit) in the table's language: ``♥ cœurs``."""
+    symbol, _, name = SUITS.get(letter, letter).partition(" ")
+    return f"{symbol} {word(name)}" if name else symbol
+
+
+def _said(refusal: RefusalView | None, fallback: str = "") -> str:
+    """A refusal's sentence in the table's language."""
+    if refusal is None:
+        return fallback
+    return say(refusal.message) if refusal.message is not None else refusal.sentence
 
 
 def e(value: object) -> str:
@@ -56,19 +94,23 @@ def public_html(state: Public) -> str:
     view, board = state.view, state.board
     game = view.get("game")
     if game is None:
-        return '<section id="public"><h1>No game on</h1><p>Start one at the table.</p></section>'
-    parts = [f"<h1>{e(GAME_TITLES.get(game, game))} · race {e(view['race'])}</h1>"]
-    status = f"Phase: {view['phase'].replace('_', ' ')}"
+        nothing, start = e(t("No game on")), e(t("Start one at the table."))
+        return f'<section id="public"><h1>{nothing}</h1><p>{start}</p></section>'
+    title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
+    parts = [f"<h1>{e(title)}</h1>"]
+    status = t("Phase: {phase}").format(phase=_phase(view["phase"]))
     if view.get("turn"):
-        status += f" · turn: {view['turn']}"
+        status += t(" · turn: {player}").format(player=view["turn"])
     parts.append(f'<p class="status">{e(status)}</p>')
     if view.get("waiting_for"):
-        parts.append(f'<p class="status">Waiting for: {e(", ".join(view["waiting_for"]))}</p>')
+        waiting = t("Waiting for: {players}").format(players=", ".join(view["waiting_for"]))
+        parts.append(f'<p class="status">{e(waiting)}</p>')
     if view.get("sealed"):
-        parts.append(f'<p class="status">Sealed: {e(", ".join(view["sealed"]))} ✓</p>')
+        sealed = t("Sealed: {players}").format(players=", ".join(view["sealed"]))
+        parts.append(f'<p class="status">{e(sealed)} ✓</p>')
     refusal = view.get("last_refusal")
     if refusal:
-        parts.append(f'<p class="refusal">{e(refusal["sentence"])}</p>')
+        parts.append(f'<p class="refusal">{e(_said(state.refusal, refusal["sentence"]))}</p>')
     if isinstance(board, JumpyJackBoard):
         parts.append(_jumpy_jack(board))
     elif isinstance(board, CourseHippiqueBoard):
@@ -76,7 +118,9 @@ def public_html(state: Public) -> str:
     elif isinstance(board, JockeyBoard):
         parts.append(_jockey(board))
     if view.get("finished"):
-        parts.append(f'<p class="winners">Winner: {e(", ".join(view["winners"]))}</p>')
+        winners = view["winners"]
+        said = tn("Winner: {players}", "Winners: {players}", len(winners))
+        parts.append(f'<p class="winners">{e(said.format(players=", ".join(winners)))}</p>')
     parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div>')
     return f'<section id="public">{"".join(parts)}</section>'
 
@@ -85,12 +129,14 @@ def _jumpy_jack(board: JumpyJackBoard) -> str:
     horses = board.horses
     top = max([20, *(h.square or 0 for h in horses)])
     lanes = "".join(
-        _bar(f"{h.name} ({h.state.value})", h.square or 0, top, h.colour) for h in horses
+        _bar(f"{word(h.name)} ({_horse_state(h.state.value)})", h.square or 0, top, h.colour)
+        for h in horses
     )
     die = board.die
-    die_html = f'<p class="die">Die: <b>{e(die)}</b></p>' if die else ""
-    scores = _table(("player", "points"), sorted(board.scores.items()), "scores")
-    target = f"<p>Target: {e(board.target)} points</p>"
+    said = e(t("Die:"))
+    die_html = f'<p class="die">{said} <b>{e(die)}</b></p>' if die else ""
+    scores = _table((t("player"), t("points")), sorted(board.scores.items()), "scores")
+    target = "<p>" + e(t("Target: {target} points").format(target=board.target)) + "</p>"
     return die_html + f'<div class="track">{lanes}</div>' + scores + target + _jj_reveal(board)
 
 
@@ -101,40 +147,43 @@ def _jj_reveal(board: JumpyJackBoard) -> str:
     last = results[-1]
     guesses = last.guesses
     rows = [
-        (p, " ".join(h), last.points.get(p, 0))
+        (p, " ".join(map(word, h)), last.points.get(p, 0))
         + ((_guess_words(guesses.get(p)), last.bonus.get(p, 0)) if guesses else ())
         for p, h in last.predictions.items()
     ]
-    head = ("player", "prediction", "points") + (("guess", "bonus") if guesses else ())
-    podium = " ".join(last.podium.finishers)
+    head = (t("player"), t("prediction"), t("points")) + (
+        (t("guess"), t("bonus")) if guesses else ()
+    )
+    podium = " ".join(map(word, last.podium.finishers))
+    revealed = e(t("Race {number} revealed").format(number=last.number))
+    said = e(t("Podium:"))
     return (
-        f'<div class="reveal"><h2>Race {e(last.number)} revealed</h2>'
-        f"<p>Podium: {e(podium)}</p>" + _table(head, rows) + "</div>"
+        f'<div class="reveal"><h2>{revealed}</h2><p>{said} {e(podium)}</p>'
+        + _table(head, rows)
+        + "</div>"
     )
 
 
 def _guess_words(guess: Guess | None) -> str:
     if guess is None:
-        return "no guess"
-    return f"{guess.target}: {' '.join(guess.horses)}"
+        return t("no guess")
+    return f"{guess.target}: {' '.join(map(word, guess.horses))}"
 
 
 def _course_hippique(board: CourseHippiqueBoard, chances: Sequence[Chance]) -> str:
     finish = board.finish or 8
-    lanes = "".join(
-        _bar(SUITS.get(s.letter, s.letter), v, finish) for s, v in board.positions.items()
-    )
+    lanes = "".join(_bar(_suit(s.letter), v, finish) for s, v in board.positions.items())
     odds = _odds({s.letter: v for s, v in board.odds.items()}, chances)
-    info = (
-        f"<p>Croupier: {e(board.croupier)} · largest stake: {e(board.max_bet)}"
-        f" · cards left: {e(board.cards_left)}</p>"
+    info = t("Croupier: {croupier} · largest stake: {stake} · cards left: {left}").format(
+        croupier=board.croupier, stake=board.max_bet, left=board.cards_left
     )
-    balances = _table(("player", "chips"), board.balances.items(), "scores")
+    info = f"<p>{e(info)}</p>"
+    balances = _table((t("player"), t("chips")), board.balances.items(), "scores")
     bets = board.bets
     reveal = (
         _table(
-            ("player", "horse", "stake"),
-            ((b.player, SUITS.get(b.horse.letter, b.horse.letter), b.stake) for b in bets),
+            (t("player"), t("horse"), t("stake")),
+            ((b.player, _suit(b.horse.letter), b.stake) for b in bets),
             "reveal",
         )
         if bets
@@ -151,34 +200,39 @@ def _percent(chance: Chance) -> str:
 def _odds(odds: dict[str, int | None], chances: Sequence[Chance]) -> str:
     """The odds the croupier pays, and beside them each horse's chance of winning from here."""
     if not chances:
-        announced = ((SUITS.get(h, h), f"{v} to 1") for h, v in odds.items())
-        return _table(("horse", "odds"), announced, "odds")
+        announced = ((_suit(h), _to_one(v)) for h, v in odds.items())
+        return _table((t("horse"), t("odds")), announced, "odds")
+    estimate = t("estimate")
     rows = "".join(
-        f"<tr><td>{e(SUITS.get(c.horse, c.horse))}</td><td>{e(odds.get(c.horse))} to 1</td>"
-        f'<td class="chance" title="{e(c.fraction or "estimate")}">{e(_percent(c))}</td></tr>'
+        f"<tr><td>{e(_suit(c.horse))}</td><td>{e(_to_one(odds.get(c.horse)))}</td>"
+        f'<td class="chance" title="{e(c.fraction or estimate)}">{e(_percent(c))}</td></tr>'
         for c in chances
     )
     exact = all(c.fraction for c in chances)
     said = (
-        "Chances of winning from here, exact."
+        t("Chances of winning from here, exact.")
         if exact
-        else "Chances of winning from here: an estimate (the course lies face down)."
+        else t("Chances of winning from here: an estimate (the course lies face down).")
     )
-    return (
-        '<table class="odds"><tr><th>horse</th><th>odds</th><th>chance</th></tr>'
-        f'{rows}</table><p class="note">{said}</p>'
-    )
+    head = "".join(f"<th>{e(h)}</th>" for h in (t("horse"), t("odds"), t("chance")))
+    return f'<table class="odds"><tr>{head}</tr>{rows}</table><p class="note">{e(said)}</p>'
+
+
+def _to_one(odds: int | None) -> str:
+    """Odds as the croupier announces them: ``5 to 1``."""
+    return t("{odds} to 1").format(odds=odds)
 
 
 def _jockey(board: JockeyBoard) -> str:
     length = board.track_length or 80
     lanes = "".join(
-        _bar(h, v, length, h if h != "yellow" else "#d4b000") for h, v in board.progress.items()
+        _bar(word(h), v, length, h if h != "yellow" else "#d4b000")
+        for h, v in board.progress.items()
     )
     effect = board.last_effect
     said = f'<p class="status">{e(effect.sentence())}</p>' if effect is not None else ""
     balances = _table(
-        ("player", "balance", "limit", "cards"),
+        (t("player"), t("balance"), t("limit"), t("cards")),
         (
             (p, b, board.limits.get(p, ""), board.hand_sizes.get(p, ""))
             for p, b in board.balances.items()
@@ -189,8 +243,9 @@ def _jockey(board: JockeyBoard) -> str:
     reveal = ""
     if results:
         last = results[-1]
-        reveal = f'<div class="reveal"><h2>Race {e(last.number)} settled</h2>' + _table(
-            ("player", "bet", "change"),
+        settled = t("Race {number} settled").format(number=last.number)
+        reveal = f'<div class="reveal"><h2>{e(settled)}</h2>' + _table(
+            (t("player"), t("bet"), t("change")),
             ((p.player, _bet_words(p.bet), p.change) for p in last.payouts),
         )
         reveal += "</div>"
@@ -199,9 +254,9 @@ def _jockey(board: JockeyBoard) -> str:
 
 def _bet_words(bet: JockeyBet | None) -> str:
     if bet is None:
-        return "no bet"
-    return f"{bet.kind} " + ", ".join(
-        f"{h} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
+        return t("no bet")
+    return f"{word(bet.kind)} " + ", ".join(
+        f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
     )
 
 
@@ -212,10 +267,10 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
     view, board = state.view, state.board
     details = private.details
-    parts = [f"<h2>You are {e(player)}</h2>"]
+    parts = ["<h2>" + e(t("You are {player}").format(player=player)) + "</h2>"]
     refusal = private.last_refusal
     if refusal:
-        parts.append(f'<p class="refusal" role="alert">{e(refusal.sentence)}</p>')
+        parts.append(f'<p class="refusal" role="alert">{e(_said(refusal))}</p>')
     if isinstance(board, JumpyJackBoard) and isinstance(details, JumpyJackPrivate):
         parts.append(_jj_private(player, details, state, board))
     elif isinstance(board, CourseHippiqueBoard) and isinstance(details, CourseHippiquePrivate):
@@ -223,7 +278,7 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     elif isinstance(board, JockeyBoard) and isinstance(details, JockeyPrivate):
         parts.append(_jk_private(player, details, state, board))
     if view.get("phase") == "race_over":
-        parts.append(_form("next_race", "Next race", ""))
+        parts.append(_form("next_race", t("Next race"), ""))
     return f'<section id="private">{"".join(parts)}</section>'
 
 
@@ -256,18 +311,19 @@ def _jj_private(
     parts = []
     prediction = details.prediction
     if prediction:
-        parts.append(f'<p class="secret">Your prediction: {e(" ".join(prediction))}</p>')
+        said = t("Your prediction: {horses}").format(horses=" ".join(map(word, prediction)))
+        parts.append(f'<p class="secret">{e(said)}</p>')
     guess = details.guess
     if guess is not None:
-        parts.append(
-            f'<p class="secret">Your guess of {e(guess.target)}\'s prediction: '
-            f"{e(' '.join(guess.horses))}</p>"
-        )
-    horses = [(h.name, h.name) for h in board.horses]
-    places = ("1st", "2nd", "3rd")
+        said = t("Your guess of {player}'s prediction: {horses}").format(
+            player=e(guess.target), horses=e(" ".join(map(word, guess.horses)))
+        )  # the catalog's words are the page's own: only the names are escaped
+        parts.append(f'<p class="secret">{said}</p>')
+    horses = [(h.name, word(h.name)) for h in board.horses]
+    places = (t("1st"), t("2nd"), t("3rd"))
     if view.get("phase") == "predict" and horses:
         fields = "".join(_select(f"horses.{i}", horses, n) for i, n in enumerate(places))
-        parts.append(_form("predict", "Seal my prediction", fields))
+        parts.append(_form("predict", t("Seal my prediction"), fields))
     opponents = [(p, p) for p in view.get("players", []) if p != player]
     if (
         state.options.get("guess")
@@ -275,18 +331,21 @@ def _jj_private(
         and not view.get("waiting_for")
         and opponents
     ):
-        fields = _select("target", opponents, "Whose prediction") + "".join(
+        fields = _select("target", opponents, t("Whose prediction")) + "".join(
             _select(f"horses.{i}", horses, n) for i, n in enumerate(places)
         )
-        parts.append("<h3>Guess an opponent's prediction</h3>")
-        parts.append(_form("guess", "Seal my guess", fields))
+        guessing = t("Guess an opponent's prediction")
+        parts.append(f"<h3>{e(guessing)}</h3>")
+        parts.append(_form("guess", t("Seal my guess"), fields))
     if view.get("turn") == player and view.get("phase") == "move":
         legal = board.legal_horses
+        move = t("Move {horse}")
         parts.append(
             '<div class="picker">'
             + "".join(
                 f'<form class="entry" data-type="move"><input type="hidden" name="horse" '
-                f'value="{e(h)}"><button type="submit">Move {e(h)}</button></form>'
+                f'value="{e(h)}"><button type="submit">{e(move.format(horse=word(h)))}'
+                "</button></form>"
                 for h in legal
             )
             + "</div>"
@@ -298,24 +357,25 @@ def _ch_private(
     player: str, details: CourseHippiquePrivate, state: Public, board: CourseHippiqueBoard
 ) -> str:
     view = state.view
-    parts = [f'<p class="secret">Your chips: {e(details.balance)}</p>']
+    chips = t("Your chips: {chips}").format(chips=details.balance)
+    parts = [f'<p class="secret">{e(chips)}</p>']
     bet = details.bet
     if bet:
-        horse = SUITS.get(bet.horse.letter, bet.horse.letter)
-        parts.append(f'<p class="secret">Your bet: {e(bet.stake)} on {e(horse)}</p>')
+        said = t("Your bet: {stake} on {horse}").format(
+            stake=bet.stake, horse=_suit(bet.horse.letter)
+        )
+        parts.append(f'<p class="secret">{e(said)}</p>')
     phase = view.get("phase")
     croupier = board.croupier
     if phase == "betting" and player != croupier:
-        chance = {c.horse: f", chance {_percent(c)}" for c in state.chances}
+        chance = {c.horse: t(", chance {chance}").format(chance=_percent(c)) for c in state.chances}
         odds = {s.letter: v for s, v in board.odds.items()}
-        horses = (
-            (h, f"{word} — {odds.get(h)} to 1{chance.get(h, '')}") for h, word in SUITS.items()
-        )
-        fields = _select("horse", horses, "Horse") + _number("stake", "Stake", board.max_bet)
-        parts.append(_form("bet", "Place my bet", fields))
+        horses = ((h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}") for h in SUITS)
+        fields = _select("horse", horses, t("Horse")) + _number("stake", t("Stake"), board.max_bet)
+        parts.append(_form("bet", t("Place my bet"), fields))
     if player == croupier and phase == "betting":
         parts.append(
-            _form("set_max_bet", "Set the largest stake", _number("amount", "Amount", None))
+            _form("set_max_bet", t("Set the largest stake"), _number("amount", t("Amount"), None))
         )
     seen = {c.code for c in board.turned}
     if phase != "redeal":  # a course dealt again is laid from the whole pack
@@ -323,11 +383,13 @@ def _ch_private(
     cards = [(code, label) for code, label in playing_cards() if code not in seen]
     if player == croupier and phase in ("dealing", "redeal"):
         parts.append(
-            "<h3>Lay the course: tap its cards in row order</h3>"
-            + _form("deal_course", "Lay these cards", _sequence(cards), " sequence")
+            "<h3>"
+            + e(t("Lay the course: tap its cards in row order"))
+            + "</h3>"
+            + _form("deal_course", t("Lay these cards"), _sequence(cards), " sequence")
         )
     if player == croupier and phase in ("racing", "betting"):
-        parts.append("<h3>Turn a card</h3>" + _card_picker("turn_card", cards))
+        parts.append("<h3>" + e(t("Turn a card")) + "</h3>" + _card_picker("turn_card", cards))
     return "".join(parts)
 
 
@@ -337,9 +399,10 @@ def _sequence(cards: Iterable[tuple[str, str]]) -> str:
         f'<button type="button" class="pick" value="{e(code)}">{e(label)}</button>'
         for code, label in cards
     )
+    row = e(t("Row:"))
     return (
-        '<input type="hidden" name="cards" value=""><p class="row">Row: <span></span></p>'
-        f'<div class="picker">{buttons}</div>'
+        '<input type="hidden" name="cards" value="">'
+        f'<p class="row">{row} <span></span></p><div class="picker">{buttons}</div>'
     )
 
 
@@ -359,25 +422,30 @@ def _jk_private(player: str, details: JockeyPrivate, state: Public, board: Jocke
     view = state.view
     deck = jockey_deck(state.options)
     balance = board.balances.get(player, "")
-    parts = [f'<p class="secret">Balance: {e(balance)} · stake limit: {e(details.limit)}</p>']
+    said = t("Balance: {balance} · stake limit: {limit}").format(
+        balance=balance, limit=details.limit
+    )
+    parts = [f'<p class="secret">{e(said)}</p>']
     bet = details.bet
     if bet:
-        parts.append(f'<p class="secret">Your bet: {e(_bet_words(bet))}</p>')
+        said = t("Your bet: {bet}").format(bet=_bet_words(bet))
+        parts.append(f'<p class="secret">{e(said)}</p>')
     hand = details.hand
     if hand:
         words = ", ".join(_kind_words(k) for k in by_kind(deck, hand))
-        parts.append(f'<p class="secret hand">Your hand ({len(hand)}): {e(words)}</p>')
+        said = t("Your hand ({count}): {cards}").format(count=len(hand), cards=words)
+        parts.append(f'<p class="secret hand">{e(said)}</p>')
     phase = view.get("phase")
     if phase == "betting" and not bet:
-        horses = [(h, h) for h in JOCKEY_HORSES]
+        horses = [(h, word(h)) for h in JOCKEY_HORSES]
         fields = (
-            _select("kind", ((k, k) for k in JOCKEY_KINDS), "Kind")
-            + _select("horse", horses, "Horse")
-            + _number("stake", "Stake", details.limit, 100)
-            + _select("horse2", horses, "Second horse (double, order)")
-            + _number("stake2", "Second stake (order)", details.limit, 100)
+            _select("kind", ((k, word(k)) for k in JOCKEY_KINDS), t("Kind"))
+            + _select("horse", horses, t("Horse"))
+            + _number("stake", t("Stake"), details.limit, 100)
+            + _select("horse2", horses, t("Second horse (double, order)"))
+            + _number("stake2", t("Second stake (order)"), details.limit, 100)
         )
-        parts.append(_form("bet", "Place my bet", fields))
+        parts.append(_form("bet", t("Place my bet"), fields))
     if details.owed and phase in ("betting", "racing"):
         parts.append(_hand_form(deck, details.owed, details.leftover))
     on_turn = view.get("turn") == player and phase in ("betting", "racing")
@@ -387,7 +455,7 @@ def _jk_private(player: str, details: JockeyPrivate, state: Public, board: Jocke
         else:
             kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.pile])
         choices = ((k.kind, _kind_words(k)) for k in kinds)
-        parts.append("<h3>Play a card</h3>" + _card_picker("play_card", choices))
+        parts.append("<h3>" + e(t("Play a card")) + "</h3>" + _card_picker("play_card", choices))
     return "".join(parts)
 
 
@@ -401,7 +469,12 @@ def _hand_form(deck: Deck, owed: int, leftover: Sequence[str]) -> str:
             f"{e(label_of(deck, kind_of(c)))}</label>"
             for c in leftover
         )
-        fields = f"<p>Keep from the last race (at most 2):</p>{keep}" + fields
-    return f"<h3>Your cards: count the {owed} dealt to you</h3>" + _form(
-        "hand", "These are my cards", f'<div class="counts">{fields}</div>'
+        fields = "<p>" + e(t("Keep from the last race (at most 2):")) + f"</p>{keep}" + fields
+    count = tn(
+        "Your card: count the {count} dealt to you",
+        "Your cards: count the {count} dealt to you",
+        owed,
+    ).format(count=owed)
+    return f"<h3>{e(count)}</h3>" + _form(
+        "hand", t("These are my cards"), f'<div class="counts">{fields}</div>'
     )

@@ -7,11 +7,13 @@ from collections.abc import Sequence
 
 from companion.games.info import Option
 from companion.games.registry import GAMES, find_game
+from companion.render.language import _
 from companion.session.journal import GameRecord
 from companion.web.fragments import GAME_TITLES, e
 from companion.web.joins import JoinRequest
 from companion.web.qr import qr_svg
 from companion.web.seats import HOST
+from companion.web.words import marked, t
 
 
 def host_html(
@@ -25,40 +27,48 @@ def host_html(
     """Return the host's part: what only the host sees and does."""
     parts = ['<section id="host">']
     if pending:
-        parts.append("<h2>Phones asking for a seat</h2>")
+        parts.append("<h2>" + e(t("Phones asking for a seat")) + "</h2>")
+        confirm, decline = e(t("Confirm")), e(t("Decline"))
         for request in pending:
-            seat = "host" if request.seat == HOST else request.seat
+            seat = t("host") if request.seat == HOST else request.seat
             parts.append(
                 f'<form class="command" data-do="confirm"><input type="hidden" name="request" '
                 f'value="{e(request.key)}"><span>{e(seat)}</span>'
-                '<button type="submit">Confirm</button>'
-                '<button type="submit" name="decline" value="1">Decline</button></form>'
+                f'<button type="submit">{confirm}</button>'
+                f'<button type="submit" name="decline" value="1">{decline}</button></form>'
             )
+    where = t("Address: {address} · join code {code}").format(
+        address=f"<b>{e(join_url)}</b>", code=f'<b class="code">{e(code)}</b>'
+    )
     parts.append(
-        f'<h2>Join</h2><div class="qr">{qr_svg(f"{join_url}#{code}")}</div>'
-        f'<p>Address: <b>{e(join_url)}</b> · join code <b class="code">{e(code)}</b></p>'
+        "<h2>"
+        + e(t("Join"))
+        + f'</h2><div class="qr">{qr_svg(f"{join_url}#{code}")}</div><p>{where}</p>'
     )
     if current is not None:
-        seated = ", ".join(sorted(s for s in taken if s != HOST)) or "nobody yet"
-        parts.append(f"<p>Seated phones: {e(seated)}</p>")
+        seated = ", ".join(sorted(s for s in taken if s != HOST)) or t("nobody yet")
+        parts.append("<p>" + e(t("Seated phones: {players}").format(players=seated)) + "</p>")
+        ask, undo = e(t("Undo the last input?")), e(t("Undo the last input"))
         parts.append(
-            '<form class="command" data-do="undo" data-confirm="Undo the last input?">'
-            '<button type="submit">Undo the last input</button></form>'
+            f'<form class="command" data-do="undo" data-confirm="{ask}">'
+            f'<button type="submit">{undo}</button></form>'
         )
     parts.append(_new_game())
-    parts.append(
-        "<h2>Games</h2><table><tr><th>id</th><th>game</th><th>status</th>"
-        "<th>players</th><th></th></tr>"
-    )
+    head = (t("id"), t("game"), t("status"), t("players"))
+    parts.append("<h2>" + e(t("Games")) + "</h2><table><tr>")
+    parts.append("".join(f"<th>{e(h)}</th>" for h in head) + "<th></th></tr>")
+    statuses = {"active": t("active"), "finished": t("finished"), "abandoned": t("abandoned")}
+    log, on = e(t("log")), e(t(" (on)"))
     for game in reversed(games[-20:]):
-        actions = f'<a href="/host/log/{game.id}" download>log</a>'
+        actions = f'<a href="/host/log/{game.id}" download>{log}</a>'
         if game.id != current and game.status != "finished":
-            actions += _command("resume", game.id, "Resume")
+            actions += _command("resume", game.id, t("Resume"))
         if game.status == "active":
-            actions += _command("abandon", game.id, "Abandon", "Abandon this game?")
+            actions += _command("abandon", game.id, t("Abandon"), t("Abandon this game?"))
+        status = statuses.get(game.status, game.status)
         parts.append(
             f"<tr><td>{game.id}</td><td>{e(GAME_TITLES.get(game.kind, game.kind))}</td>"
-            f"<td>{e(game.status)}{' (on)' if game.id == current else ''}</td>"
+            f"<td>{e(status)}{on if game.id == current else ''}</td>"
             f"<td>{e(', '.join(game.players))}</td><td>{actions}</td></tr>"
         )
     parts.append("</table></section>")
@@ -76,7 +86,7 @@ def _command(do: str, game_id: int, label: str, confirm: str = "") -> str:
 #: Options only phones make playable, beside the ones the registry declares: a Jockey table
 #: tracks hands when each player counts their cards on their phone (the panel cannot).
 PHONE_OPTIONS: dict[str, tuple[Option, ...]] = {
-    "jockey": (Option("hands", "Hands counted on the phones", (False, True)),),
+    "jockey": (Option("hands", marked("Hands counted on the phones"), (False, True)),),
 }
 
 
@@ -88,14 +98,21 @@ def host_options(kind: str) -> tuple[Option, ...]:
     return declared + tuple(o for o in PHONE_OPTIONS.get(kind, ()) if o.key not in keys)
 
 
+def _label(kind: str, option: Option) -> str:
+    """An option's label in the table's language: the phones' own from the pages' words."""
+    if option in PHONE_OPTIONS.get(kind, ()):
+        return t(option.label)
+    return _(option.label)
+
+
 def _new_game() -> str:
     games = "".join(f'<option value="{g.kind}">{e(g.title)}</option>' for g in GAMES)
     sets = []
     for game in GAMES:
         fields = "".join(
-            f'<label>{e(option.label)} <select name="{e(game.kind)}:{e(option.key)}">'
+            f'<label>{e(_label(game.kind, option))} <select name="{e(game.kind)}:{e(option.key)}">'
             + "".join(
-                f'<option value="{e(json.dumps(value))}">{e(option.shown(value))}</option>'
+                f'<option value="{e(json.dumps(value))}">{e(_(option.shown(value)))}</option>'
                 for value in option.values
             )
             + "</select></label>"
@@ -107,11 +124,19 @@ def _new_game() -> str:
         f"form[data-game={g.kind}] fieldset:not([data-game={g.kind}]){{display:none}}"
         for g in GAMES
     )  # only the chosen game's options
+    new, which, players, start = (
+        e(t("New game")),
+        e(t("Game")),
+        e(t("Players (one name a line)")),
+        e(t("Start")),
+    )
     return (
         f"<style>{shown}</style>"
-        f'<h2>New game</h2><form class="command" data-do="new_game" data-game="{GAMES[0].kind}">'
-        f'<label>Game <select name="game" class="game">{games}</select></label>'
-        '<label>Players (one name a line)<textarea name="players" rows="4" maxlength="200">'
+        f"<h2>{new}</h2>"
+        f'<form class="command" data-do="new_game" data-game="{GAMES[0].kind}">'
+        f'<label>{which} <select name="game" class="game">{games}</select></label>'
+        f"<label>{players}"
+        '<textarea name="players" rows="4" maxlength="200">'
         f"</textarea></label>{''.join(sets)}"
-        '<button type="submit">Start</button></form>'
+        f'<button type="submit">{start}</button></form>'
     )

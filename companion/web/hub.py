@@ -29,6 +29,8 @@ class Snapshot:
     host: str = ""
     #: Each seat's token fingerprint (``SeatBook.stamps``): never sent, compared with a page's.
     stamps: Mapping[str, str] = field(default_factory=dict)
+    #: The language the parts are drawn in: a page drawn in another one loads itself again.
+    language: str = "en"
 
 
 #: The socket's closing code that sends a page back to joining (its seat is no longer its own).
@@ -81,7 +83,7 @@ class Hub:
         now = (snap.public, private, host)
         if now == connection.sent:
             return None
-        frame: dict[str, object] = {"v": snap.version}
+        frame: dict[str, object] = {"v": snap.version, "lang": snap.language}
         for key, new, old in zip(("public", "private", "host"), now, connection.sent, strict=True):
             if new != old:
                 frame[key] = new

@@ -18,6 +18,7 @@ from companion.daemon.loop import Daemon, Outputs
 from companion.daemon.table import TableController
 from companion.devices.base import ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
+from companion.render.language import _, say, speaking
 from companion.render.screen import Cue, Oled, Screen
 from companion.render.text import COLS, ROWS, named, rows
 from companion.session.log import NewGame, dumps
@@ -29,6 +30,7 @@ from companion.web.joins import Joins
 from companion.web.qr import oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.state import RaceOdds, private_state, public_state
+from companion.web.words import marked, t
 
 #: What the LCD asks while a phone waits for a seat.
 ASKED = "push: yes"
@@ -66,6 +68,11 @@ class TableSide:
         self._odds = RaceOdds()
 
     @property
+    def language(self) -> str:
+        """The language the table speaks now (the pages speak it too)."""
+        return self.controller.language
+
+    @property
     def join_url(self) -> str:
         """The address a phone opens to join (the QR code's)."""
         return f"http://{self.address}/join"
@@ -85,6 +92,10 @@ class TableSide:
         """Draw what every page shows now, unless nothing changed since; return it."""
         if not self._stale:
             return self.hub.latest
+        with speaking(self.language):
+            return self._draw()
+
+    def _draw(self) -> Snapshot:
         session = self.controller.session
         self._version += 1
         public = public_state(session, self._odds)
@@ -99,7 +110,9 @@ class TableSide:
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
                 session.game_id, taken,
             )  # fmt: skip
-        snapshot = Snapshot(self._version, public_html(public), private, host, self.seats.stamps())
+        snapshot = Snapshot(
+            self._version, public_html(public), private, host, self.seats.stamps(), self.language
+        )
         self._stale = False
         self.hub.publish(snapshot)
         return snapshot
@@ -165,22 +178,23 @@ class TableSide:
 
         def change(ctx: Context) -> Reply:
             if ctx.session.game_id != game_id or game_id is None:
-                answer.append(Answer(False, "old_seat", "This game is over: join again."))
+                answer.append(Answer(False, "old_seat", t("This game is over: join again.")))
                 return Reply()
             try:
                 entry = seat_entry(fields, ctx.session)
             except PageRefusal as error:
-                answer.append(Answer(False, error.code, error.sentence))
+                answer.append(Answer(False, error.code, _(error.sentence)))
                 return Reply()
             outcome, reply = ctx.submit(entry)
             if outcome.accepted:
                 answer.append(Answer(True))
                 return Reply([Cue(tone=Tone.ACCEPTED)])
-            answer.append(Answer(False, outcome.code or "refused", outcome.sentence or "Refused."))
+            said = say(outcome.message) if outcome.message else _("Refused.")
+            answer.append(Answer(False, outcome.code or "refused", said))
             return reply
 
         await self.enter(change)
-        return answer[0] if answer else Answer(False, "failed", "That input was ignored.")
+        return answer[0] if answer else self._ignored(marked("That input was ignored."))
 
     async def host_command(self, command: str, data: dict[str, Any]) -> Answer:
         """Do one of the host page's commands on the daemon's loop."""
@@ -190,7 +204,7 @@ class TableSide:
             try:
                 reply = self._host(ctx, command, data)
             except PageRefusal as refusal:
-                answer.append(Answer(False, refusal.code, refusal.sentence))
+                answer.append(Answer(False, refusal.code, _(refusal.sentence)))
                 return Reply()
             answer.append(Answer(True))
             return reply
@@ -199,7 +213,12 @@ class TableSide:
             await self.enter(lambda ctx: self.controller.flow.undo())
             return Answer(True)
         await self.enter(change)
-        return answer[0] if answer else Answer(False, "failed", "That was ignored.")
+        return answer[0] if answer else self._ignored(marked("That was ignored."))
+
+    def _ignored(self, sentence: str) -> Answer:
+        """A request the loop never answered (``sentence`` is marked, said here)."""
+        with speaking(self.language):
+            return Answer(False, "failed", t(sentence))
 
     def _host(self, ctx: Context, command: str, data: dict[str, Any]) -> Reply:
         session = ctx.session
@@ -208,9 +227,10 @@ class TableSide:
         if command == "new_game":
             configured = self.controller.ctx.game_options.get(str(data.get("game")))
             entry = new_game_entry(data, configured)
-            outcome, _ = ctx.submit(entry)
+            outcome = ctx.submit(entry)[0]
             if not outcome.accepted:
-                raise PageRefusal(outcome.code or "refused", outcome.sentence or "Refused.")
+                said = say(outcome.message) if outcome.message else _("Refused.")
+                raise PageRefusal(outcome.code or "refused", said)
             return notice("New game started.")
         game_id = data.get("game")
         if not isinstance(game_id, int) or game_id not in {g.id for g in session.games()}:

@@ -14,7 +14,7 @@ from companion.games.errors import Refusal
 from companion.games.jockey import JockeyBoard
 from companion.games.jumpy_jack import JumpyJackBoard
 from companion.session.session import Session
-from companion.session.view import PrivateView, PublicBoard
+from companion.session.view import PrivateView, PublicBoard, RefusalView
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,8 @@ class Public:
     unit: str = "points"
     options: dict[str, Any] = field(default_factory=dict)
     chances: tuple[Chance, ...] = field(default=())
+    #: The last refusal the table shows, with its message to say in the table's language.
+    refusal: RefusalView | None = None
 
 
 def public_state(session: Session, odds: RaceOdds | None = None) -> Public:
@@ -58,7 +60,7 @@ def public_state(session: Session, odds: RaceOdds | None = None) -> Public:
     start = session.table.start.options if session.table is not None else {}
     unit, chart = race_chart(view.players, board, start)
     chances = (odds or RaceOdds()).of(session)
-    return Public(data, board, chart, unit, dict(start), chances)
+    return Public(data, board, chart, unit, dict(start), chances, view.last_refusal)
 
 
 class RaceOdds:

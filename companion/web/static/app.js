@@ -4,6 +4,8 @@
   "use strict";
   var page = document.body.getAttribute("data-page");
   var link = document.getElementById("link");
+  // The words this script shows, in the table's language: drawn by the server into the page.
+  var words = JSON.parse(document.body.getAttribute("data-words") || "{}");
 
   function say(text) { if (link) { link.textContent = text; } }
 
@@ -13,10 +15,10 @@
     xhr.setRequestHeader("Content-Type", "application/json");
     xhr.onload = function () {
       var answer = {};
-      try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = {ok: false, sentence: "No answer."}; }
+      try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = {ok: false, sentence: words.noAnswer}; }
       done(answer);
     };
-    xhr.onerror = function () { done({ok: false, sentence: "The table cannot be reached."}); };
+    xhr.onerror = function () { done({ok: false, sentence: words.unreachable}); };
     xhr.send(JSON.stringify(data));
   }
 
@@ -56,7 +58,7 @@
       document.body.insertBefore(note, document.body.firstChild);
     }
     note.className = result.ok ? "ok" : "refusal";
-    note.textContent = result.ok ? "Done." : result.sentence;
+    note.textContent = result.ok ? words.done : result.sentence;
   }
 
   // Forms inside the live part are redrawn often: one listener on the document handles them.
@@ -119,7 +121,7 @@
     var status = document.getElementById("joined");
     post("/api/join", data, function (result) {
       if (!result.ok) { status.textContent = result.sentence; return; }
-      status.textContent = "Asked. Wait for the table to confirm (push on the panel).";
+      status.textContent = words.asked;
       wait(status);
     });
   }
@@ -128,7 +130,7 @@
     xhr.open("GET", "/api/join");
     xhr.onload = function () {
       var result = {};
-      try { result = JSON.parse(xhr.responseText); } catch (e) { result = {ok: false, sentence: "No answer."}; }
+      try { result = JSON.parse(xhr.responseText); } catch (e) { result = {ok: false, sentence: words.noAnswer}; }
       if (!result.ok) { status.textContent = result.sentence; return; }
       if (result.waiting) { setTimeout(function () { wait(status); }, 400); return; }
       window.location.replace(result.go);
@@ -199,11 +201,13 @@
     var ping = null;
     socket.onopen = function () {
       retry = 500;
-      say("live");
+      say(words.live);
       ping = setInterval(function () { socket.send("ping"); }, 25000);
     };
     socket.onmessage = function (message) {
       var frame = JSON.parse(message.data);
+      // The table speaks another language now: the whole page is drawn again in it.
+      if (frame.lang && frame.lang !== document.documentElement.lang) { window.location.reload(); return; }
       if (frame["public"] !== undefined) { replace("public", frame["public"]); }
       if (frame["private"] !== undefined) { replace("private", frame["private"]); }
       if (frame.host !== undefined) { replace("host", frame.host); }
@@ -212,7 +216,7 @@
     socket.onclose = function (event) {
       if (ping) { clearInterval(ping); }
       if (event.code === 4401) { window.location.replace(page === "host" ? "/join?host" : "/join"); return; }
-      say("reconnecting…");
+      say(words.reconnecting);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
     };
