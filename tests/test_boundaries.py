@@ -168,3 +168,15 @@ def test_the_session_imports_only_itself_and_the_games() -> None:
                 continue
             ok = name.startswith("companion.session") or allowed_games_import(name)
             assert ok, f"{path.relative_to(PACKAGE.parent)} imports {name}"
+
+
+def test_each_class_name_means_one_thing() -> None:
+    """No two classes of the package share a name (a game's own kind of a shared word carries
+    the game's name: ``JumpyPhase``, ``CoursePhase``, ``JockeyPhase``)."""
+    seen: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                seen.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
+    twice = {name: places for name, places in seen.items() if len(places) > 1}
+    assert not twice, f"class names defined more than once: {twice}"

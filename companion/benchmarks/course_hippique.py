@@ -8,7 +8,12 @@ from typing import Any
 
 from companion.benchmarks import Figure, percentile, rate
 from companion.games.cards import Card, full_deck
-from companion.games.course_hippique import CourseHippiqueGame, HippiqueOptions, Phase, Setback
+from companion.games.course_hippique import (
+    CourseHippiqueGame,
+    CoursePhase,
+    HippiqueOptions,
+    Setback,
+)
 
 NAME = "course_hippique"
 
@@ -30,7 +35,7 @@ def _dealt_game(
         if options.setback is not None:
             return game, deck
         game.deal_course(deck[: options.course_length])
-        if game.phase is Phase.BETTING:
+        if game.phase is CoursePhase.BETTING:
             return game, deck[options.course_length :]
 
 

@@ -77,7 +77,7 @@ class PicoWireStrip(MemoryStrip):
         self.on_lit(8 * len(line) / self.wire.hz + ws2812_s(self.count))
 
 
-class Quiet:
+class SilentNotifier:
     """A notifier that tells nobody (the loop needs one)."""
 
     ping_every: float | None = None
@@ -177,7 +177,7 @@ class ProbeBuzzer(MemoryBuzzer):
 
 
 @dataclass
-class Rig:
+class GlassRig:
     """One companion wired on modelled buses, and what it marked."""
 
     daemon: Any
@@ -220,7 +220,7 @@ def wired(lcd_hz: int, oled_hz: int, own_bus: bool) -> Config:
     )
 
 
-def build(config: Config) -> Rig:
+def build(config: Config) -> GlassRig:
     """Open the journal, the table and the panel on buses modelled at the configured speeds;
     start the loop."""
     from companion.daemon.loop import Daemon
@@ -273,7 +273,7 @@ def build(config: Config) -> Rig:
     folder = tempfile.TemporaryDirectory(prefix="cmp-glass-")
     session = Session.open(Path(folder.name) / "journal.sqlite3")
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
-    daemon = Daemon(table, panel, [], Quiet())
+    daemon = Daemon(table, panel, [], SilentNotifier())
     handled = threading.Event()
 
     def after_event() -> None:
@@ -282,7 +282,7 @@ def build(config: Config) -> Rig:
 
     daemon.after_event = after_event
     thread = threading.Thread(target=daemon.run, daemon=True)
-    rig = Rig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip, model,
+    rig = GlassRig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip, model,
               handled, thread, folder)  # fmt: skip
     thread.start()
     daemon.running.wait(10)
@@ -334,7 +334,7 @@ class Samples:
         self.by.setdefault(label, []).append(value)
 
 
-def legal_buttons(rig: Rig) -> list[int]:
+def legal_buttons(rig: GlassRig) -> list[int]:
     """The horse buttons that may move now (read on the loop's thread)."""
 
     def read() -> list[int]:
@@ -350,7 +350,7 @@ def legal_buttons(rig: Rig) -> list[int]:
         return []
 
 
-def press(rig: Rig, event: Event) -> tuple[float, tuple[int, int, int, int], float, float]:
+def press(rig: GlassRig, event: Event) -> tuple[float, tuple[int, int, int, int], float, float]:
     """Post one input and wait until it is on the glass; return when, the marks before, the
     CPU time the daemon's threads (the loop, the bus writers, animations) spent on it, and
     how much of that was the bus models'."""
@@ -365,7 +365,7 @@ def press(rig: Rig, event: Event) -> tuple[float, tuple[int, int, int, int], flo
     return began, before, spent, rig.model.cpu - model
 
 
-def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int) -> None:
+def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed: int) -> None:
     """Play ``game`` until ``presses`` horse presses or card scans; note press-to-glass times."""
     rng = random.Random(seed)
     count = 0
@@ -418,7 +418,7 @@ def measure_game(rig: Rig, game: str, presses: int, samples: Samples, seed: int)
             samples.add("card lcd floor", sum(lcd_floor))
 
 
-def measure_overlap(rig: Rig, presses: int, samples: Samples, seed: int) -> None:
+def measure_overlap(rig: GlassRig, presses: int, samples: Samples, seed: int) -> None:
     """Press again while a display is being written; time until the second press is handled
     (journaled, its tone started)."""
     rng = random.Random(seed)

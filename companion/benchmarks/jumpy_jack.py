@@ -10,7 +10,7 @@ from companion.benchmarks import Figure, rate
 from companion.games.jumpy_jack import (
     Board,
     JumpyJackMatch,
-    Phase,
+    JumpyPhase,
     Position,
     place_chances,
     random_race,
@@ -43,14 +43,14 @@ def _played_match(rng: random.Random) -> tuple[JumpyJackMatch, int]:
     match = JumpyJackMatch.new(["ann", "bob", "cy"])
     names = match.board.horse_names
     inputs = 0
-    while match.phase is not Phase.MATCH_OVER:
+    while match.phase is not JumpyPhase.MATCH_OVER:
         inputs += 1
-        if match.phase is Phase.RACE_OVER:
+        if match.phase is JumpyPhase.RACE_OVER:
             match.next_race()
-        elif match.phase is Phase.PREDICT and match.missing_predictions():
+        elif match.phase is JumpyPhase.PREDICT and match.missing_predictions():
             for player in match.missing_predictions():
                 match.predict(player, rng.sample(names, 3))
-        elif match.phase in (Phase.PREDICT, Phase.ROLL):
+        elif match.phase in (JumpyPhase.PREDICT, JumpyPhase.ROLL):
             match.roll(rng.randint(1, 6))
         elif match.must_forfeit:
             match.forfeit()

@@ -22,7 +22,7 @@ from companion.benchmarks import Figure
 from companion.games.info import GameInfo
 from companion.games.registry import GAMES
 from companion.session.autoplay import random_log
-from companion.session.log import Entry
+from companion.session.log import LogEntry
 from companion.session.session import Session
 
 NAME = "session"
@@ -31,7 +31,7 @@ NAME = "session"
 LONGEST = 1000
 
 
-def _log(game: GameInfo, length: int) -> list[Entry]:
+def _log(game: GameInfo, length: int) -> list[LogEntry]:
     """A random game of at most ``length`` inputs, still in progress after its last one.
 
     A game that ends sooner loses its last input: a finished game is not rebuilt at start-up.
@@ -49,7 +49,7 @@ def set_up(kind: str) -> tuple[tuple[str, ...], Mapping[str, Any]]:
     return tuple(players), dict(options)
 
 
-def _apply(session: Session, entries: list[Entry]) -> float:
+def _apply(session: Session, entries: list[LogEntry]) -> float:
     start = time.perf_counter()
     for entry in entries:
         if not session.submit(entry).accepted:

@@ -35,7 +35,7 @@ CONFIG = (
 )
 
 
-class Client:
+class PhoneClient:
     """HTTP with one cookie jar, as a phone's browser would send it."""
 
     def __init__(self, url: str) -> None:
@@ -55,7 +55,7 @@ class Client:
             return answer.read(), answer
 
 
-class Child:
+class DaemonChild:
     """The daemon with its control socket."""
 
     def __init__(self, folder: Path) -> None:
@@ -103,7 +103,7 @@ class Child:
         self.process.wait(10)
 
 
-def join(child: Child, client: Client, seat: str, query: str = "") -> None:
+def join(child: DaemonChild, client: PhoneClient, seat: str, query: str = "") -> None:
     """Join ``seat`` with the code the LCD shows; the panel's push confirms it."""
     client.send("/join" + query)
     code = re.search(r"Join code (\d{4})", child.wait_lcd("Join code"))
@@ -153,14 +153,14 @@ def run(quick: bool) -> dict[str, Figure]:
     """Measure taps, memory, idle CPU and page weights on a real daemon."""
     taps = 30 if quick else 100
     with tempfile.TemporaryDirectory(prefix="cmp-web-") as folder:
-        child = Child(Path(folder))
+        child = DaemonChild(Path(folder))
         try:
-            host, phone = Client(child.url), Client(child.url)
+            host, phone = PhoneClient(child.url), PhoneClient(child.url)
             join(child, host, "#host", "?host")
             host.send("/api/host", {"do": "new_game", "game": "jumpy_jack", "players": "A\nB"})
             join(child, phone, "A")
             weights = {
-                page: len(Client.send(client, page)[0])
+                page: len(PhoneClient.send(client, page)[0])
                 for page, client in (("/scoreboard", phone), ("/play", phone), ("/host", host))
             }
             assets = sum(len(phone.send(f"/static/{a}")[0]) for a in ("app.js", "style.css"))
@@ -198,7 +198,7 @@ def run(quick: bool) -> dict[str, Figure]:
     return figures
 
 
-def heaviest_pages(child: Child, host: Client) -> dict[str, int]:
+def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
     """Weigh the largest player pages: a Jockey hand being counted (every kind of card with
     its stepper) and a Course hippique croupier laying the course (the pack's cards)."""
     weights = {}
@@ -208,7 +208,7 @@ def heaviest_pages(child: Child, host: Client) -> dict[str, int]:
     )
     for kind, players, options, label in games:
         host.send("/api/host", {"do": "new_game", "game": kind, "players": players, **options})
-        phone = Client(child.url)
+        phone = PhoneClient(child.url)
         join(child, phone, "A")
         weights[f"/play, {label}"] = len(phone.send("/play")[0])
     return weights

@@ -11,7 +11,7 @@ from dataclasses import fields
 from companion.devices.config import (
     Config,
     ConfigError,
-    Connection,
+    Wire,
     card_mode,
     config_path,
     die_mode,
@@ -104,7 +104,7 @@ def modes(config: Config) -> list[str]:
     ]
 
 
-def _table(connections: list[Connection]) -> list[str]:
+def _table(connections: list[Wire]) -> list[str]:
     if not connections:
         return ["No devices are configured: the companion runs without hardware."]
     rows = [("device", "signal", "connection")]

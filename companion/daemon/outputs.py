@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.devices.base import OFF, Buzzer, LedStrip, PixelDisplay, TextDisplay
 from companion.devices.resilience import Resilient
-from companion.render.screen import Cue, Oled, Screen
+from companion.render.screen import Cue, OledScreen, Screen
 
 log = logging.getLogger("companion.outputs")
 
@@ -296,7 +296,7 @@ def fit_frame(leds: tuple[tuple[int, int, int], ...], count: int) -> list[tuple[
     return (list(leds) + [OFF] * count)[:count]
 
 
-def draw_oled(oled: PixelDisplay, content: Oled) -> None:
+def draw_oled(oled: PixelDisplay, content: OledScreen) -> None:
     """Draw a die face or lines of text on the OLED."""
     if content.die is not None:
         oled.show_die(content.die)

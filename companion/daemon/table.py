@@ -36,7 +36,7 @@ from companion.games.registry import find_game
 from companion.games.text import N_
 from companion.render.language import _, current, speaking
 from companion.render.layout import Layouts
-from companion.render.screen import Cue, Oled, Screen
+from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, ROWS, named, rows
 from companion.session.journal import JournalError, JournalFull
 from companion.session.session import Session
@@ -273,7 +273,7 @@ class TableController:
             self._screen_failed = True
             base = Screen(
                 rows([_("Display error:"), _("hold undo to go back")]),
-                Oled(lines=(_("Error"),)),
+                OledScreen(lines=(_("Error"),)),
             )
         lcd = list(rows(base.lcd))
         oled = base.oled
@@ -285,13 +285,13 @@ class TableController:
             if shown:
                 lcd = lcd[: ROWS - len(shown)] + shown
             if self._flash.oled:
-                oled = Oled(lines=self._flash.oled)
+                oled = OledScreen(lines=self._flash.oled)
         down = [(device, message) for device, (message, _) in self._down.items()]
         told = [message for message, since in self._down.values() if lost_shown(now - since)]
         if told and (self._flash is None or not self._flash.lcd):
             lcd[-1] = told[0]
         if told and any("lcd" in device.lower() for device, _ in down):
-            oled = Oled(lines=tuple(message for _, message in down[:4]))
+            oled = OledScreen(lines=tuple(message for _, message in down[:4]))
         return Screen(rows(lcd), oled, base.leds)
 
     def close(self) -> None:

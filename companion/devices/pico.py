@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from companion.devices.base import OFF, RGB, ButtonPressed, CardScanned, EventSink
 from companion.devices.pico_link import PicoLink
-from companion.devices.pico_protocol import Message, runs_of
+from companion.devices.pico_protocol import PicoMessage, runs_of
 from companion.devices.pico_types import (
     Command,
     LinkStats,
@@ -183,12 +183,12 @@ class _PicoInput:
             self._link.remove_sink(sink)
             self._link.release()
 
-    def _on_message(self, message: Message) -> None:
+    def _on_message(self, message: PicoMessage) -> None:
         sink = self._sink
         if sink is not None and message.name == self.message:
             sink(self._event(message))
 
-    def _event(self, message: Message) -> CardScanned | ButtonPressed:
+    def _event(self, message: PicoMessage) -> CardScanned | ButtonPressed:
         raise NotImplementedError
 
 
@@ -219,7 +219,7 @@ class PicoCardReader(_PicoInput):
     def _restore(self, info: PicoInfo) -> Restore:
         return [("window", [("WINDOW", {"ms": self._window_ms})])]
 
-    def _event(self, message: Message) -> CardScanned:
+    def _event(self, message: PicoMessage) -> CardScanned:
         uid = message.text("uid")
         card = None
         if self._lookup is not None:
@@ -238,7 +238,7 @@ class PicoButtons(_PicoInput):
 
     message = "BUTTON"
 
-    def _event(self, message: Message) -> ButtonPressed:
+    def _event(self, message: PicoMessage) -> ButtonPressed:
         return ButtonPressed(message.text("name"))
 
 

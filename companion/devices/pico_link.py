@@ -18,16 +18,16 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from companion.devices.base import DeviceStatus, EventSink
-from companion.devices.pico_protocol import Codec, LineSplitter, Message, ProtocolError, Value
+from companion.devices.pico_protocol import Codec, LineSplitter, PicoMessage, ProtocolError, Value
 from companion.devices.pico_types import (
     Command,
     LinkStats,
     PicoInfo,
+    PicoPort,
     PicoRefused,
     PicoUnavailable,
     Request,
     Restore,
-    SerialPort,
     open_serial,
     port_fileno,
 )
@@ -80,7 +80,7 @@ class PicoLink:
         port: str,
         baudrate: int = 115200,
         *,
-        opener: Callable[[str, int], SerialPort] = open_serial,
+        opener: Callable[[str, int], PicoPort] = open_serial,
         reply_timeout_s: float = 0.5,
         handshake_timeout_s: float = 1.5,
         retries: int = 3,
@@ -105,7 +105,7 @@ class PicoLink:
         self._lock = threading.Lock()
         self._outbox: deque[Request] = deque()
         self._in_flight: Request | None = None
-        self._listeners: list[Callable[[Message], None]] = []
+        self._listeners: list[Callable[[PicoMessage], None]] = []
         self._sinks: list[EventSink] = []
         self._restorers: list[Callable[[PicoInfo], Restore]] = []
         self._users = 0
@@ -113,13 +113,13 @@ class PicoLink:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._ready = threading.Event()
-        self._port: SerialPort | None = None
+        self._port: PicoPort | None = None
         self._port_fd: int | None = None
         self._poller: select.poll | None = None
         self._wake: tuple[int, int] | None = None
         self._garbage_logged = 0
         self._welcomed = False
-        self._recent: deque[tuple[int, Message]] = deque(maxlen=RECENT_EVENTS)
+        self._recent: deque[tuple[int, PicoMessage]] = deque(maxlen=RECENT_EVENTS)
         self._messages = 0
 
     # -- for the devices -------------------------------------------------------------------
@@ -141,7 +141,7 @@ class PicoLink:
         if last:
             self.close()
 
-    def add_listener(self, listener: Callable[[Message], None]) -> None:
+    def add_listener(self, listener: Callable[[PicoMessage], None]) -> None:
         """Call ``listener`` (on the link's thread) with every event the Pico sends."""
         self._listeners.append(listener)
 
@@ -189,7 +189,7 @@ class PicoLink:
         self._kick()
         return requests
 
-    def request(self, name: str, timeout: float = 2.0, /, **fields: Value) -> Message:
+    def request(self, name: str, timeout: float = 2.0, /, **fields: Value) -> PicoMessage:
         """Send one message and return its reply. Raises PicoUnavailable."""
         return self.send([(name, fields)])[0].wait(timeout)
 
@@ -281,7 +281,7 @@ class PicoLink:
                 break
             delay = min(self._backoff[1], delay * 2)
 
-    def _disconnected(self, port: SerialPort) -> None:
+    def _disconnected(self, port: PicoPort) -> None:
         self._ready.clear()
         self._port = None
         self._port_fd = None
@@ -299,7 +299,7 @@ class PicoLink:
         for request in failed:
             request.finish(None, "the Pico went away")
 
-    def _serve(self, port: SerialPort) -> None:
+    def _serve(self, port: PicoPort) -> None:
         splitter = LineSplitter(self.table.max_line)
         self._handshake(port, splitter)
         while not self._stop.is_set():
@@ -338,7 +338,7 @@ class PicoLink:
         poller.register(wake, select.POLLIN)
         return poller
 
-    def _receive(self, port: SerialPort, timeout: float | None) -> bytes:
+    def _receive(self, port: PicoPort, timeout: float | None) -> bytes:
         """Return the bytes the Pico sent, after waiting at most ``timeout`` s (None: for ever)
         for some; a kick (a new request, close) ends the wait early with nothing.
 
@@ -359,7 +359,7 @@ class PicoLink:
             return self._read(port)
         return b""
 
-    def _read(self, port: SerialPort) -> bytes:
+    def _read(self, port: PicoPort) -> bytes:
         waiting = port.in_waiting
         return port.read(max(1, waiting))
 
@@ -374,7 +374,7 @@ class PicoLink:
         request.finish(None, f"the Pico's firmware is older than protocol 1.{since}")
         return False
 
-    def _transmit(self, port: SerialPort, request: Request) -> None:
+    def _transmit(self, port: PicoPort, request: Request) -> None:
         request.seq = self._next_seq()
         request.attempts += 1
         request.sent_at = time.monotonic()
@@ -383,7 +383,7 @@ class PicoLink:
         self.stats.lines_sent += 1
         self.stats.bytes_sent += len(line)
 
-    def _retry(self, port: SerialPort, request: Request, why: str) -> None:
+    def _retry(self, port: PicoPort, request: Request, why: str) -> None:
         with self._lock:
             if self._in_flight is not request:
                 return
@@ -397,7 +397,7 @@ class PicoLink:
         log.info("Pico: %s to %s %d, sending it again", why, request.name, request.seq)
         self._transmit(port, request)
 
-    def _on_line(self, port: SerialPort, line: bytes | None) -> None:
+    def _on_line(self, port: PicoPort, line: bytes | None) -> None:
         if line in (b"", b"\r"):
             return
         self.stats.lines_received += 1
@@ -423,7 +423,7 @@ class PicoLink:
             except Exception:
                 log.exception("Pico: a listener failed on %s", message.name)
 
-    def _repeated(self, message: Message) -> bool:
+    def _repeated(self, message: PicoMessage) -> bool:
         """Whether ``message`` came a moment ago, same sequence number and all: drop it."""
         count = self._messages
         if any(seen == message and count - at <= DUPLICATE_LINES for at, seen in self._recent):
@@ -433,7 +433,7 @@ class PicoLink:
         self._recent.append((count, message))
         return False
 
-    def _on_reply(self, port: SerialPort, message: Message) -> None:
+    def _on_reply(self, port: PicoPort, message: PicoMessage) -> None:
         with self._lock:
             request = self._in_flight
         re = message.number("re")
@@ -468,7 +468,7 @@ class PicoLink:
             shown = line[:80].decode("ascii", "replace")
             log.info("Pico sent a line that is not a message (%s, %s): %r", code, detail, shown)
 
-    def _handshake(self, port: SerialPort, splitter: LineSplitter) -> None:
+    def _handshake(self, port: PicoPort, splitter: LineSplitter) -> None:
         seq = self._next_seq()
         port.write(b"\n" + self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
         deadline = time.monotonic() + self._handshake_timeout
@@ -489,7 +489,7 @@ class PicoLink:
             return
         raise _LinkLost("Pico not answering: is its firmware flashed?")
 
-    def _welcome(self, message: Message) -> None:
+    def _welcome(self, message: PicoMessage) -> None:
         info = PicoInfo.from_welcome(message)
         major = int(info.protocol.split(".")[0])
         if major != self.table.major:

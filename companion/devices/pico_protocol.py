@@ -31,7 +31,7 @@ _HEX = re.compile(r"[0-9A-Fa-f]+")
 
 
 @dataclass(frozen=True)
-class FieldSpec:
+class MessageField:
     """One field of a message: its name, its type, and bounds for ints and hex strings."""
 
     name: str
@@ -48,12 +48,12 @@ class MessageSpec:
     sender: str
     since: int
     reply: str | None
-    fields: tuple[FieldSpec, ...]
+    fields: tuple[MessageField, ...]
     doc: str
 
 
 @dataclass(frozen=True)
-class Table:
+class MessageTable:
     """The whole message table with the protocol's version and limits."""
 
     protocol: str
@@ -72,20 +72,20 @@ class Table:
         return int(self.protocol.split(".")[1])
 
 
-def parse_table(data: Mapping[str, object]) -> Table:
+def parse_table(data: Mapping[str, object]) -> MessageTable:
     """Build a Table from the JSON structure of pico_messages.json."""
     rows = data["messages"]
     assert isinstance(rows, list)
     messages = {}
     for row in rows:
         fields = tuple(
-            FieldSpec(f["name"], f["type"], f.get("min"), f.get("max")) for f in row["fields"]
+            MessageField(f["name"], f["type"], f.get("min"), f.get("max")) for f in row["fields"]
         )
         spec = MessageSpec(row["name"], row["from"], row["since"], row["reply"], fields, row["doc"])
         messages[spec.name] = spec
     errors = data["errors"]
     assert isinstance(errors, dict)
-    return Table(
+    return MessageTable(
         protocol=str(data["protocol"]),
         max_line=int(str(data["max_line"])),
         max_leds=int(str(data["max_leds"])),
@@ -101,7 +101,7 @@ def table_text() -> str:
 
 
 @functools.cache
-def load_table() -> Table:
+def load_table() -> MessageTable:
     """Return the shipped message table."""
     return parse_table(json.loads(table_text()))
 
@@ -125,7 +125,7 @@ class ProtocolError(ValueError):
 
 
 @dataclass(frozen=True)
-class Message:
+class PicoMessage:
     """One decoded message: its sequence number, name and field values by name."""
 
     seq: int
@@ -168,12 +168,12 @@ class Codec:
     refused as ``unknown``.
     """
 
-    def __init__(self, table: Table | None = None, side: str = "pi") -> None:
+    def __init__(self, table: MessageTable | None = None, side: str = "pi") -> None:
         self.table = table or load_table()
         self.side = side
         self.other = "pico" if side == "pi" else "pi"
 
-    def decode(self, line: bytes) -> Message:
+    def decode(self, line: bytes) -> PicoMessage:
         """Decode one received line (newline removed; a trailing CR is dropped).
 
         Raises ProtocolError, never anything else.
@@ -211,7 +211,7 @@ class Codec:
             values = self._decode_fields(spec, head[2] if len(head) > 2 else None)
         except ValueError as exc:
             raise ProtocolError("args", f"{name}: {exc}", seq) from None
-        return Message(seq, name, values)
+        return PicoMessage(seq, name, values)
 
     def encode(self, seq: int, name: str, /, **fields: Value) -> bytes:
         """Return the line (newline included) carrying ``name`` with ``fields``.
@@ -260,7 +260,7 @@ class Codec:
             raise ValueError(f"takes {len(spec.fields)} fields, got {len(tokens)}")
         return {f.name: self._decode_value(f, t) for f, t in zip(spec.fields, tokens, strict=True)}
 
-    def _decode_value(self, field: FieldSpec, token: str) -> Value:
+    def _decode_value(self, field: MessageField, token: str) -> Value:
         kind, label = field.type, field.name
         if kind == "int":
             assert field.min is not None and field.max is not None
@@ -316,7 +316,7 @@ class Codec:
         return tuple(runs)
 
     @staticmethod
-    def _encode_value(field: FieldSpec, value: Value) -> str:
+    def _encode_value(field: MessageField, value: Value) -> str:
         if field.type == "rgb":
             assert isinstance(value, tuple) and len(value) == 3
             return _hex6(value)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from companion.devices.pico_protocol import Message, Value
+from companion.devices.pico_protocol import PicoMessage, Value
 
 #: How long one read waits for bytes, for ports the link cannot wait on with poll().
 READ_TIMEOUT_S = 0.05
@@ -25,7 +25,7 @@ Command = tuple[str, Mapping[str, Value]]
 Restore = list[tuple[str | None, list[Command]]]
 
 
-class SerialPort(Protocol):
+class PicoPort(Protocol):
     """The part of pyserial's Serial the link uses.
 
     A port that also has ``fileno()`` (pyserial on POSIX) is waited on with poll(); for one
@@ -42,11 +42,11 @@ class SerialPort(Protocol):
     def close(self) -> None: ...
 
 
-def open_serial(port: str, baudrate: int) -> SerialPort:
+def open_serial(port: str, baudrate: int) -> PicoPort:
     """Open a serial port (a device path or a pyserial URL such as ``loop://``)."""
     import serial
 
-    handle: SerialPort = serial.serial_for_url(
+    handle: PicoPort = serial.serial_for_url(
         port,
         baudrate=baudrate,
         timeout=READ_TIMEOUT_S,
@@ -56,7 +56,7 @@ def open_serial(port: str, baudrate: int) -> SerialPort:
     return handle
 
 
-def port_fileno(port: SerialPort) -> int | None:
+def port_fileno(port: PicoPort) -> int | None:
     """Return the port's file descriptor for poll(), or None if it has none."""
     fileno = getattr(port, "fileno", None)
     if fileno is None:
@@ -90,7 +90,7 @@ class PicoInfo:
     reader: bool
 
     @classmethod
-    def from_welcome(cls, message: Message) -> PicoInfo:
+    def from_welcome(cls, message: PicoMessage) -> PicoInfo:
         """Read the Pico's WELCOME reply to the handshake."""
         return cls(
             firmware=message.text("firmware"),
@@ -126,11 +126,11 @@ class Request:
     seq: int = 0
     attempts: int = 0
     sent_at: float = 0.0
-    reply: Message | None = None
+    reply: PicoMessage | None = None
     error: str | None = None
     done: threading.Event = field(default_factory=threading.Event)
 
-    def wait(self, timeout: float) -> Message:
+    def wait(self, timeout: float) -> PicoMessage:
         """Return the reply. Raises PicoUnavailable if it failed or did not come in time."""
         if not self.done.wait(timeout):
             raise PicoUnavailable(f"{self.name}: no reply within {timeout} s")
@@ -138,7 +138,7 @@ class Request:
             raise PicoUnavailable(f"{self.name}: {self.error}")
         return self.reply
 
-    def finish(self, reply: Message | None, error: str | None = None) -> None:
+    def finish(self, reply: PicoMessage | None, error: str | None = None) -> None:
         """Record the reply, or why there is none, and wake whoever waits for it."""
         self.reply = reply
         self.error = error

@@ -1,9 +1,9 @@
 """Course hippique on the displays: the course, odds and chances, sealed bets, the four lanes.
 
-The renderer draws ``Race``, the public facts of the race as plain data, and ``Entry``, what
-is being entered at the table (the max bet the croupier dials, or a bet). A bet in progress
-shows its stake (the encoder needs it) but never its horse; a placed bet is ``***`` until the
-race is over.
+The renderer draws ``RaceFacts``, the public facts of the race as plain data, and
+``StakeDraft``, what is being entered at the table (the max bet the croupier dials, or a
+bet). A bet in progress shows its stake (the encoder needs it) but never its horse; a placed
+bet is ``***`` until the race is over.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from companion.games.course_hippique import GAME
 from companion.render.language import _, ngettext
 from companion.render.layout import LaneLeds
 from companion.render.leds import LANE_MARK, RGB, SUIT_COLOURS, dim, frame
-from companion.render.screen import Oled, Screen
+from companion.render.screen import OledScreen, Screen
 from companion.render.text import (
     COLS,
     MARK,
@@ -56,7 +56,7 @@ LAYOUT = LaneLeds(
 
 
 @dataclass(frozen=True)
-class Payout:
+class RevealedBet:
     """One revealed bet: who, on which horse, how much, and what it won or lost (once over)."""
 
     player: str
@@ -66,7 +66,7 @@ class Payout:
 
 
 @dataclass(frozen=True)
-class Race:
+class RaceFacts:
     """The public facts of the race in play (or just finished)."""
 
     players: tuple[str, ...]
@@ -82,20 +82,20 @@ class Race:
     max_bet: int | None = None
     bettors: tuple[str, ...] = ()
     #: The bets, once they are revealed (the race's first card is turned).
-    bets: tuple[Payout, ...] = ()
+    bets: tuple[RevealedBet, ...] = ()
     positions: Mapping[str, int] = field(default_factory=dict)
     finish: int = 8
     last_card: str | None = None
     pending_row: int | None = None
     winner: str | None = None
     balances: Mapping[str, int] = field(default_factory=dict)
-    payouts: tuple[Payout, ...] = ()
+    payouts: tuple[RevealedBet, ...] = ()
     croupier_change: int = 0
     ranking: tuple[tuple[int, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
-class Entry:
+class StakeDraft:
     """What the table is entering: the croupier's max bet, or one player's bet."""
 
     player: str
@@ -105,18 +105,18 @@ class Entry:
     limit: int = 0
 
 
-def odds_row(race: Race) -> str:
+def odds_row(race: RaceFacts) -> str:
     """The odds in one row: ``♠3:1 ♥2:1 ♦1:1 ♣5:1``."""
     return " ".join(f"{suit(h)}{race.odds.get(h) or '-'}:1" for h in HORSES)
 
 
-def positions_row(race: Race) -> str:
+def positions_row(race: RaceFacts) -> str:
     """Where each horse stands: ``♠2 ♥5 ♦1 ♣3 of 8``."""
     parts = [f"{suit(h)}{race.positions.get(h, 0)}" for h in HORSES]
     return " ".join(parts) + _(" of {finish}").format(finish=race.finish)
 
 
-def title_row(race: Race) -> str:
+def title_row(race: RaceFacts) -> str:
     """The race and its croupier (the bank): ``Race 2/5  bank Anna``.
 
     When the words leave the croupier's name fewer than three letters, the race is told by
@@ -129,7 +129,7 @@ def title_row(race: Race) -> str:
     return spread(left, bank + short(race.croupier, COLS - len(left) - 1 - len(bank)))
 
 
-def bets_row(race: Race) -> str:
+def bets_row(race: RaceFacts) -> str:
     """The bets of the race once revealed: each player's horse and stake, or, when they do
     not fit one row, the stakes on each horse."""
     if not race.bets:
@@ -143,7 +143,9 @@ def bets_row(race: Race) -> str:
     )
 
 
-def lcd(race: Race, entry: Entry | None, page: int = 0, dialled: bool = False) -> tuple[str, ...]:
+def lcd(
+    race: RaceFacts, entry: StakeDraft | None, page: int = 0, dialled: bool = False
+) -> tuple[str, ...]:
     """Return the four LCD rows (``dialled``: cards are dialled, no card reader)."""
     title = title_row(race)
     if race.phase == "dealing":
@@ -184,7 +186,7 @@ def lcd(race: Race, entry: Entry | None, page: int = 0, dialled: bool = False) -
     return rows([title, race.phase])
 
 
-def _betting_rows(race: Race, entry: Entry | None) -> tuple[str, ...]:
+def _betting_rows(race: RaceFacts, entry: StakeDraft | None) -> tuple[str, ...]:
     odds = odds_row(race) if not race.setback else _("Odds: all 1 to 1")
     if entry is not None and entry.what == "max_bet":
         return rows(
@@ -218,7 +220,7 @@ def _betting_rows(race: Race, entry: Entry | None) -> tuple[str, ...]:
     )
 
 
-def bets_sealed(race: Race) -> str:
+def bets_sealed(race: RaceFacts) -> str:
     """How many bets are in, never what they are."""
     count = len(race.bettors)
     if not count:
@@ -228,12 +230,12 @@ def bets_sealed(race: Race) -> str:
     )
 
 
-def result_pages(race: Race, prompt: str) -> list[tuple[str, ...]]:
+def result_pages(race: RaceFacts, prompt: str) -> list[tuple[str, ...]]:
     """The winner and what each bet brought, every bet revealed, then the chips."""
     return numbered(_result_pages(race, prompt))
 
 
-def _result_pages(race: Race, prompt: str) -> list[list[str]]:
+def _result_pages(race: RaceFacts, prompt: str) -> list[list[str]]:
     winner = suit(race.winner) if race.winner else "?"
     changes = [(p.player, signed(p.change)) for p in race.payouts]
     bank = signed(race.croupier_change)
@@ -256,7 +258,7 @@ def _result_pages(race: Race, prompt: str) -> list[list[str]]:
     return pages
 
 
-def balance_pages(race: Race) -> list[list[str]]:
+def balance_pages(race: RaceFacts) -> list[list[str]]:
     """Every player's chips: one a row for three players, else two a row, pages of six."""
     pairs = [(p, race.balances.get(p, 0)) for p in race.players]
     laid = grid(pairs) if len(pairs) > 3 else None
@@ -265,7 +267,7 @@ def balance_pages(race: Race) -> list[list[str]]:
     return [[_("Chips"), *laid[start : start + 3]] for start in range(0, len(laid), 3)]
 
 
-def final_pages(race: Race) -> list[tuple[str, ...]]:
+def final_pages(race: RaceFacts) -> list[tuple[str, ...]]:
     """The winner and the final ranking, then the last race's result."""
     lines = [
         f"{place}. " + named(name, f" {chips}", COLS - len(f"{place}. "))
@@ -277,10 +279,10 @@ def final_pages(race: Race) -> list[tuple[str, ...]]:
     return numbered(pages + _result_pages(race, _("Push: menu")))
 
 
-def oled(race: Race, entry: Entry | None) -> Oled:
+def oled(race: RaceFacts, entry: StakeDraft | None) -> OledScreen:
     """The odds with each horse's chance, or the winner, or whose bet it is."""
     if entry is not None and entry.what == "bet":
-        return Oled(
+        return OledScreen(
             lines=(short(entry.player, 10), _("bets"), buttons_row([suit(h) for h in HORSES]))
         )
     if race.phase in ("betting", "racing") and race.odds:
@@ -290,18 +292,20 @@ def oled(race: Race, entry: Entry | None) -> Oled:
             chance = race.chances.get(h)
             shown = f"{chance * 100:4.1f}%" if chance is not None else ""
             lines.append(f"{suit(h)} {odds:>2}:1 {shown}")
-        return Oled(lines=tuple(lines))
+        return OledScreen(lines=tuple(lines))
     if race.phase == "race_over" and race.winner:
-        return Oled(lines=(_("{winner} wins").format(winner=suit(race.winner)),))
+        return OledScreen(lines=(_("{winner} wins").format(winner=suit(race.winner)),))
     if race.phase == "game_over":
         top = [name for place, name, _ in race.ranking if place == 1]
-        return Oled(lines=(short(top[0], 10), _("wins!")) if len(top) == 1 else (_("A tie!"),))
+        return OledScreen(
+            lines=(short(top[0], 10), _("wins!")) if len(top) == 1 else (_("A tie!"),)
+        )
     if race.phase in ("dealing", "redeal"):
-        return Oled(lines=(_("Course"), f"{len(race.course)}/{race.course_length}"))
-    return Oled()
+        return OledScreen(lines=(_("Course"), f"{len(race.course)}/{race.course_length}"))
+    return OledScreen()
 
 
-def leds(race: Race, layout: LaneLeds) -> tuple[RGB, ...]:
+def leds(race: RaceFacts, layout: LaneLeds) -> tuple[RGB, ...]:
     """Four lanes: each horse lit on its position in its suit's colour, its lane dimly marked."""
     lit: dict[int, RGB] = {}
     for h in HORSES:
@@ -335,7 +339,11 @@ def lane_path(layout: LaneLeds, horse: str, start: int, end: int, finish: int) -
 
 
 def screen(
-    race: Race, entry: Entry | None, layout: LaneLeds, page: int = 0, dialled: bool = False
+    race: RaceFacts,
+    entry: StakeDraft | None,
+    layout: LaneLeds,
+    page: int = 0,
+    dialled: bool = False,
 ) -> Screen:
     """The whole picture (``dialled``: cards are dialled, no card reader)."""
     return Screen(lcd(race, entry, page, dialled), oled(race, entry), leds(race, layout))

@@ -1,6 +1,6 @@
 """Jockey on the displays: secret bets, whose card, the four horses on the strip, settlements.
 
-The renderer reads the public view and ``Entry``, the bet being entered: its kind and stakes
+The renderer reads the public view and ``BetDraft``, the bet being entered: its kind and stakes
 are shown while they are dialled (the encoder needs them), its horses never; a bet once in
 is ``***`` until the race is settled.
 """
@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.jockey import GAME, Bet, Blocked, Effect, Horse, JockeyBoard
+from companion.games.jockey import GAME, Blocked, CardEffect, JockeyBet, JockeyBoard, JockeyHorse
 from companion.games.text import N_
 from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
-from companion.render.screen import Move, Oled, Screen
+from companion.render.screen import OledScreen, Screen, StripWalk
 from companion.render.text import (
     COLS,
     MARK,
@@ -49,7 +49,7 @@ SHARED: RGB = (200, 200, 200)
 
 
 @dataclass(frozen=True)
-class Entry:
+class BetDraft:
     """A bet being entered: whose, its kind, the step, horses pressed, stakes dialled."""
 
     player: str
@@ -120,10 +120,10 @@ def board_of(view: PublicView) -> JockeyBoard:
 def positions_row(board: JockeyBoard) -> str:
     """Every horse's square: ``Br34 Ye12 Bl50 Re2``."""
     progress = board.progress
-    return " ".join(f"{abbreviation(h)}{progress.get(Horse(h), 0)}" for h in HORSES)
+    return " ".join(f"{abbreviation(h)}{progress.get(JockeyHorse(h), 0)}" for h in HORSES)
 
 
-def bet_text(bet: Bet) -> str:
+def bet_text(bet: JockeyBet) -> str:
     """A revealed bet in one row: ``win brown 300``, ``order red 200, blue 100``."""
     kind = str(bet.kind)
     said = _(kind) if kind else kind
@@ -157,7 +157,7 @@ def markers_text(columns: Sequence[Sequence[Any]]) -> str:
     return " ".join(f"{names.get(str(col), col)}:{n}" for col, n in columns)
 
 
-def effect_rows(effect: Effect) -> list[str]:
+def effect_rows(effect: CardEffect) -> list[str]:
     """What the last card did, in two rows: the card, then the move or why nothing moved."""
     label = effect.label
     horse = str(effect.horse or "")
@@ -175,7 +175,7 @@ def effect_rows(effect: Effect) -> list[str]:
 
 def lcd(
     view: PublicView,
-    entry: Entry | None,
+    entry: BetDraft | None,
     page: int = 0,
     played_by: str | None = None,
     dialled: bool = False,
@@ -211,7 +211,7 @@ def lcd(
     return rows([race, view.phase])
 
 
-def _entry_rows(view: PublicView, entry: Entry) -> tuple[str, ...]:
+def _entry_rows(view: PublicView, entry: BetDraft) -> tuple[str, ...]:
     head = spread_name(entry.player, _(": bet"), _("max {limit}").format(limit=entry.limit))
     title = _("Race {number}/3: bets").format(number=view.race)
     kind = _(entry.kind) if entry.kind else entry.kind
@@ -246,7 +246,7 @@ def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
             _("Others look away"),
         ]
     )
-    return Screen(lcd, Oled(lines=(short(player, 10), _("hand"))), leds(view, layout))
+    return Screen(lcd, OledScreen(lines=(short(player, 10), _("hand"))), leds(view, layout))
 
 
 def result_pages(view: PublicView, prompt: str) -> list[tuple[str, ...]]:
@@ -301,21 +301,21 @@ def final_pages(view: PublicView) -> list[tuple[str, ...]]:
     return numbered(pages + (_result_pages(view, _("Push: menu")) if results else []))
 
 
-def oled(view: PublicView, entry: Entry | None) -> Oled:
+def oled(view: PublicView, entry: BetDraft | None) -> OledScreen:
     """Whose bet or card it is, or the winner."""
     if entry is not None:
         key = buttons_lines(HORSES, 2) if entry.step == "horses" else ()
-        return Oled(lines=(short(entry.player, 10), _("bets"), *key))
+        return OledScreen(lines=(short(entry.player, 10), _("bets"), *key))
     if view.phase in ("betting", "racing") and view.turn:
-        return Oled(lines=(short(view.turn, 10), _("plays")))
+        return OledScreen(lines=(short(view.turn, 10), _("plays")))
     board = board_of(view)
     if view.phase == "race_over" and board.results:
-        return Oled(lines=(_(str(board.results[-1].first)), _("wins")))
+        return OledScreen(lines=(_(str(board.results[-1].first)), _("wins")))
     if view.phase == "game_over":
         winners = list(view.winners)
         won = (short(winners[0], 10), _("wins!")) if len(winners) == 1 else (_("A tie!"),)
-        return Oled(lines=won)
-    return Oled()
+        return OledScreen(lines=won)
+    return OledScreen()
 
 
 def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:
@@ -326,7 +326,7 @@ def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:
     finished = [str(h) for h in board.finish_order]
     on: dict[int, list[str]] = {}
     for horse in HORSES:
-        square = progress.get(Horse(horse), 0)
+        square = progress.get(JockeyHorse(horse), 0)
         led = layout.led(square if square <= track else len(layout.squares))
         if led is not None and horse not in finished:
             on.setdefault(led, []).append(horse)
@@ -342,19 +342,19 @@ def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:
     return frame(layout.count, lit)
 
 
-def move_cue(effect: Effect, layout: TrackLeds, track: int) -> Move | None:
+def move_cue(effect: CardEffect, layout: TrackLeds, track: int) -> StripWalk | None:
     """The animation of a card that moved a horse, or None."""
     if effect.blocked is not None or not effect.horse:
         return None
     start, end = effect.start, effect.end
     squares = [s if s <= track else len(layout.squares) for s in range(start + 1, end + 1)]
     path = layout.path(squares)
-    return Move(path, horse_rgb(str(effect.horse))) if path else None
+    return StripWalk(path, horse_rgb(str(effect.horse))) if path else None
 
 
 def screen(
     view: PublicView,
-    entry: Entry | None,
+    entry: BetDraft | None,
     layout: TrackLeds,
     page: int = 0,
     played_by: str | None = None,

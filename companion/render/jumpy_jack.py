@@ -12,8 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.games.jumpy_jack import Effect, HorseState, JumpyJackBoard, Podium, RaceResult
-from companion.games.jumpy_jack import Move as MoveMade
+from companion.games.jumpy_jack import (
+    HorseState,
+    JumpyJackBoard,
+    JumpyRaceResult,
+    Landing,
+    Move,
+    Podium,
+)
 from companion.games.text import N_
 from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
@@ -30,7 +36,7 @@ from companion.render.leds import (
     dim,
     frame,
 )
-from companion.render.screen import Move, Oled, Screen
+from companion.render.screen import OledScreen, Screen, StripWalk
 from companion.render.text import (
     COLS,
     MARK,
@@ -61,7 +67,7 @@ LAYOUT = TrackLeds(60, tuple(2 * s for s in range(30)), (59,), (0, 1, 3, 5, 7))
 
 
 @dataclass(frozen=True)
-class Track:
+class TrackShape:
     """The board's shape: squares in a lap and the square of each hurdle (by hurdle name)."""
 
     squares: int
@@ -69,7 +75,7 @@ class Track:
 
 
 @dataclass(frozen=True)
-class Entry:
+class SecretDraft:
     """A secret being entered at the table: whose, what, and how many horses so far.
 
     ``target`` is the opponent chosen for a guess (shown while it is being chosen: the
@@ -162,7 +168,7 @@ def turn_row(player: str, race: int | None = None) -> str:
 
 
 def lcd(
-    view: PublicView, entry: Entry | None, page: int = 0, guesses: bool = False
+    view: PublicView, entry: SecretDraft | None, page: int = 0, guesses: bool = False
 ) -> tuple[str, ...]:
     """Return the four LCD rows for ``view`` (``entry``: a secret being entered).
 
@@ -204,7 +210,7 @@ def _move_rows(view: PublicView) -> list[str]:
     return [first, _("Move one of:"), *listed, podium_row(board)][:4]
 
 
-def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
+def _predict_rows(view: PublicView, entry: SecretDraft | None) -> tuple[str, ...]:
     race = race_word(view.race)
     if entry is not None and entry.what == "prediction":
         later = [p for p in view.waiting_for if p != entry.player]
@@ -249,7 +255,7 @@ def _predict_rows(view: PublicView, entry: Entry | None) -> tuple[str, ...]:
 
 
 def race_pages(
-    view: PublicView, prompt: str, result: RaceResult | None = None, guesses: bool = False
+    view: PublicView, prompt: str, result: JumpyRaceResult | None = None, guesses: bool = False
 ) -> list[tuple[str, ...]]:
     """Pages revealing a finished race: the podium and points, the teams, then each player."""
     results = board_of(view).results
@@ -261,7 +267,7 @@ def race_pages(
 
 
 def _race_pages(
-    view: PublicView, prompt: str, result: RaceResult, guessing: bool = False
+    view: PublicView, prompt: str, result: JumpyRaceResult, guessing: bool = False
 ) -> list[list[str]]:
     points: Mapping[str, int] = result.points
     bonus: Mapping[str, int] = result.bonus
@@ -361,30 +367,30 @@ def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]
     return numbered([first, *ranking, *last])
 
 
-def oled(view: PublicView, entry: Entry | None) -> Oled:
+def oled(view: PublicView, entry: SecretDraft | None) -> OledScreen:
     """Return the OLED content: the die face while a value waits, else a short line or two."""
     board = board_of(view)
     if entry is not None:
         doing = _("predicts") if entry.what == "prediction" else _("guesses")
         key = () if entry.choosing else buttons_lines(horse_names(board))
-        return Oled(lines=(short(entry.player, 10), doing, *key)[:4])
+        return OledScreen(lines=(short(entry.player, 10), doing, *key)[:4])
     if view.phase == "move" and board.die:
-        return Oled(die=board.die)
+        return OledScreen(die=board.die)
     if view.phase in ("roll", "predict") and view.turn:
-        return Oled(lines=(short(view.turn, 10), _("rolls")))
+        return OledScreen(lines=(short(view.turn, 10), _("rolls")))
     if view.phase == "race_over":
-        return Oled(lines=(race_word(view.race), _("over")))
+        return OledScreen(lines=(race_word(view.race), _("over")))
     if view.phase == "match_over":
         pairs = standings(view)
         best = max((score for _, score in pairs), default=0)
         top = [name for name, score in pairs if score == best]
         if len(top) == 1:
-            return Oled(lines=(short(top[0], 10), _("wins!")))
-        return Oled(lines=(_("A tie!"),))
-    return Oled()
+            return OledScreen(lines=(short(top[0], 10), _("wins!")))
+        return OledScreen(lines=(_("A tie!"),))
+    return OledScreen()
 
 
-def leds(view: PublicView, track: Track, layout: TrackLeds) -> tuple[RGB, ...]:
+def leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, ...]:
     """Return the strip: hurdles marked, each horse on its square, a barrage marked.
 
     While every horse waits at the start, each lights its own start LED (the layout's
@@ -439,23 +445,23 @@ def _shown(board: JumpyJackBoard, horse: str, legal: set[str] | None) -> RGB:
     return rgb if legal is None or horse in legal else dim(rgb)
 
 
-def move_path(move: MoveMade, track: Track, layout: TrackLeds) -> tuple[int, ...]:
+def move_path(move: Move, track: TrackShape, layout: TrackLeds) -> tuple[int, ...]:
     """Return the LEDs a move walks over, from the square after its origin to where it ends."""
     origin = move.origin
     final = move.bounce if move.bounce is not None else move.landing
     squares = list(range(origin + 1, min(final, track.squares) + 1))
-    if move.effect is Effect.RESTART:
+    if move.effect is Landing.RESTART:
         squares.append(0)
     return layout.path(squares)
 
 
-def move_cue(board: JumpyJackBoard, track: Track, layout: TrackLeds) -> Move | None:
+def move_cue(board: JumpyJackBoard, track: TrackShape, layout: TrackLeds) -> StripWalk | None:
     """Return the animation of the last move, or None."""
     move = board.last_move
     if move is None:
         return None
     path = move_path(move, track, layout)
-    return Move(path, horse_colour(board, move.horse)) if path else None
+    return StripWalk(path, horse_colour(board, move.horse)) if path else None
 
 
 def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
@@ -472,8 +478,8 @@ def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
 
 def screen(
     view: PublicView,
-    entry: Entry | None,
-    track: Track,
+    entry: SecretDraft | None,
+    track: TrackShape,
     layout: TrackLeds,
     page: int = 0,
     die_dial: int | None = None,
@@ -483,6 +489,6 @@ def screen(
     ``guesses``: the guess variant is played)."""
     if die_dial is not None:
         asked = _("die {die}?").format(die=die_dial)
-        shown = Oled(lines=(short(view.turn or "", 10), _("rolls"), asked))
+        shown = OledScreen(lines=(short(view.turn or "", 10), _("rolls"), asked))
         return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
     return Screen(lcd(view, entry, page, guesses), oled(view, entry), leds(view, track, layout))

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from companion.render.language import _, ngettext
-from companion.render.screen import Oled, Screen
+from companion.render.screen import OledScreen, Screen
 from companion.render.text import COLS, name_list, rows, short, spread
 
 #: How many list items fit under the title row.
@@ -30,7 +30,7 @@ def games(titles: Sequence[str], cursor: int) -> Screen:
     items = [f"{i} {title}" for i, title in enumerate(titles, 1)]
     return Screen(
         rows([_("Choose a game:"), *window(items, cursor)]),
-        Oled(lines=(_("Choose"), _("a game"))),
+        OledScreen(lines=(_("Choose"), _("a game"))),
     )
 
 
@@ -88,7 +88,7 @@ def players(title: str, count: int, low: int, high: int, names: Sequence[str]) -
                 *listed_names(names),
             ]
         ),
-        Oled(lines=(_("Players"), str(count))),
+        OledScreen(lines=(_("Players"), str(count))),
     )
 
 
@@ -107,11 +107,11 @@ def options(
     players = ngettext("{count} player", "{count} players", count).format(count=count)
     label = items[cursor][0] if 0 <= cursor < len(items) else ""
     if label == "Teams" and teams:
-        oled = Oled(lines=team_lines(teams))
+        oled = OledScreen(lines=team_lines(teams))
     elif label == "Start":
-        oled = Oled(lines=(players, _("Push: go")))
+        oled = OledScreen(lines=(players, _("Push: go")))
     else:
-        oled = Oled(lines=(players, _("Options")))
+        oled = OledScreen(lines=(players, _("Options")))
     return Screen(rows([title, *window(shown, cursor)]), oled)
 
 

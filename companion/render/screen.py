@@ -8,7 +8,7 @@ from companion.devices.base import RGB, Tone
 
 
 @dataclass(frozen=True)
-class Oled:
+class OledScreen:
     """What the OLED shows: a die face (1..6) or up to four short lines of text."""
 
     die: int | None = None
@@ -20,12 +20,12 @@ class Screen:
     """The steady state of every output; the loop sends only what changed."""
 
     lcd: tuple[str, ...] = ()
-    oled: Oled = field(default_factory=Oled)
+    oled: OledScreen = field(default_factory=OledScreen)
     leds: tuple[RGB, ...] = ()
 
 
 @dataclass(frozen=True)
-class Move:
+class StripWalk:
     """A horse's move to animate on the strip: the LED indexes it walks over, in its colour."""
 
     path: tuple[int, ...]
@@ -37,5 +37,5 @@ class Cue:
     """Something that happens once: a tone, a move to animate, a die roll to animate."""
 
     tone: Tone | None = None
-    move: Move | None = None
+    move: StripWalk | None = None
     rolling: bool = False

@@ -15,7 +15,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from companion.session.journal import GameNotRebuilt, GameRecord, JournalError
-from companion.session.log import Entry, LogError, dumps, parse_line
+from companion.session.log import LogEntry, LogError, dumps, parse_line
 from companion.session.view import Outcome, PrivateView, RefusalView, View
 
 if TYPE_CHECKING:
@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 _ON_FIRST_USE = {"Session": "companion.session.session", "random_log": "companion.session.autoplay"}
 
 __all__ = [
-    "Entry",
     "GameNotRebuilt",
     "GameRecord",
     "JournalError",
+    "LogEntry",
     "LogError",
     "Outcome",
     "PrivateView",

@@ -13,16 +13,16 @@ from typing import Any
 
 from companion.session.binding import binding_module
 from companion.session.log import (
-    Entry,
+    LogEntry,
     NewGame,
     Undo,
 )
 from companion.session.session import Game, Session
 
-Player = Callable[[Game, random.Random], Entry | None]
+Player = Callable[[Game, random.Random], LogEntry | None]
 
 
-def legal_input(table: Game, rng: random.Random) -> Entry | None:
+def legal_input(table: Game, rng: random.Random) -> LogEntry | None:
     """Draw an input the game accepts now, or None when the game is over."""
     player: Player = binding_module(table.kind).random_input
     return player(table, rng)
@@ -36,7 +36,7 @@ def random_log(
     undo_rate: float = 0.05,
     players: Sequence[str] | None = None,
     options: Mapping[str, Any] | None = None,
-) -> list[Entry]:
+) -> list[LogEntry]:
     """Play a game of ``kind`` with random legal inputs and some undos; return its log.
 
     The log has at most ``length`` entries (fewer when the game ends first); every entry
@@ -54,7 +54,7 @@ def random_log(
     assert table is not None
     while len(table.entries) < length:
         if len(table.in_force()) > 1 and rng.random() < undo_rate:
-            entry: Entry | None = Undo()
+            entry: LogEntry | None = Undo()
         else:
             entry = legal_input(table, rng)
         if entry is None:

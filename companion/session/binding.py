@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from companion.games.registry import find_game
-from companion.session.log import Entry
+from companion.session.log import LogEntry
 from companion.session.view import PrivateDetails, PublicBoard
 
 
@@ -29,7 +29,7 @@ class Binding(ABC):
         self.players = players
 
     @abstractmethod
-    def apply(self, entry: Entry) -> None:
+    def apply(self, entry: LogEntry) -> None:
         """Apply one input to the game; raises Refusal (and changes nothing) if it is refused."""
 
     @abstractmethod

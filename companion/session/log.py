@@ -39,7 +39,7 @@ class LogError(ValueError):
 
 
 @dataclass(frozen=True)
-class Entry:
+class LogEntry:
     """Base of every table-log entry; ``TYPE`` is the value of its ``type`` key."""
 
     TYPE: ClassVar[str] = ""
@@ -52,7 +52,7 @@ EVERY_GAME = frozenset({"new_game", "next_race", "undo"})
 
 
 @dataclass(frozen=True)
-class NewGame(Entry):
+class NewGame(LogEntry):
     """Start a game of ``game`` with these players, in seating order, and named options."""
 
     TYPE = "new_game"
@@ -62,21 +62,21 @@ class NewGame(Entry):
 
 
 @dataclass(frozen=True)
-class NextRace(Entry):
+class NextRace(LogEntry):
     """Start the next race once the current one has ended."""
 
     TYPE = "next_race"
 
 
 @dataclass(frozen=True)
-class Undo(Entry):
+class Undo(LogEntry):
     """Take back the last accepted input (an undo after an undo steps further back)."""
 
     TYPE = "undo"
 
 
 @dataclass(frozen=True)
-class Roll(Entry):
+class Roll(LogEntry):
     """The die shows ``value``; ``player`` (if known) is who rolled it."""
 
     TYPE = "roll"
@@ -85,7 +85,7 @@ class Roll(Entry):
 
 
 @dataclass(frozen=True)
-class Move(Entry):
+class MoveEntry(LogEntry):
     """Move ``horse`` by the value just rolled."""
 
     TYPE = "move"
@@ -94,7 +94,7 @@ class Move(Entry):
 
 
 @dataclass(frozen=True)
-class Forfeit(Entry):
+class Forfeit(LogEntry):
     """Give up the roll because no horse can legally move with it."""
 
     TYPE = "forfeit"
@@ -102,7 +102,7 @@ class Forfeit(Entry):
 
 
 @dataclass(frozen=True)
-class Predict(Entry):
+class Predict(LogEntry):
     """``player`` seals (or rewrites) a prediction: the horses for places 1, 2 and 3."""
 
     TYPE = "predict"
@@ -112,7 +112,7 @@ class Predict(Entry):
 
 
 @dataclass(frozen=True)
-class Guess(Entry):
+class GuessEntry(LogEntry):
     """``player`` guesses the prediction of the opponent ``target`` (the `guess` variant)."""
 
     TYPE = "guess"
@@ -123,7 +123,7 @@ class Guess(Entry):
 
 
 @dataclass(frozen=True)
-class DealCard(Entry):
+class DealCard(LogEntry):
     """The croupier lays one card of the course, the next one along the row."""
 
     TYPE = "deal_card"
@@ -132,7 +132,7 @@ class DealCard(Entry):
 
 
 @dataclass(frozen=True)
-class DealCourse(Entry):
+class DealCourse(LogEntry):
     """The croupier lays out the whole course at once: the cards in the row, in order."""
 
     TYPE = "deal_course"
@@ -141,7 +141,7 @@ class DealCourse(Entry):
 
 
 @dataclass(frozen=True)
-class SetMaxBet(Entry):
+class SetMaxBet(LogEntry):
     """The croupier announces (or changes) the largest stake allowed this race."""
 
     TYPE = "set_max_bet"
@@ -150,7 +150,7 @@ class SetMaxBet(Entry):
 
 
 @dataclass(frozen=True)
-class Bet(Entry):
+class BetEntry(LogEntry):
     """``player`` bets ``stake`` on ``horse``.
 
     Course hippique knows one kind of bet (``win``). Jockey also knows ``place``,
@@ -169,7 +169,7 @@ class Bet(Entry):
 
 
 @dataclass(frozen=True)
-class TurnCard(Entry):
+class TurnCard(LogEntry):
     """The croupier turns ``card`` from the pack (Course hippique)."""
 
     TYPE = "turn_card"
@@ -178,7 +178,7 @@ class TurnCard(Entry):
 
 
 @dataclass(frozen=True)
-class Hand(Entry):
+class Hand(LogEntry):
     """``player`` is dealt ``cards`` (Jockey, when the companion tracks hands).
 
     With a player's first cards of a race, ``kept`` names the (up to 2) unplayed cards of
@@ -193,7 +193,7 @@ class Hand(Entry):
 
 
 @dataclass(frozen=True)
-class PlayCard(Entry):
+class PlayCard(LogEntry):
     """``card`` is played (Jockey): scanned or chosen, by ``player`` if known."""
 
     TYPE = "play_card"
@@ -202,21 +202,21 @@ class PlayCard(Entry):
 
 
 #: Every entry type, by the value of its ``type`` key, in the order the docs list them.
-TYPES: dict[str, type[Entry]] = {
+TYPES: dict[str, type[LogEntry]] = {
     cls.TYPE: cls
     for cls in (
         NewGame,
         NextRace,
         Undo,
         Predict,
-        Guess,
+        GuessEntry,
         Roll,
-        Move,
+        MoveEntry,
         Forfeit,
         DealCard,
         DealCourse,
         SetMaxBet,
-        Bet,
+        BetEntry,
         TurnCard,
         Hand,
         PlayCard,
@@ -228,7 +228,7 @@ TYPES: dict[str, type[Entry]] = {
 
 
 @dataclass(frozen=True)
-class FieldSpec:
+class LogField:
     """How one field of an entry is written in JSON."""
 
     name: str
@@ -253,16 +253,16 @@ def _kind_of(annotation: Any) -> str:
     raise TypeError(f"no JSON kind for {annotation!r}")
 
 
-def _specs(cls: type[Entry]) -> tuple[FieldSpec, ...]:
+def _specs(cls: type[LogEntry]) -> tuple[LogField, ...]:
     hints = typing.get_type_hints(cls)
     specs = []
     for f in dataclasses.fields(cls):
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        specs.append(FieldSpec(f.name, _kind_of(hints[f.name]), required, not f.repr))
+        specs.append(LogField(f.name, _kind_of(hints[f.name]), required, not f.repr))
     return tuple(specs)
 
 
-SPECS: dict[str, tuple[FieldSpec, ...]] = {name: _specs(cls) for name, cls in TYPES.items()}
+SPECS: dict[str, tuple[LogField, ...]] = {name: _specs(cls) for name, cls in TYPES.items()}
 
 _KIND_WORDS = {
     "string": "a non-empty string",
@@ -283,7 +283,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _given(spec: FieldSpec, value: object) -> str:
+def _given(spec: LogField, value: object) -> str:
     """Quote a wrong value for an error message; of a sealed field, say only what JSON it is."""
     if not spec.secret or value in ("", None) or isinstance(value, bool):
         return _shown(value)
@@ -298,7 +298,7 @@ def _given(spec: FieldSpec, value: object) -> str:
     return f"{kind} (sealed: not shown)"
 
 
-def _convert(spec: FieldSpec, value: object, line: int | None) -> object:
+def _convert(spec: LogField, value: object, line: int | None) -> object:
     def wrong(name: str = spec.name) -> LogError:
         return LogError(
             f"expected {_KIND_WORDS[spec.kind]}, got {_given(spec, value)}", line=line, field=name
@@ -346,7 +346,7 @@ def _integer(value: object, wrong: typing.Callable[[], LogError]) -> int:
     raise wrong()
 
 
-def parse_entry(obj: object, line: int | None = None) -> Entry:
+def parse_entry(obj: object, line: int | None = None) -> LogEntry:
     """Turn a decoded JSON value into an entry.
 
     Raises LogError (naming ``line`` and the field) when it is not an object, has no or an
@@ -375,7 +375,7 @@ def parse_entry(obj: object, line: int | None = None) -> Entry:
                 raise LogError(f"missing from a {name} entry", line=line, field=spec.name)
             continue
         values[spec.name] = _convert(spec, obj[spec.name], line)
-    entry: Entry = TYPES[name](**values)
+    entry: LogEntry = TYPES[name](**values)
     return entry
 
 
@@ -383,7 +383,7 @@ def _refuse_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def parse_line(text: str, line: int | None = None) -> Entry:
+def parse_line(text: str, line: int | None = None) -> LogEntry:
     """Parse one line of a table log; raises LogError naming the line (and the field)."""
     try:
         obj = json.loads(text, parse_constant=_refuse_constant)
@@ -401,7 +401,7 @@ def parse_line(text: str, line: int | None = None) -> Entry:
     return parse_entry(obj, line)
 
 
-def to_json(entry: Entry) -> dict[str, object]:
+def to_json(entry: LogEntry) -> dict[str, object]:
     """Return the JSON object for ``entry``: ``type`` first, absent optional fields left out."""
     obj: dict[str, object] = {"type": entry.TYPE}
     for spec in SPECS[entry.TYPE]:
@@ -413,7 +413,7 @@ def to_json(entry: Entry) -> dict[str, object]:
     return obj
 
 
-def _default(cls: type[Entry], name: str) -> object:
+def _default(cls: type[LogEntry], name: str) -> object:
     for f in dataclasses.fields(cls):
         if f.name == name:
             if f.default_factory is not dataclasses.MISSING:
@@ -422,17 +422,17 @@ def _default(cls: type[Entry], name: str) -> object:
     raise KeyError(name)
 
 
-def dumps(entry: Entry) -> str:
+def dumps(entry: LogEntry) -> str:
     """Return ``entry`` as one line of JSON (no newline)."""
     return json.dumps(to_json(entry), ensure_ascii=False)
 
 
-def loads(text: str) -> Entry:
+def loads(text: str) -> LogEntry:
     """Parse one line of JSON into an entry (LogError on a bad line)."""
     return parse_line(text)
 
 
-def describe(entry: Entry) -> str:
+def describe(entry: LogEntry) -> str:
     """Say what ``entry`` is without giving away a secret: ``"predict by Anna (sealed)"``."""
     if entry.SECRET:
         return f"{entry.TYPE} by {getattr(entry, 'player', '?')} (sealed)"

@@ -23,10 +23,10 @@ from companion.session.log import (
     EVERY_GAME,
     DealCard,
     DealCourse,
-    Entry,
     Forfeit,
+    LogEntry,
     LogError,
-    Move,
+    MoveEntry,
     NewGame,
     PlayCard,
     Roll,
@@ -40,9 +40,9 @@ from companion.session.log import (
 from companion.session.view import NoDetails, Outcome, PrivateView, RefusalView, View
 
 #: Inputs made by the player whose turn it is (the others may come from anyone).
-TURN_BOUND: tuple[type[Entry], ...] = (
+TURN_BOUND: tuple[type[LogEntry], ...] = (
     Roll,
-    Move,
+    MoveEntry,
     Forfeit,
     DealCard,
     DealCourse,
@@ -67,7 +67,7 @@ NAME_WIDTH = 12
 class EntryRefused(Refusal):
     """The game refused ``entry``, one of the entries it was rebuilt from (a Refusal too)."""
 
-    def __init__(self, entry: Entry, refusal: Refusal) -> None:
+    def __init__(self, entry: LogEntry, refusal: Refusal) -> None:
         message = refusal.message
         super().__init__(refusal.code, message.template, message.plural, **dict(message.params))
         self.entry = entry
@@ -91,11 +91,11 @@ class Game:
         except GameError as error:
             raise Refusal("bad_option", "These game options are not valid.") from error
         self.start = start
-        self.entries: list[Entry] = [start]
-        self._effective: list[Entry] = [start]
+        self.entries: list[LogEntry] = [start]
+        self._effective: list[LogEntry] = [start]
 
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry]) -> Game:
+    def from_entries(cls, entries: Sequence[LogEntry]) -> Game:
         """Rebuild a game from its accepted entries (the first one a new_game).
 
         Raises Refusal when the entries are not a game's journal: EntryRefused (which
@@ -105,7 +105,7 @@ class Game:
         if not isinstance(first, NewGame):
             raise Refusal("no_game", "A log starts with a new game.")
         table = cls(first)
-        in_force: list[Entry] = []
+        in_force: list[LogEntry] = []
         for entry in entries[1:]:
             if isinstance(entry, Undo):
                 if not in_force:
@@ -128,7 +128,7 @@ class Game:
         """The game kind (``jumpy_jack``, ``course_hippique``, ``jockey``)."""
         return self.start.game
 
-    def check(self, entry: Entry) -> None:
+    def check(self, entry: LogEntry) -> None:
         """Refuse an input this game never takes, from a stranger, or out of turn."""
         if isinstance(entry, NewGame):
             raise Refusal("game_started", "A game is already on.")
@@ -149,12 +149,12 @@ class Game:
                     "not_your_turn", "It is {player}'s turn.", player=short(turn, NAME_WIDTH)
                 )
 
-    def _apply(self, entry: Entry) -> None:
+    def _apply(self, entry: LogEntry) -> None:
         self.check(entry)
         self.binding.apply(entry)
         self._effective.append(entry)
 
-    def submit(self, entry: Entry) -> None:
+    def submit(self, entry: LogEntry) -> None:
         """Apply one input (an undo included); raises Refusal and changes nothing if refused."""
         if isinstance(entry, Undo):
             self._undo()
@@ -179,7 +179,7 @@ class Game:
         already kept, and each roll accepted since uses up the first one.
         """
         kept: list[int] = []
-        in_force: list[Entry] = []
+        in_force: list[LogEntry] = []
         for entry in self.entries[1:]:
             if isinstance(entry, Undo):
                 taken = in_force.pop() if in_force else None
@@ -191,7 +191,7 @@ class Game:
             in_force.append(entry)
         return tuple(kept)
 
-    def in_force(self) -> tuple[Entry, ...]:
+    def in_force(self) -> tuple[LogEntry, ...]:
         """Return the inputs that make the game what it is now (undone ones left out)."""
         return tuple(self._effective)
 
@@ -216,7 +216,7 @@ class Game:
         )
 
 
-def public_refusal(entry: Entry, error: Refusal) -> RefusalView:
+def public_refusal(entry: LogEntry, error: Refusal) -> RefusalView:
     """Return a refusal as the whole table may see it: a sealed input's reason stays private."""
     player = getattr(entry, "player", None)
     if entry.SECRET:
@@ -291,7 +291,7 @@ class Session:
         assert outcome.game_id is not None
         return outcome.game_id
 
-    def submit(self, entry: Entry) -> Outcome:
+    def submit(self, entry: LogEntry) -> Outcome:
         """Apply one input; it is on disk before this returns an accepted Outcome."""
         try:
             if isinstance(entry, NewGame):
@@ -327,7 +327,7 @@ class Session:
         self._table, self._game_id, self._refusal, self._view = table, game_id, None, None
         return Outcome(True, entry, self.view(), game_id=game_id)
 
-    def _refused(self, entry: Entry, error: Refusal) -> Outcome:
+    def _refused(self, entry: LogEntry, error: Refusal) -> Outcome:
         player = getattr(entry, "player", None)
         private = RefusalView(entry.TYPE, player, error.code, error.sentence, error.message)
         self._refusal, self._view = (public_refusal(entry, error), private), None
@@ -367,7 +367,7 @@ class Session:
         """Return every game of the journal (none for an in-memory session)."""
         return self.journal.games() if self.journal is not None else []
 
-    def accepted(self) -> tuple[Entry, ...]:
+    def accepted(self) -> tuple[LogEntry, ...]:
         """Return the current game's accepted entries, as the journal holds them."""
         return tuple(self._table.entries) if self._table is not None else ()
 
@@ -400,7 +400,7 @@ class Session:
 def rebuild(game_id: int, lines: Iterable[str]) -> Game:
     """Rebuild one game from its journal lines; raises JournalError if they do not replay."""
     way_out = f"export it with `companion export {game_id}` or abandon it"
-    entries: list[Entry] = []
+    entries: list[LogEntry] = []
     for seq, line in enumerate(lines):
         try:
             entries.append(parse_line(line, seq))

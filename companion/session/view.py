@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from companion.games.text import Message
-from companion.session.log import Entry
+from companion.session.log import LogEntry
 
 if TYPE_CHECKING:  # the engines load only with a command that plays
     from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
@@ -120,7 +120,7 @@ class Outcome:
     """
 
     accepted: bool
-    entry: Entry
+    entry: LogEntry
     view: View
     code: str | None = None
     sentence: str | None = field(default=None, repr=False)

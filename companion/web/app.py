@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from companion.daemon.flows.base import Reply
 from companion.render.language import _, speaking
 from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
-from companion.web.hub import REJOIN, Connection
+from companion.web.hub import REJOIN, PageSocket
 from companion.web.inputs import PageRefusal, seat_request
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
@@ -230,7 +230,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         await socket.accept()
         held = seat if seat is not None else (HOST if host_seat else None)
         stamp = side.seats.stamps().get(held, "") if held else ""
-        connection = Connection(socket, seat, host_seat, stamp)
+        connection = PageSocket(socket, seat, host_seat, stamp)
         hub.connections.add(connection)  # from now on every change is drawn for it...
         await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
         task = asyncio.ensure_future(hub.serve(connection))

@@ -23,7 +23,7 @@ def playing_cards() -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
-class Kind:
+class PickerRow:
     """One kind of Jockey card as a picker shows it: its name, its printed label, and how
     many of it (copies in the deck, cards in a hand, or cards still to play)."""
 
@@ -42,16 +42,16 @@ def kind_of(card_id: str) -> str:
     return card_id.split("#", 1)[0]
 
 
-def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[Kind, ...]:
+def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[PickerRow, ...]:
     """``ids`` counted kind by kind, in deck order (kinds with none left out)."""
     counts: dict[str, int] = {}
     for card_id in ids:
         counts[kind_of(card_id)] = counts.get(kind_of(card_id), 0) + 1
-    kinds: dict[str, Kind] = {}
+    kinds: dict[str, PickerRow] = {}
     for card in deck.cards:
         kind = kind_of(card.id)
         if kind in counts and kind not in kinds:
-            kinds[kind] = Kind(kind, card.label, counts[kind])
+            kinds[kind] = PickerRow(kind, card.label, counts[kind])
     return tuple(kinds.values())
 
 

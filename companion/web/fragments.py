@@ -9,15 +9,14 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
-from companion.games.jockey import Bet as JockeyBet
-from companion.games.jockey import Deck, JockeyBoard, JockeyPrivate
+from companion.games.jockey import Deck, JockeyBet, JockeyBoard, JockeyPrivate
 from companion.games.jumpy_jack import Guess, JumpyJackBoard, JumpyJackPrivate
 from companion.games.registry import GAMES
 from companion.render.language import say, word
 from companion.session.view import PrivateView, RefusalView
 from companion.web.cards import (
     SUITS,
-    Kind,
+    PickerRow,
     by_kind,
     jockey_deck,
     kind_of,
@@ -414,7 +413,7 @@ def _card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
     return f'<form class="entry picker" data-type="{e(kind)}">{buttons}</form>'
 
 
-def _kind_words(kind: Kind) -> str:
+def _kind_words(kind: PickerRow) -> str:
     return kind.label + (f" ×{kind.count}" if kind.count > 1 else "")
 
 

@@ -38,7 +38,7 @@ REJOIN = 4401
 
 
 @dataclass(eq=False)
-class Connection:
+class PageSocket:
     """One open page: its socket, its seat (None for the scoreboard) and that seat's token
     fingerprint when it connected, whether it is the host's."""
 
@@ -56,7 +56,7 @@ class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.latest = Snapshot()
-        self.connections: set[Connection] = set()
+        self.connections: set[PageSocket] = set()
 
     def publish(self, snapshot: Snapshot) -> None:
         """Take a new snapshot; safe from any thread."""
@@ -69,13 +69,13 @@ class Hub:
         for connection in self.connections:
             connection.wake.set()
 
-    def still_seated(self, connection: Connection) -> bool:
+    def still_seated(self, connection: PageSocket) -> bool:
         """Whether the seat (or host) the page connected with still holds the same token."""
         stamps = self.latest.stamps
         held = [s for s in (connection.seat, "#host" if connection.host else None) if s]
         return all(stamps.get(seat) == connection.stamp for seat in held)
 
-    def message(self, connection: Connection) -> str | None:
+    def message(self, connection: PageSocket) -> str | None:
         """The frame ``connection`` needs now, or None when it has seen all of it."""
         snap = self.latest
         private = snap.private.get(connection.seat, "") if connection.seat else ""
@@ -90,7 +90,7 @@ class Hub:
         connection.sent = now
         return json.dumps(frame)
 
-    async def serve(self, connection: Connection) -> None:
+    async def serve(self, connection: PageSocket) -> None:
         """Send ``connection`` every change until its socket closes."""
         self.connections.add(connection)
         connection.wake.set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.jockey import JockeyBoard, JockeyPrivate
-from companion.session.log import Entry, LogError, parse_entry
+from companion.session.log import LogEntry, LogError, parse_entry
 from companion.session.session import Session
 from companion.web.cards import copies_of, jockey_deck, kind_of, label_of
 
@@ -53,7 +53,7 @@ def seat_request(player: str, data: object) -> dict[str, Any]:
     return fields
 
 
-def seat_entry(fields: dict[str, Any], session: Session) -> Entry:
+def seat_entry(fields: dict[str, Any], session: Session) -> LogEntry:
     """Turn checked ``fields`` into the entry (on the loop's thread, where the session may be
     read); raises PageRefusal when it is not one."""
     table = session.table

@@ -19,7 +19,7 @@ from companion.daemon.table import TableController
 from companion.devices.base import ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
 from companion.render.language import _, say, speaking
-from companion.render.screen import Cue, Oled, Screen
+from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, ROWS, named, rows
 from companion.session.log import NewGame, dumps
 from companion.web.fragments import private_html, public_html
@@ -338,7 +338,9 @@ class WebOutputs:
         """Show ``screen``, with the join QR code on the OLED while someone is joining."""
         joining = bool(self.side.join_rows())
         if joining:  # a picture of its own, so the OLED is redrawn when joining is over
-            screen = Screen(screen.lcd, Oled(lines=("Join", self.side.joins.code)), screen.leds)
+            screen = Screen(
+                screen.lcd, OledScreen(lines=("Join", self.side.joins.code)), screen.leds
+            )
         self.panel.show(screen)
         oled = getattr(self.panel, "oled", None)
         show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame

@@ -14,7 +14,7 @@ from companion.daemon.loop import Daemon
 from companion.daemon.notify import Notifier
 from companion.daemon.outputs import Panel
 from companion.devices.base import ButtonPressed, Event, EventSink, Tone
-from companion.render.screen import Cue, Oled, Screen
+from companion.render.screen import Cue, OledScreen, Screen
 
 
 class CountingTable:
@@ -37,7 +37,7 @@ class CountingTable:
         return None
 
     def screen(self) -> Screen:
-        return Screen(lcd=(f"presses: {len(self.seen)}",), oled=Oled(lines=("hi",)))
+        return Screen(lcd=(f"presses: {len(self.seen)}",), oled=OledScreen(lines=("hi",)))
 
     def close(self) -> None:
         self.closed = True

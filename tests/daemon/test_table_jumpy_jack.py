@@ -16,9 +16,9 @@ from companion.devices.base import (
 )
 from companion.games.jumpy_jack.board import COLOURS, Horse
 from companion.render.leds import BARRAGE, colour, dim
-from companion.render.screen import Cue, Move
-from companion.session.log import Entry, Predict, Roll
-from companion.session.log import Move as MoveEntry
+from companion.render.screen import Cue, StripWalk
+from companion.session.log import LogEntry, Predict, Roll
+from companion.session.log import MoveEntry as MoveEntry
 from companion.session.session import Session
 
 HORSES = ("red", "blue", "green", "yellow", "white")
@@ -42,7 +42,7 @@ def tones(cues: Sequence[Cue]) -> list[Tone]:
     return [c.tone for c in cues if c.tone is not None]
 
 
-def moves(cues: Sequence[Cue]) -> list[Move]:
+def moves(cues: Sequence[Cue]) -> list[StripWalk]:
     return [c.move for c in cues if c.move is not None]
 
 
@@ -140,7 +140,7 @@ def test_a_move_lights_the_horse_animates_its_path_and_beeps(make_table: Any) ->
     assert "Ben's turn" in table.screen.lcd[0]
 
 
-def barrage_on_three(*more: Entry) -> Session:
+def barrage_on_three(*more: LogEntry) -> Session:
     """Anna and Ben predicted; red then blue moved 3: a barrage on square 3; then ``more``."""
     session = Session.in_memory()
     session.new_game("jumpy_jack", ["Anna", "Ben"])

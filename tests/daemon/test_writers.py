@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from companion.daemon.outputs import BusWriter, Panel, next_row
 from companion.devices.base import RGB, Tone
 from companion.devices.buzzer import MemoryBuzzer
-from companion.render.screen import Cue, Oled, Screen
+from companion.render.screen import Cue, OledScreen, Screen
 
 
 class Gate:
@@ -138,11 +138,11 @@ def test_a_press_during_a_long_lcd_write_is_answered_at_once_and_its_screen_wins
         buzzer=buzzer,
         buses={"lcd": "i2c-1", "oled": "i2c-1", "strip": "pico"},
     )
-    first = Screen(lcd=("Race 1/3", "Anna 12"), oled=Oled(die=3), leds=(RED, OFF, OFF))
+    first = Screen(lcd=("Race 1/3", "Anna 12"), oled=OledScreen(die=3), leds=(RED, OFF, OFF))
     panel.show(first)
     assert gate.entered.wait(10)  # the LCD write is under way on the bus's thread
     # The next press: the loop hands its picture over and plays its tone, without waiting.
-    second = Screen(lcd=("Race 1/3", "Anna 14"), oled=Oled(die=5), leds=(OFF, RED, OFF))
+    second = Screen(lcd=("Race 1/3", "Anna 14"), oled=OledScreen(die=5), leds=(OFF, RED, OFF))
     panel.cue(Cue(tone=Tone.ACCEPTED), second)
     panel.show(second)
     assert buzzer.played == [Tone.ACCEPTED]
@@ -177,7 +177,7 @@ def test_leds_first_then_the_answering_row_then_the_oled_then_the_other_rows() -
     panel.show(
         Screen(
             lcd=("Race 2/3", "Anna 14", "Ben 10", "Ben's turn: roll"),
-            oled=Oled(lines=("Anna", "+2")),
+            oled=OledScreen(lines=("Anna", "+2")),
             leds=(RED, OFF, OFF),
         )
     )

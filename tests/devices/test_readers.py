@@ -31,7 +31,7 @@ from companion.devices.readers import (
     rdm6300_frame,
     reader_from_config,
 )
-from companion.devices.readers.serial_port import SerialPort
+from companion.devices.readers.serial_port import ReaderPort
 
 WAIT = 5.0
 CARDS = {"04A23B11": "QS", "0012345678": "10H", "1A2B3C4D5E": "AS"}
@@ -213,7 +213,7 @@ def test_an_endless_line_is_dropped() -> None:
 # --- serial readers on pyserial's loop:// ---
 
 
-def loop_port(data: bytes) -> SerialPort:
+def loop_port(data: bytes) -> ReaderPort:
     port = serial.serial_for_url("loop://", timeout=0.05)
     port.write(data)
     return port  # type: ignore[no-any-return]

@@ -35,16 +35,16 @@ class Board:
     def on_repl(self) -> None:
         self.repl_calls += 1
 
-    def send(self, name: str, now: int = 0, /, **fields: Any) -> list[pi.Message]:
+    def send(self, name: str, now: int = 0, /, **fields: Any) -> list[pi.PicoMessage]:
         self.seq += 1
         return self.feed(self.pi.encode(self.seq, name, **fields), now)
 
-    def feed(self, data: bytes, now: int = 0) -> list[pi.Message]:
+    def feed(self, data: bytes, now: int = 0) -> list[pi.PicoMessage]:
         self.out.clear()
         self.firmware.receive(data, now)
         return self.replies()
 
-    def replies(self) -> list[pi.Message]:
+    def replies(self) -> list[pi.PicoMessage]:
         lines = b"".join(self.out).split(b"\n")
         return [self.pi.decode(line) for line in lines if line]
 

@@ -37,7 +37,7 @@ class Serial:
     def write(self, data: bytes) -> None:
         self.out += data
 
-    def replies(self) -> list[pi.Message]:
+    def replies(self) -> list[pi.PicoMessage]:
         codec = pi.Codec(side="pi")
         return [codec.decode(line) for line in bytes(self.out).split(b"\n") if line]
 

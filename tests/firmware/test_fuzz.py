@@ -20,7 +20,7 @@ printable = st.characters(min_codepoint=32, max_codepoint=126)
 rgb = st.tuples(*[st.integers(0, 255)] * 3)
 
 
-def value_strategy(field: pi.FieldSpec) -> st.SearchStrategy[Any]:
+def value_strategy(field: pi.MessageField) -> st.SearchStrategy[Any]:
     kind = field.type
     if kind == "int":
         assert field.min is not None and field.max is not None
@@ -96,7 +96,7 @@ def test_valid_messages_cross_between_the_codecs_unchanged(
     sender, seq, name, fields = message
     line = encoded(message)
     on_pi, on_pico = decode_both(sender, line[:-1])
-    assert isinstance(on_pi, pi.Message)
+    assert isinstance(on_pi, pi.PicoMessage)
     assert (on_pi.seq, on_pi.name) == (seq, name)
     expected = {k: v.upper() if k == "uid" else v for k, v in fields.items()}
     assert dict(on_pi.fields) == expected

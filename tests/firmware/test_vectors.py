@@ -32,7 +32,7 @@ def receiver(vector: dict[str, Any]) -> str:
     return "pico" if vector["from"] == "pi" else "pi"
 
 
-def neutral_from_pi(message: pi.Message) -> dict[str, Any]:
+def neutral_from_pi(message: pi.PicoMessage) -> dict[str, Any]:
     """The Pi codec's values in the vectors' neutral form."""
     out: dict[str, Any] = {}
     for name, value in message.fields.items():

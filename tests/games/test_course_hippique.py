@@ -10,7 +10,7 @@ import pytest
 
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique import CourseHippiqueGame
-from companion.games.course_hippique.table import HippiqueOptions, Phase
+from companion.games.course_hippique.table import CoursePhase, HippiqueOptions
 from companion.games.errors import DataError, Refusal, fits_display
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
@@ -117,21 +117,21 @@ def test_the_croupier_role_passes_to_the_next_player_after_every_race() -> None:
         seen.append(game.croupier)
         game.deal_course(cards(COURSE))
         turn_all(game, DIAMONDS)
-        if game.phase is Phase.RACE_OVER:
+        if game.phase is CoursePhase.RACE_OVER:
             game.next_race()
     assert seen == ["Ann", "Bob", "Cy", "Ann", "Bob", "Cy"]
-    assert game.phase is Phase.GAME_OVER
+    assert game.phase is CoursePhase.GAME_OVER
 
 
 def test_the_course_is_dealt_card_by_card_then_betting_opens() -> None:
     game = CourseHippiqueGame.new(PLAYERS)
-    assert game.phase is Phase.DEALING
+    assert game.phase is CoursePhase.DEALING
     refused(game, "no_course", lambda: game.set_max_bet(10))
     refused(game, "no_course", lambda: game.turn_card("3D"))
     for card in cards(COURSE):
-        assert game.phase is Phase.DEALING
+        assert game.phase is CoursePhase.DEALING
         game.deal_course_card(card)
-    assert game.phase is Phase.BETTING
+    assert game.phase is CoursePhase.BETTING
     assert game.course == tuple(cards(COURSE))
     refused(game, "course_complete", lambda: game.deal_course_card("3D"))
 
@@ -151,7 +151,7 @@ def test_aces_are_the_horses_and_never_lie_in_the_course() -> None:
 )
 def test_five_or_more_of_a_suit_means_a_new_course(row: str) -> None:
     game = dealt(course=row)
-    assert game.phase is Phase.REDEAL
+    assert game.phase is CoursePhase.REDEAL
     suit = cards(row)[0].suit
     assert game.odds()[suit] is None
     sentence = refused(game, "redeal_required", lambda: game.set_max_bet(5)).sentence
@@ -161,19 +161,19 @@ def test_five_or_more_of_a_suit_means_a_new_course(row: str) -> None:
     refused(game, "redeal_required", lambda: game.chances())
     # The croupier shuffles the row back in: the cards of the old row may come again.
     game.deal_course(cards("2H 3S 4D 5C 6H 7S 8D"))
-    assert game.phase is Phase.BETTING
+    assert game.phase is CoursePhase.BETTING
     assert game.course == tuple(cards("2H 3S 4D 5C 6H 7S 8D"))
 
 
 def test_the_next_course_card_after_a_bad_row_starts_a_new_row() -> None:
     game = dealt(course="2H 3H 4H 5H 6H 7C 8C")
     game.deal_course_card("2H")
-    assert game.phase is Phase.DEALING and game.course == (Card.parse("2H"),)
+    assert game.phase is CoursePhase.DEALING and game.course == (Card.parse("2H"),)
 
 
 def test_four_of_a_suit_is_a_legal_course_at_ten_to_one() -> None:
     game = dealt(course="2H 3H 4H 5H 6S 7S 8D")
-    assert game.phase is Phase.BETTING
+    assert game.phase is CoursePhase.BETTING
     assert game.odds() == {S: 3, H: 10, D: 2, C: 1}
 
 
@@ -255,7 +255,7 @@ def test_each_card_moves_its_horse_one_step_and_course_cards_do_not_count() -> N
     assert (turn.horse, turn.position, turn.winner, turn.row) == (S, 1, None, None)
     turn_all(game, "2H 3C")
     assert game.positions() == {S: 1, H: 1, D: 0, C: 1}
-    assert game.phase is Phase.RACING
+    assert game.phase is CoursePhase.RACING
     # Hearts have 3 cards in the course: the horse still needs 8 turned hearts.
     turn_all(game, "3H 4H 5H 6H 8H 10H")
     assert game.positions()[H] == 7 and game.winner is None
@@ -267,7 +267,7 @@ def test_the_race_stops_at_once_when_a_horse_finishes() -> None:
     turn_all(game, "3D 4D 5D 6D 7D 8D 9D")
     assert game.winner is None
     turn = game.turn_card("10D")
-    assert turn.winner is D and game.phase is Phase.RACE_OVER
+    assert turn.winner is D and game.phase is CoursePhase.RACE_OVER
     assert game.positions()[D] == game.finish == 8
     refused(game, "race_over", lambda: game.turn_card("JD"))
     refused(game, "race_over", lambda: game.place_bet("Bob", D, 1))
@@ -302,7 +302,7 @@ def test_a_croupier_may_end_below_zero() -> None:
 
 def test_a_shorter_course_finishes_on_the_card_after_it() -> None:
     game = dealt(course="7H QS 2D 9H KC", course_length=5)
-    assert game.phase is Phase.BETTING and game.finish == 6
+    assert game.phase is CoursePhase.BETTING and game.finish == 6
     turn_all(game, "3D 4D 5D 6D 7D")
     assert game.winner is None
     assert game.turn_card("8D").winner is D
@@ -331,7 +331,7 @@ def test_the_game_ends_the_moment_the_last_race_has_a_winner() -> None:
     assert game.race_number == 3 and game.croupier == "Cy"
     assert game.winners() == ()
     play_race(game, {})
-    assert game.phase is Phase.GAME_OVER
+    assert game.phase is CoursePhase.GAME_OVER
     assert len(game.results) == 3
     refused(game, "game_over", game.next_race)
     refused(game, "game_over", lambda: game.turn_card("JD"))
@@ -436,7 +436,7 @@ def test_a_course_may_be_entered_as_one_text_but_not_empty() -> None:
     refused(game, "no_cards", lambda: game.deal_course([]))
     refused(game, "no_cards", lambda: game.deal_course(" , "))
     game.deal_course("7H, QS 2D,9H KC 4S JH")
-    assert game.course == tuple(cards(COURSE)) and game.phase is Phase.BETTING
+    assert game.course == tuple(cards(COURSE)) and game.phase is CoursePhase.BETTING
     with pytest.raises(Refusal) as caught:
         CourseHippiqueGame.new("Ann")
     assert caught.value.code == "player_count"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.games.cards import Card, full_deck
 from companion.games.course_hippique import CourseHippiqueGame
-from companion.games.course_hippique.table import Phase
+from companion.games.course_hippique.table import CoursePhase
 from companion.games.errors import Refusal
 
 NON_ACES = [c for c in full_deck() if not c.is_ace]
@@ -45,7 +45,7 @@ def play_race(game: CourseHippiqueGame, rng: random.Random, total: int) -> None:
     length = game.options.course_length
     if game.options.setback is None:
         game.deal_course(deck[:length])
-        while game.phase is Phase.REDEAL:
+        while game.phase is CoursePhase.REDEAL:
             rng.shuffle(deck)
             game.deal_course(deck[:length])
         rows: list[Card] = []
@@ -92,7 +92,7 @@ def test_random_legal_play_conserves_chips_and_every_race_ends(
     total = sum(game.balances().values())
     while True:
         play_race(game, rng, total)
-        if game.phase is Phase.GAME_OVER:
+        if game.phase is CoursePhase.GAME_OVER:
             break
         game.next_race()
     assert len(game.results) == players * rounds

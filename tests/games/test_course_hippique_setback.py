@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique import CourseHippiqueGame
 from companion.games.course_hippique.odds import finish_order_winner
-from companion.games.course_hippique.table import Phase
-from companion.games.course_hippique.track import HORSES, Setback, Track
+from companion.games.course_hippique.table import CoursePhase
+from companion.games.course_hippique.track import HORSES, CourseTrack, Setback
 from companion.games.errors import Refusal
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
@@ -31,7 +31,7 @@ def turn_all(game: CourseHippiqueGame, text: str) -> None:
 
 def test_the_course_lies_face_down_every_horse_pays_even_money() -> None:
     game = game_with("first")
-    assert game.phase is Phase.BETTING
+    assert game.phase is CoursePhase.BETTING
     assert game.odds() == dict.fromkeys(HORSES, 1)
     assert game.course_rows == (None,) * 7
     with pytest.raises(Refusal) as caught:
@@ -119,7 +119,7 @@ def test_setback_chances_are_a_labelled_reproducible_estimate() -> None:
     assert all(h.exact is None for h in first.horses)
 
 
-def play_track(track: Track, order: list[int]) -> int:
+def play_track(track: CourseTrack, order: list[int]) -> int:
     for index in order:
         track = track.step(HORSES[index])
         if track.winner is not None:
@@ -139,5 +139,5 @@ def test_the_fast_simulation_follows_the_track_rules_exactly(
     rng = random.Random(seed)
     pile = [i for i in range(4) for _ in range(12)]
     rng.shuffle(pile)
-    track = Track(rows, setback)
+    track = CourseTrack(rows, setback)
     assert finish_order_winner(track, pile) == play_track(track, pile)

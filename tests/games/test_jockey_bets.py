@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from companion.games.errors import Refusal, fits_display
-from companion.games.jockey.bets import Bet, Ledger, Markers, rank
-from companion.games.jockey.deck import Horse
+from companion.games.jockey.bets import JockeyBet, Ledger, Markers, rank
+from companion.games.jockey.deck import JockeyHorse
 
-BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
+BROWN, YELLOW, BLUE, RED = JockeyHorse.BROWN, JockeyHorse.YELLOW, JockeyHorse.BLUE, JockeyHorse.RED
 
 
-def settle(bets: dict[str, Bet], first: Horse, second: Horse) -> dict[str, int]:
+def settle(bets: dict[str, JockeyBet], first: JockeyHorse, second: JockeyHorse) -> dict[str, int]:
     """Settle one race from 1000 each; return each player's change."""
     ledger = Ledger.opening(list(bets))
     for player, bet in bets.items():
@@ -37,116 +37,125 @@ def refusal(action: object, *args: object) -> str:
 
 def test_a_win_bet_pays_three_times_the_stake() -> None:
     # The rulebook's example says "900 credited" for 500 on yellow; its x3 rule says 1500.
-    assert settle({"Ann": Bet.win("yellow", 500)}, YELLOW, RED) == {"Ann": 1500}
+    assert settle({"Ann": JockeyBet.win("yellow", 500)}, YELLOW, RED) == {"Ann": 1500}
 
 
 def test_a_lost_win_bet_costs_the_stake() -> None:
-    assert settle({"Ann": Bet.win("yellow", 500)}, RED, YELLOW) == {"Ann": -500}
+    assert settle({"Ann": JockeyBet.win("yellow", 500)}, RED, YELLOW) == {"Ann": -500}
 
 
 def test_a_win_bet_on_a_horse_another_player_also_backed_pays_double_not_triple() -> None:
-    changes = settle({"Ann": Bet.win("red", 500), "Bob": Bet.win("red", 200)}, RED, BLUE)
+    changes = settle(
+        {"Ann": JockeyBet.win("red", 500), "Bob": JockeyBet.win("red", 200)}, RED, BLUE
+    )
     assert changes == {"Ann": 1000, "Bob": 400}
 
 
 def test_a_finishing_order_naming_the_horse_first_also_shares_a_win() -> None:
-    bets = {"Ann": Bet.win("red", 500), "Bob": Bet.order("red", 100, "blue", 100)}
+    bets = {"Ann": JockeyBet.win("red", 500), "Bob": JockeyBet.order("red", 100, "blue", 100)}
     changes = settle(bets, RED, BROWN)
     assert changes["Ann"] == 1000
 
 
 def test_only_a_win_or_a_first_horse_of_an_order_makes_a_horse_shared() -> None:
     bets = {
-        "Ann": Bet.win("red", 500),
-        "Bob": Bet.place("red", 100),
-        "Cy": Bet.double("red", "blue", 100),
-        "Di": Bet.order("blue", 100, "red", 100),
+        "Ann": JockeyBet.win("red", 500),
+        "Bob": JockeyBet.place("red", 100),
+        "Cy": JockeyBet.double("red", "blue", 100),
+        "Di": JockeyBet.order("blue", 100, "red", 100),
     }
     assert settle(bets, RED, BLUE)["Ann"] == 1500
 
 
 def test_a_players_own_bet_does_not_share_a_horse_with_itself() -> None:
-    bets = {"Ann": Bet.win("red", 500), "Bob": Bet.win("blue", 500)}
+    bets = {"Ann": JockeyBet.win("red", 500), "Bob": JockeyBet.win("blue", 500)}
     assert settle(bets, RED, BLUE) == {"Ann": 1500, "Bob": -500}
 
 
 def test_a_double_pays_the_stake_once_if_either_horse_wins() -> None:
-    assert settle({"Ann": Bet.double("red", "blue", 300)}, BLUE, BROWN) == {"Ann": 300}
-    assert settle({"Ann": Bet.double("red", "blue", 300)}, RED, BLUE) == {"Ann": 300}
-    assert settle({"Ann": Bet.double("red", "blue", 300)}, BROWN, RED) == {"Ann": -300}
+    assert settle({"Ann": JockeyBet.double("red", "blue", 300)}, BLUE, BROWN) == {"Ann": 300}
+    assert settle({"Ann": JockeyBet.double("red", "blue", 300)}, RED, BLUE) == {"Ann": 300}
+    assert settle({"Ann": JockeyBet.double("red", "blue", 300)}, BROWN, RED) == {"Ann": -300}
 
 
 def test_a_place_bet_pays_the_stake_for_first_or_second() -> None:
-    assert settle({"Ann": Bet.place("red", 400)}, RED, BLUE) == {"Ann": 400}
-    assert settle({"Ann": Bet.place("red", 400)}, BLUE, RED) == {"Ann": 400}
-    assert settle({"Ann": Bet.place("red", 400)}, BLUE, BROWN) == {"Ann": -400}
+    assert settle({"Ann": JockeyBet.place("red", 400)}, RED, BLUE) == {"Ann": 400}
+    assert settle({"Ann": JockeyBet.place("red", 400)}, BLUE, RED) == {"Ann": 400}
+    assert settle({"Ann": JockeyBet.place("red", 400)}, BLUE, BROWN) == {"Ann": -400}
 
 
 def test_a_finishing_order_in_order_pays_four_times_both_stakes() -> None:
     # The rulebook's example says "5600 credited" for 400 + 500; its x4 rule says 3600.
-    assert settle({"Ann": Bet.order("red", 400, "blue", 500)}, RED, BLUE) == {"Ann": 3600}
+    assert settle({"Ann": JockeyBet.order("red", 400, "blue", 500)}, RED, BLUE) == {"Ann": 3600}
 
 
 def test_a_shared_finishing_order_pays_three_times_both_stakes() -> None:
-    bets = {"Ann": Bet.order("red", 400, "blue", 500), "Bob": Bet.win("red", 100)}
+    bets = {"Ann": JockeyBet.order("red", 400, "blue", 500), "Bob": JockeyBet.win("red", 100)}
     assert settle(bets, RED, BLUE)["Ann"] == 2700
 
 
 def test_a_finishing_order_with_only_the_first_horse_right_is_a_win_less_the_second_stake() -> None:
-    assert settle({"Ann": Bet.order("red", 400, "blue", 500)}, RED, BROWN) == {"Ann": 1200 - 500}
+    assert settle({"Ann": JockeyBet.order("red", 400, "blue", 500)}, RED, BROWN) == {
+        "Ann": 1200 - 500
+    }
 
 
 def test_only_the_first_horse_right_follows_the_shared_rule_too() -> None:
-    bets = {"Ann": Bet.order("red", 400, "blue", 500), "Bob": Bet.order("red", 100, "brown", 100)}
+    bets = {
+        "Ann": JockeyBet.order("red", 400, "blue", 500),
+        "Bob": JockeyBet.order("red", 100, "brown", 100),
+    }
     assert settle(bets, RED, YELLOW)["Ann"] == 800 - 500
 
 
 def test_a_finishing_order_with_only_the_second_horse_right_pays_its_stake_less_the_first() -> None:
-    assert settle({"Ann": Bet.order("red", 400, "blue", 500)}, BROWN, BLUE) == {"Ann": 500 - 400}
+    assert settle({"Ann": JockeyBet.order("red", 400, "blue", 500)}, BROWN, BLUE) == {
+        "Ann": 500 - 400
+    }
 
 
 def test_a_finishing_order_in_reverse_order_loses_both_stakes() -> None:
-    assert settle({"Ann": Bet.order("red", 400, "blue", 500)}, BLUE, RED) == {"Ann": -900}
+    assert settle({"Ann": JockeyBet.order("red", 400, "blue", 500)}, BLUE, RED) == {"Ann": -900}
 
 
 def test_a_finishing_order_with_neither_horse_loses_both_stakes() -> None:
-    assert settle({"Ann": Bet.order("red", 400, "blue", 500)}, BROWN, YELLOW) == {"Ann": -900}
+    assert settle({"Ann": JockeyBet.order("red", 400, "blue", 500)}, BROWN, YELLOW) == {"Ann": -900}
 
 
 # -- validation -------------------------------------------------------------------------------
 
 
 def test_stakes_go_in_hundreds() -> None:
-    assert refusal(Bet.win, "red", 250) == "stake_not_hundreds"
-    assert refusal(Bet.order, "red", 100, "blue", 1050) == "stake_not_hundreds"
+    assert refusal(JockeyBet.win, "red", 250) == "stake_not_hundreds"
+    assert refusal(JockeyBet.order, "red", 100, "blue", 1050) == "stake_not_hundreds"
 
 
 def test_each_staked_horse_needs_at_least_100() -> None:
-    assert refusal(Bet.win, "red", 0) == "stake_under_minimum"
-    assert refusal(Bet.place, "red", 50) == "stake_under_minimum"
-    assert refusal(Bet.order, "red", 500, "blue", 0) == "stake_under_minimum"
-    assert refusal(Bet.win, "red", -100) == "stake_under_minimum"
+    assert refusal(JockeyBet.win, "red", 0) == "stake_under_minimum"
+    assert refusal(JockeyBet.place, "red", 50) == "stake_under_minimum"
+    assert refusal(JockeyBet.order, "red", 500, "blue", 0) == "stake_under_minimum"
+    assert refusal(JockeyBet.win, "red", -100) == "stake_under_minimum"
 
 
 def test_a_double_needs_one_stake_of_at_least_100_for_both_horses() -> None:
-    assert Bet.double("red", "blue", 100).total == 100
-    assert refusal(Bet.double, "red", "blue", 0) == "stake_under_minimum"
+    assert JockeyBet.double("red", "blue", 100).total == 100
+    assert refusal(JockeyBet.double, "red", "blue", 0) == "stake_under_minimum"
 
 
 def test_a_bet_naming_a_horse_twice_is_refused() -> None:
-    assert refusal(Bet.double, "red", "red", 100) == "horse_named_twice"
-    assert refusal(Bet.order, "blue", 100, "Blue", 100) == "horse_named_twice"
+    assert refusal(JockeyBet.double, "red", "red", 100) == "horse_named_twice"
+    assert refusal(JockeyBet.order, "blue", 100, "Blue", 100) == "horse_named_twice"
 
 
 def test_an_unknown_horse_or_bet_kind_or_a_half_filled_slip_is_refused() -> None:
-    assert refusal(Bet.win, "green", 100) == "unknown_horse"
-    assert refusal(Bet.parse, "quinella", ["red"], [100]) == "unknown_bet"
-    assert refusal(Bet.parse, "double", ["red"], [100]) == "bet_incomplete"
-    assert refusal(Bet.parse, "order", ["red", "blue"], [100]) == "bet_incomplete"
+    assert refusal(JockeyBet.win, "green", 100) == "unknown_horse"
+    assert refusal(JockeyBet.parse, "quinella", ["red"], [100]) == "unknown_bet"
+    assert refusal(JockeyBet.parse, "double", ["red"], [100]) == "bet_incomplete"
+    assert refusal(JockeyBet.parse, "order", ["red", "blue"], [100]) == "bet_incomplete"
 
 
 def test_the_finishing_order_may_be_spelled_out() -> None:
-    assert Bet.parse("finishing order", ["red", "blue"], [100, 200]) == Bet.order(
+    assert JockeyBet.parse("finishing order", ["red", "blue"], [100, 200]) == JockeyBet.order(
         "red", 100, "blue", 200
     )
 
@@ -156,31 +165,33 @@ def ledger_with(balance: int) -> Ledger:
 
 
 def test_the_limit_is_the_balance() -> None:
-    assert ledger_with(2500).with_bet("Ann", Bet.win("red", 2500)).has_bet("Ann")
-    assert refusal(ledger_with(2500).with_bet, "Ann", Bet.win("red", 2600)) == "stake_over_limit"
+    assert ledger_with(2500).with_bet("Ann", JockeyBet.win("red", 2500)).has_bet("Ann")
+    assert (
+        refusal(ledger_with(2500).with_bet, "Ann", JockeyBet.win("red", 2600)) == "stake_over_limit"
+    )
 
 
 def test_below_1000_a_player_may_still_stake_1000_on_credit() -> None:
     for balance in (900, 0, -1400):
         ledger = ledger_with(balance)
         assert ledger.limit("Ann") == 1000
-        assert ledger.with_bet("Ann", Bet.win("red", 1000)).has_bet("Ann")
-        assert refusal(ledger.with_bet, "Ann", Bet.win("red", 1100)) == "stake_over_limit"
+        assert ledger.with_bet("Ann", JockeyBet.win("red", 1000)).has_bet("Ann")
+        assert refusal(ledger.with_bet, "Ann", JockeyBet.win("red", 1100)) == "stake_over_limit"
 
 
 def test_the_limit_counts_both_stakes_of_a_finishing_order() -> None:
-    bet = Bet.order("red", 600, "blue", 500)
+    bet = JockeyBet.order("red", 600, "blue", 500)
     assert refusal(ledger_with(1000).with_bet, "Ann", bet) == "stake_over_limit"
 
 
 def test_one_bet_per_player_per_race() -> None:
-    ledger = ledger_with(1000).with_bet("Ann", Bet.win("red", 100))
-    assert refusal(ledger.with_bet, "Ann", Bet.win("blue", 100)) == "already_bet"
+    ledger = ledger_with(1000).with_bet("Ann", JockeyBet.win("red", 100))
+    assert refusal(ledger.with_bet, "Ann", JockeyBet.win("blue", 100)) == "already_bet"
 
 
 def test_a_player_may_go_below_zero() -> None:
-    ledger = ledger_with(0).with_bet("Ann", Bet.win("red", 1000))
-    ledger = ledger.with_bet("Bob", Bet.win("blue", 100))
+    ledger = ledger_with(0).with_bet("Ann", JockeyBet.win("red", 1000))
+    ledger = ledger.with_bet("Bob", JockeyBet.win("blue", 100))
     after, _ = ledger.settle(1, BLUE, RED)
     assert after.balance("Ann") == -1000
     assert Markers.of(-1000).columns() == (("-1000", 1), ("-100", 0))

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey.deck import CardKind, Horse, default_deck, load_deck
+from companion.games.jockey.deck import CardKind, JockeyHorse, default_deck, load_deck
 
 DEFAULT = """
 [[colour]]
@@ -56,7 +56,7 @@ def test_the_default_deck_holds_the_54_cards_of_the_rules() -> None:
     deck = default_deck()
     labels = Counter(card.label for card in deck.cards)
     assert len(deck.cards) == 54
-    for horse in Horse:
+    for horse in JockeyHorse:
         assert labels[f"{horse} +7"] == 4
         assert labels[f"{horse} +10"] == 3
         assert labels[f"{horse} lead x3"] == 2
@@ -76,7 +76,7 @@ def test_the_numbers_on_the_cards_come_from_the_file() -> None:
     chase = deck.card("red-chase#1")
     assert (chase.kind, chase.colour, chase.steps, chase.behind) == (
         CardKind.CHASE,
-        Horse.RED,
+        JockeyHorse.RED,
         50,
         5,
     )

@@ -8,10 +8,10 @@ import pytest
 
 from companion.games.errors import DataError, Refusal, fits_display
 from companion.games.jockey import JockeyGame
-from companion.games.jockey.deck import Horse
-from companion.games.jockey.state import Phase
+from companion.games.jockey.deck import JockeyHorse
+from companion.games.jockey.state import JockeyPhase
 
-BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
+BROWN, YELLOW, BLUE, RED = JockeyHorse.BROWN, JockeyHorse.YELLOW, JockeyHorse.BLUE, JockeyHorse.RED
 PLAYERS = ("Ann", "Bob", "Cy")
 
 
@@ -70,7 +70,7 @@ def test_bad_options_are_data_errors() -> None:
 
 def test_the_oldest_player_starts_and_play_goes_round_the_table() -> None:
     game = new_game()
-    assert game.phase is Phase.BETTING and game.current_player == "Ann"
+    assert game.phase is JockeyPhase.BETTING and game.current_player == "Ann"
     everyone_bets(game)
     seen = []
     for card in ("brown+7#1", "yellow+7#1", "blue+7#1", "red+7#1"):
@@ -87,7 +87,7 @@ def test_each_later_race_is_started_by_the_next_player() -> None:
         starters.append(game.current_player)
         everyone_bets(game)
         short_race(game)
-        if game.phase is Phase.RACE_OVER:
+        if game.phase is JockeyPhase.RACE_OVER:
             game.next_race()
     assert starters == ["Ann", "Bob", "Cy"]
 
@@ -226,10 +226,10 @@ def test_the_race_ends_when_the_second_horse_passes_and_every_bet_is_settled() -
     game.bet("Bob", "win", ["red"], [200])
     game.bet("Cy", "order", ["blue", "red"], [300, 400])
     game.play("red+7#1")
-    assert game.phase is Phase.RACING and game.finish_order == (RED,)
+    assert game.phase is JockeyPhase.RACING and game.finish_order == (RED,)
     effect = game.play("blue+7#1")
     assert effect.finished and game.finish_order == (RED, BLUE)
-    assert game.phase is Phase.RACE_OVER and game.current_player is None
+    assert game.phase is JockeyPhase.RACE_OVER and game.current_player is None
     # red won, backed to win by Ann and Bob: shared, so double; Cy's order was reversed.
     assert game.balances == {"Ann": 2000, "Bob": 1400, "Cy": 300}
     result = game.results[0]
@@ -265,7 +265,7 @@ def test_the_next_race_starts_afresh_with_the_balances_kept() -> None:
     short_race(game)
     balances = game.balances
     game.next_race()
-    assert game.race_number == 2 and game.phase is Phase.BETTING
+    assert game.race_number == 2 and game.phase is JockeyPhase.BETTING
     assert set(game.progress.values()) == {0} and game.pile == () and game.last_effect is None
     assert game.balances == balances and game.bets_missing == PLAYERS
     everyone_bets(game, "win", ("blue",))
@@ -284,7 +284,7 @@ def test_a_player_in_debt_bets_on_credit_and_the_markers_show_the_debt() -> None
         game.bet("Cy", "place", ["red"], [100])
         assert game.limit("Ann") == 1000
         short_race(game)
-        if game.phase is Phase.RACE_OVER:
+        if game.phase is JockeyPhase.RACE_OVER:
             game.next_race()
     assert [r.payouts[0].balance for r in game.results] == [0, -400, -1400]
     assert game.balances["Ann"] == -1400
@@ -298,10 +298,10 @@ def test_three_races_make_a_game_and_equal_best_balances_share_the_win() -> None
         game.bet("Bob", "place", ["blue"], [100])
         game.bet("Cy", "place", ["brown"], [100])
         short_race(game)
-        if game.phase is Phase.RACE_OVER:
+        if game.phase is JockeyPhase.RACE_OVER:
             assert game.winners == ()
             game.next_race()
-    assert game.phase is Phase.GAME_OVER and len(game.results) == 3
+    assert game.phase is JockeyPhase.GAME_OVER and len(game.results) == 3
     assert game.balances == {"Ann": 1300, "Bob": 1300, "Cy": 700}
     assert game.winners == ("Ann", "Bob")
     assert [(s.place, s.player) for s in game.ranking] == [(1, "Ann"), (1, "Bob"), (3, "Cy")]
@@ -357,7 +357,7 @@ def test_a_game_survives_its_saved_form_at_every_step() -> None:
     assert JockeyGame.from_json(game.to_json()) == game
     loaded = JockeyGame.from_json(saves[3])
     # Everyone backed red first in order: shared, so 3 times both stakes.
-    assert loaded.phase is Phase.RACE_OVER and loaded.balances["Ann"] == 1000 + 3 * 200
+    assert loaded.phase is JockeyPhase.RACE_OVER and loaded.balances["Ann"] == 1000 + 3 * 200
 
 
 @pytest.mark.parametrize(

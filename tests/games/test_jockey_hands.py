@@ -9,7 +9,7 @@ import pytest
 from companion.games.errors import Refusal, fits_display
 from companion.games.jockey import JockeyGame
 from companion.games.jockey.deck import default_deck
-from companion.games.jockey.state import Phase
+from companion.games.jockey.state import JockeyPhase
 
 DECK = [card.id for card in default_deck().cards]
 #: A track so long that no race ends while a test runs through the deck.
@@ -137,7 +137,7 @@ def test_when_hands_run_out_each_player_gets_two_more_from_the_reserve() -> None
     reserve = deal_in_order(game)
     played = play_turns(game, 30)
     # Every hand is empty: 2 cards each are owed before the next card.
-    assert game.phase is Phase.RACING and all(not game.hand(p) for p in game.players)
+    assert game.phase is JockeyPhase.RACING and all(not game.hand(p) for p in game.players)
     assert game.owed("Ann") == game.owed("Bob") == 2
     assert refused(game, lambda: game.play(reserve[0])) == "deal_missing"
     # The reserve still holds 24 cards: nothing comes off the played pile yet.
@@ -196,7 +196,7 @@ def finished_race(count: int = 3) -> tuple[JockeyGame, dict[str, frozenset[str]]
         game.deal(player, cards + [next(others) for _ in range(game.hand_size - len(cards))])
     game.play("red+7#1")
     game.play("blue+7#1")
-    assert game.phase is Phase.RACE_OVER
+    assert game.phase is JockeyPhase.RACE_OVER
     return game, {p: game.hand(p) for p in game.players}
 
 

@@ -19,7 +19,7 @@ from companion.games.jockey import JockeyGame
 from companion.games.jockey.bets import BetKind
 from companion.games.jockey.deck import HORSES
 from companion.games.jockey.race import Race
-from companion.games.jockey.state import Phase
+from companion.games.jockey.state import JockeyPhase
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
 
@@ -80,7 +80,7 @@ def random_game(players: int, hands: bool, track: int, rng: random.Random) -> Jo
             random_bet(game, player, rng)
             assert all(b % 100 == 0 for b in game.balances.values())
         for _ in range(MOST_CARDS):
-            if game.phase is not Phase.BETTING and game.phase is not Phase.RACING:
+            if game.phase is not JockeyPhase.BETTING and game.phase is not JockeyPhase.RACING:
                 break
             if hands and any(game.state.owed):
                 deal_owed(game, rng)
@@ -98,9 +98,9 @@ def random_game(players: int, hands: bool, track: int, rng: random.Random) -> Jo
                 assert after.race.square(horse) >= before.race.square(horse)
             check_positions(after.race)
             assert all(b % 100 == 0 for b in game.balances.values())
-        assert game.phase in (Phase.RACE_OVER, Phase.GAME_OVER), "the race did not end"
+        assert game.phase in (JockeyPhase.RACE_OVER, JockeyPhase.GAME_OVER), "the race did not end"
         assert len(game.finish_order) == 2
-        if game.phase is Phase.GAME_OVER:
+        if game.phase is JockeyPhase.GAME_OVER:
             return game
         game.next_race()
 
@@ -116,7 +116,7 @@ def test_random_legal_play_keeps_every_rule(
     players: int, hands: bool, track: int, seed: int
 ) -> None:
     game = random_game(players, hands, track, random.Random(seed))
-    assert len(game.results) == 3 and game.phase is Phase.GAME_OVER
+    assert len(game.results) == 3 and game.phase is JockeyPhase.GAME_OVER
     total = 0
     for result in game.results:
         assert result.first != result.second

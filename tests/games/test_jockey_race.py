@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 
 from companion.games.errors import DataError, Refusal, fits_display
-from companion.games.jockey.deck import Horse, default_deck
-from companion.games.jockey.race import Blocked, Effect, Race
+from companion.games.jockey.deck import JockeyHorse, default_deck
+from companion.games.jockey.race import Blocked, CardEffect, Race
 
-BROWN, YELLOW, BLUE, RED = Horse.BROWN, Horse.YELLOW, Horse.BLUE, Horse.RED
+BROWN, YELLOW, BLUE, RED = JockeyHorse.BROWN, JockeyHorse.YELLOW, JockeyHorse.BLUE, JockeyHorse.RED
 
 
-def play(position: str, card: str) -> tuple[Race, Effect]:
+def play(position: str, card: str) -> tuple[Race, CardEffect]:
     """Play one card of the default deck on the race written in ``position``."""
     return Race.from_text(position).apply(default_deck().card(card))
 
 
-def moved(position: str, card: str) -> tuple[Horse | None, int, int]:
+def moved(position: str, card: str) -> tuple[JockeyHorse | None, int, int]:
     _, effect = play(position, card)
     assert effect.moved, effect.sentence()
     return effect.horse, effect.start, effect.end
@@ -31,7 +31,7 @@ def blocked(position: str, card: str) -> Blocked | None:
 # -- positions -----------------------------------------------------------------------------
 
 
-def places(position: str) -> list[tuple[int, int, tuple[Horse, ...]]]:
+def places(position: str) -> list[tuple[int, int, tuple[JockeyHorse, ...]]]:
     return [(p.first, p.last, p.horses) for p in Race.from_text(position).standings()]
 
 
@@ -218,7 +218,7 @@ def test_every_effect_sentence_fits_the_lcd() -> None:
         for card in default_deck().cards:
             _, effect = Race.from_text(position).apply(card)
             assert fits_display(effect.sentence()), effect.sentence()
-            assert Effect.from_data(effect.to_data()) == effect
+            assert CardEffect.from_data(effect.to_data()) == effect
 
 
 def test_a_card_that_moves_nothing_says_why() -> None:

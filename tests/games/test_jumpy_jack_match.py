@@ -10,10 +10,10 @@ import pytest
 from companion.games.errors import DataError, Refusal, fits_display
 from companion.games.jumpy_jack import (
     Board,
-    Effect,
     JumpyJackMatch,
+    JumpyPhase,
+    Landing,
     MatchOptions,
-    Phase,
 )
 
 PODIUM = ("red", "blue", "green")
@@ -56,7 +56,7 @@ def run_race(match: JumpyJackMatch, order: Sequence[str] = PODIUM) -> None:
         for _ in range(5):
             match.roll(6)
             match.move(horse)
-    assert match.phase in (Phase.RACE_OVER, Phase.MATCH_OVER)
+    assert match.phase in (JumpyPhase.RACE_OVER, JumpyPhase.MATCH_OVER)
 
 
 def play(
@@ -72,13 +72,13 @@ def play(
 def test_players_roll_in_seat_order_and_a_move_passes_the_turn() -> None:
     match = JumpyJackMatch.new(["ann", "bob", "cy"])
     predict_all(match, {p: PODIUM for p in match.players})
-    assert match.phase is Phase.PREDICT and match.current_player == "ann"
+    assert match.phase is JumpyPhase.PREDICT and match.current_player == "ann"
     refused("not_your_turn", lambda: match.roll(3, player="bob"), match)
     match.roll(3, player="ann")
-    assert match.phase is Phase.MOVE and match.die == 3
+    assert match.phase is JumpyPhase.MOVE and match.die == 3
     refused("not_your_turn", lambda: match.move("red", player="bob"), match)
     match.move("red", player="ann")
-    assert match.current_player == "bob" and match.phase is Phase.ROLL
+    assert match.current_player == "bob" and match.phase is JumpyPhase.ROLL
     match.roll(2)
     match.move("red")
     assert match.current_player == "cy"
@@ -124,7 +124,7 @@ def test_a_move_reports_its_outcome() -> None:
     match.roll(3)
     assert [m.horse for m in match.legal_moves()] == ["red", "blue", "green", "yellow", "white"]
     move = match.move("red")
-    assert (move.landing, move.bounce, move.effect) == (13, 16, Effect.ADVANCE)
+    assert (move.landing, move.bounce, move.effect) == (13, 16, Landing.ADVANCE)
     assert match.last_move == move and match.position.square("red") == 16
 
 
@@ -186,7 +186,7 @@ def test_the_first_roll_waits_for_every_prediction() -> None:
     refused("prediction_missing", lambda: match.roll(4), match)
     match.predict("bob", ("white", "red", "blue"))
     match.roll(4)
-    assert match.phase is Phase.MOVE
+    assert match.phase is JumpyPhase.MOVE
 
 
 def test_a_prediction_may_be_rewritten_until_the_first_roll() -> None:
@@ -252,12 +252,12 @@ def test_a_prediction_is_scored_against_eliminated_horses_on_the_podium() -> Non
 def test_moves_stop_when_the_race_is_over() -> None:
     match = JumpyJackMatch.new(["ann", "bob"])
     play(match, {"ann": PODIUM, "bob": ("white", "yellow", "blue")})
-    assert match.phase is Phase.RACE_OVER and match.current_player is None
+    assert match.phase is JumpyPhase.RACE_OVER and match.current_player is None
     refused("race_over", lambda: match.roll(3), match)
     refused("race_over", lambda: match.move("yellow"), match)
     refused("race_over", lambda: match.predict("ann", PODIUM), match)
     match.next_race()
-    assert match.phase is Phase.PREDICT and match.race_number == 2
+    assert match.phase is JumpyPhase.PREDICT and match.race_number == 2
     assert match.position.occupants(0) == ("red", "blue", "green", "yellow", "white")
     assert match.missing_predictions() == ("ann", "bob")
     refused("race_running", lambda: match.next_race(), match)
@@ -266,15 +266,15 @@ def test_moves_stop_when_the_race_is_over() -> None:
 def test_races_follow_until_someone_has_sixteen() -> None:
     match = JumpyJackMatch.new(["ann", "bob"])
     play(match, {"ann": ("red", "blue", "green"), "bob": ("white", "yellow", "blue")})
-    assert match.scores() == {"ann": 10, "bob": 0} and match.phase is Phase.RACE_OVER
+    assert match.scores() == {"ann": 10, "bob": 0} and match.phase is JumpyPhase.RACE_OVER
     match.next_race()
     play(match, {"ann": ("red", "blue", "white"), "bob": ("white", "yellow", "blue")})
-    assert match.scores() == {"ann": 14, "bob": 0} and match.phase is Phase.RACE_OVER
+    assert match.scores() == {"ann": 14, "bob": 0} and match.phase is JumpyPhase.RACE_OVER
     assert match.winners() == ()
     match.next_race()
     play(match, {"ann": ("red", "white", "yellow"), "bob": ("white", "yellow", "blue")})
     assert match.scores() == {"ann": 16, "bob": 0}
-    assert match.phase is Phase.MATCH_OVER and match.winners() == ("ann",)
+    assert match.phase is JumpyPhase.MATCH_OVER and match.winners() == ("ann",)
     refused("match_over", lambda: match.next_race(), match)
     refused("match_over", lambda: match.roll(2), match)
     refused("match_over", lambda: match.predict("bob", PODIUM), match)
@@ -287,7 +287,7 @@ def test_the_highest_total_wins_not_the_first_past_sixteen() -> None:
         (("red", "white", "yellow"), ("red", "blue", "green")),  # 2, 10
         (("red", "blue", "white"), ("red", "blue", "green")),  # 4, 10
     ]:
-        if match.phase is Phase.RACE_OVER:
+        if match.phase is JumpyPhase.RACE_OVER:
             match.next_race()
         play(match, {"ann": ann, "bob": bob})
     assert match.scores() == {"ann": 16, "bob": 22}
@@ -317,11 +317,11 @@ def test_teams_add_their_members_points_and_race_to_sixteen_times_their_size() -
     play(match, {"ann": PODIUM, "bob": nothing, "cy": nothing, "dee": nothing})
     assert match.scores()["ann"] == 20  # past 16 alone: a team needs 32
     assert match.team_scores() == ((("ann", "cy"), 20), (("bob", "dee"), 2))
-    assert match.phase is Phase.RACE_OVER
+    assert match.phase is JumpyPhase.RACE_OVER
     match.next_race()
     play(match, {"ann": PODIUM, "bob": nothing, "cy": ("red", "blue", "white"), "dee": nothing})
     assert match.team_scores() == ((("ann", "cy"), 34), (("bob", "dee"), 2))
-    assert match.phase is Phase.MATCH_OVER
+    assert match.phase is JumpyPhase.MATCH_OVER
     assert match.winners() == ("ann", "cy")
 
 
@@ -387,7 +387,7 @@ def test_bonus_points_count_toward_the_target() -> None:
     match.guess("ann", "bob", ("white", "yellow", "green"))  # 2 bonus
     run_race(match)
     assert [r.points["ann"] for r in match.results] == [10, 2]
-    assert match.scores()["ann"] == 16 and match.phase is Phase.MATCH_OVER
+    assert match.scores()["ann"] == 16 and match.phase is JumpyPhase.MATCH_OVER
 
 
 def test_a_guess_needs_the_variant_and_an_opponent() -> None:

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from companion.games.jumpy_jack import (
     Board,
-    Effect,
     Horse,
     JumpyJackMatch,
+    JumpyPhase,
+    Landing,
     MatchOptions,
-    Phase,
     Position,
     guess_points,
     play_out,
@@ -120,7 +120,7 @@ def race_randomly(board: Board, rng: random.Random, max_rolls: int = 20_000) -> 
         before_places = position.podium.places
         position = position.after(move)
         check_invariants(position)
-        if move.effect in (Effect.FINISH, Effect.OUT):
+        if move.effect in (Landing.FINISH, Landing.OUT):
             assert before_places[move.place - 1] is None  # type: ignore[operator]
             assert position.podium.at(move.place) == move.horse  # type: ignore[arg-type]
     return rolls
@@ -193,20 +193,20 @@ def test_random_matches_score_keep_their_state_and_undo_to_the_start(
     match = JumpyJackMatch.new(names, MatchOptions(guess=guess and players > 1))
     inputs = 0
     save_at = rng.randrange(40, 400)
-    while match.phase is not Phase.MATCH_OVER:
+    while match.phase is not JumpyPhase.MATCH_OVER:
         inputs += 1
         assert inputs < 20_000
         phase = match.phase
-        if phase is Phase.RACE_OVER:
+        if phase is JumpyPhase.RACE_OVER:
             match.next_race()
-        elif phase is Phase.PREDICT and match.missing_predictions():
+        elif phase is JumpyPhase.PREDICT and match.missing_predictions():
             for player in names:
                 match.predict(player, rng.sample(NAMES, 3))
             if match.options.guess:
                 for player in names:
                     target = rng.choice([p for p in names if p != player])
                     match.guess(player, target, rng.sample(NAMES, 3))
-        elif phase in (Phase.PREDICT, Phase.ROLL):
+        elif phase in (JumpyPhase.PREDICT, JumpyPhase.ROLL):
             match.roll(rng.randint(1, 6), player=match.current_player)
         elif match.must_forfeit:
             match.forfeit()

@@ -14,8 +14,8 @@ import pytest
 from companion.games.errors import DataError, Refusal
 from companion.games.jumpy_jack import (
     Board,
-    Effect,
     HorseState,
+    Landing,
     Position,
 )
 
@@ -90,7 +90,7 @@ def test_the_start_square_never_forms_a_barrage() -> None:
 
 def test_a_horse_advances_exactly_the_die_value() -> None:
     move = at("red=2").check("red", 4)
-    assert (move.origin, move.landing, move.square, move.effect) == (2, 6, 6, Effect.ADVANCE)
+    assert (move.origin, move.landing, move.square, move.effect) == (2, 6, 6, Landing.ADVANCE)
     assert at("red=2").play("red", 4).square("red") == 6
 
 
@@ -155,7 +155,7 @@ def test_never_more_than_two_horses_on_a_square() -> None:
 
 def test_an_empty_stop_is_an_ordinary_landing_square() -> None:
     move = at("red=5").check("red", 2)
-    assert (move.square, move.effect) == (7, Effect.STOP)
+    assert (move.square, move.effect) == (7, Landing.STOP)
 
 
 def test_a_horse_on_stop_blocks_landing_there() -> None:
@@ -184,7 +184,7 @@ def test_stop_never_holds_two_horses() -> None:
 
 def test_landing_on_double_bounces_by_the_same_number() -> None:
     move = at("red=10").check("red", 3)
-    assert (move.landing, move.bounce, move.square, move.effect) == (13, 16, 16, Effect.ADVANCE)
+    assert (move.landing, move.bounce, move.square, move.effect) == (13, 16, 16, Landing.ADVANCE)
     assert at("red=10").play("red", 3).square("red") == 16
 
 
@@ -216,20 +216,20 @@ def test_a_bounce_beside_a_lone_horse_forms_a_barrage() -> None:
 def test_a_bounce_onto_out_eliminates_the_horse() -> None:
     position = at("red=7")  # on STOP; 6 takes it to DOUBLE (13), the bounce to OUT (19)
     move = position.check("red", 6)
-    assert (move.landing, move.bounce, move.effect, move.place) == (13, 19, Effect.OUT, 5)
+    assert (move.landing, move.bounce, move.effect, move.place) == (13, 19, Landing.OUT, 5)
     assert position.after(move).state("red") is HorseState.OUT
 
 
 def test_a_bounce_onto_restart_sends_the_horse_to_the_start() -> None:
     board = Board.from_toml(CHAIN_BOARD, "chain.toml")
     move = at("red=9", board).check("red", 1)
-    assert (move.landing, move.bounce, move.effect, move.square) == (10, 11, Effect.RESTART, 0)
+    assert (move.landing, move.bounce, move.effect, move.square) == (10, 11, Landing.RESTART, 0)
 
 
 def test_a_bounce_onto_an_empty_stop_is_held_there() -> None:
     board = Board.from_toml(CHAIN_BOARD, "chain.toml")
     move = at("red=8", board).check("red", 2)
-    assert (move.bounce, move.effect, move.square) == (12, Effect.STOP, 12)
+    assert (move.bounce, move.effect, move.square) == (12, Landing.STOP, 12)
 
 
 def test_a_bounce_onto_an_occupied_stop_is_a_blocked_bounce() -> None:
@@ -240,14 +240,14 @@ def test_a_bounce_onto_an_occupied_stop_is_a_blocked_bounce() -> None:
 def test_a_bounce_onto_out_on_a_short_board() -> None:
     board = Board.from_toml(CHAIN_BOARD, "chain.toml")
     move = at("red=7", board).check("red", 3)
-    assert (move.bounce, move.effect) == (13, Effect.OUT)
+    assert (move.bounce, move.effect) == (13, Landing.OUT)
 
 
 def test_a_bounce_across_the_line_finishes_the_horse() -> None:
     board = Board.from_toml(CHAIN_BOARD, "chain.toml")
     position = at("red=4 blue=F1", board)
     move = position.check("red", 6)
-    assert (move.landing, move.bounce, move.effect, move.place) == (10, 16, Effect.FINISH, 2)
+    assert (move.landing, move.bounce, move.effect, move.place) == (10, 16, Landing.FINISH, 2)
     assert position.after(move).podium.at(2) == "red"
 
 
@@ -255,7 +255,7 @@ def test_squares_crossed_by_a_bounce_have_no_effect() -> None:
     # The bounce from 10 by 5 crosses RESTART (11), an empty STOP (12) and OUT (13).
     board = Board.from_toml(CHAIN_BOARD, "chain.toml")
     move = at("red=5", board).check("red", 5)
-    assert (move.bounce, move.effect, move.square) == (15, Effect.ADVANCE, 15)
+    assert (move.bounce, move.effect, move.square) == (15, Landing.ADVANCE, 15)
 
 
 # -- OUT and RESTART ------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_squares_crossed_by_a_bounce_have_no_effect() -> None:
 def test_landing_on_out_eliminates_at_once() -> None:
     position = at("red=15")
     move = position.check("red", 4)
-    assert (move.effect, move.square, move.place) == (Effect.OUT, None, 5)
+    assert (move.effect, move.square, move.place) == (Landing.OUT, None, 5)
     after = position.after(move)
     assert after.state("red") is HorseState.OUT and after.podium.at(5) == "red"
     assert after.occupants(19) == ()
@@ -273,7 +273,7 @@ def test_landing_on_out_eliminates_at_once() -> None:
 def test_landing_on_restart_goes_back_to_the_start() -> None:
     position = at("red=22 blue=0")
     move = position.check("red", 3)
-    assert (move.effect, move.square) == (Effect.RESTART, 0)
+    assert (move.effect, move.square) == (Landing.RESTART, 0)
     after = position.after(move)
     assert after.square("red") == 0 and after.state("red") is HorseState.RACING
     assert after.check("red", 2).landing == 2  # it may be moved again on the next roll
@@ -289,7 +289,7 @@ def test_passing_over_out_and_restart_has_no_effect() -> None:
 
 def test_reaching_the_line_finishes_the_horse() -> None:
     move = at("red=27").check("red", 3)
-    assert (move.final, move.effect, move.place) == (30, Effect.FINISH, 1)
+    assert (move.final, move.effect, move.place) == (30, Landing.FINISH, 1)
 
 
 def test_overshooting_the_line_is_allowed() -> None:

@@ -8,10 +8,10 @@ import random
 from companion.session import autoplay
 from companion.session.binding import binding_module
 from companion.session.log import (
-    Bet,
+    BetEntry,
     DealCourse,
-    Entry,
     Hand,
+    LogEntry,
     NextRace,
     PlayCard,
     SetMaxBet,
@@ -23,7 +23,7 @@ COURSE = ("7H", "QS", "2C", "9D", "KH", "5S", "8C")
 HEARTS_RUN = ("2H", "3H", "4H", "5H", "6H", "8H", "9H", "10H")
 
 
-def hippique(*bets: Bet) -> Session:
+def hippique(*bets: BetEntry) -> Session:
     session = Session.in_memory()
     session.new_game("course_hippique", ("Anna", "Bob", "Chloé"), {})
     assert session.submit(DealCourse(COURSE, "Anna")).accepted
@@ -34,8 +34,8 @@ def hippique(*bets: Bet) -> Session:
 
 
 def test_course_hippique_bets_and_the_stakes_they_move_stay_sealed_until_the_first_card() -> None:
-    one = hippique(Bet("Bob", "H", 5), Bet("Chloé", "S", 7))
-    other = hippique(Bet("Bob", "C", 10), Bet("Chloé", "D", 1))
+    one = hippique(BetEntry("Bob", "H", 5), BetEntry("Chloé", "S", 7))
+    other = hippique(BetEntry("Bob", "C", 10), BetEntry("Chloé", "D", 1))
     assert one.view() == other.view()
     view = one.view()
     assert view.sealed == ("Bob", "Chloé") and view.board.bets == ()
@@ -63,7 +63,7 @@ def test_only_the_croupier_handles_the_cards() -> None:
 
 
 def test_course_hippique_race_is_paid_and_undo_walks_back_over_the_next_race() -> None:
-    session = hippique(Bet("Bob", "H", 5))
+    session = hippique(BetEntry("Bob", "H", 5))
     for card in HEARTS_RUN:
         assert session.submit(TurnCard(card)).accepted
     over = session.view()
@@ -88,11 +88,15 @@ def jockey(hands: bool = False) -> Session:
 
 def test_jockey_bets_stay_sealed_until_the_race_is_settled() -> None:
     one, other = jockey(), jockey()
-    one_bets = [Bet("Anna", "red", 300), Bet("Bob", "blue", 200, "place"), Bet("Chloé", "red", 100)]
+    one_bets = [
+        BetEntry("Anna", "red", 300),
+        BetEntry("Bob", "blue", 200, "place"),
+        BetEntry("Chloé", "red", 100),
+    ]
     other_bets = [
-        Bet("Anna", "brown", 500, "order", "yellow", 200),
-        Bet("Bob", "red", 100, "double", "blue"),
-        Bet("Chloé", "yellow", 900),
+        BetEntry("Anna", "brown", 500, "order", "yellow", 200),
+        BetEntry("Bob", "red", 100, "double", "blue"),
+        BetEntry("Chloé", "yellow", 900),
     ]
     for mine, theirs in zip(one_bets, other_bets, strict=True):
         assert one.submit(mine).accepted and other.submit(theirs).accepted
@@ -120,7 +124,7 @@ def test_jockey_hands_are_private_and_the_turn_is_kept() -> None:
     assert view.waiting_for == ("Anna", "Bob", "Chloé")
     deck = list(session.table.binding.game.options.deck.by_id)  # type: ignore[union-attr]
     for seat, player in enumerate(("Anna", "Bob", "Chloé")):
-        assert session.submit(Bet(player, "red", 100)).accepted
+        assert session.submit(BetEntry(player, "red", 100)).accepted
         assert session.submit(Hand(player, tuple(deck[seat * 12 : seat * 12 + 12]))).accepted
     view = session.view()
     assert view.waiting_for == () and view.turn == "Anna"
@@ -148,7 +152,7 @@ def test_every_game_plays_to_its_end_through_the_session() -> None:
         session.new_game(kind, players, options)
         steps = 0
         while not session.view().finished:
-            entry: Entry | None = autoplay.legal_input(session.table, rng)  # type: ignore[arg-type]
+            entry: LogEntry | None = autoplay.legal_input(session.table, rng)  # type: ignore[arg-type]
             assert entry is not None
             assert session.submit(entry).accepted
             steps += 1

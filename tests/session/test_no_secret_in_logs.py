@@ -26,9 +26,9 @@ from companion.games.jockey.deck import default_deck
 from companion.session.autoplay import legal_input
 from companion.session.journal import GameNotRebuilt
 from companion.session.log import (
-    Bet,
+    BetEntry,
     DealCourse,
-    Entry,
+    LogEntry,
     NewGame,
     Predict,
     SetMaxBet,
@@ -92,7 +92,7 @@ def logs() -> Iterator[Logs]:
         logger.setLevel(level)
 
 
-def assert_caught(patterns: Sequence[str], entries: Sequence[Entry]) -> None:
+def assert_caught(patterns: Sequence[str], entries: Sequence[LogEntry]) -> None:
     """Each pattern finds its secret as the journal writes it and as Python prints it."""
     for pattern, entry in zip(patterns, entries, strict=True):
         assert re.search(pattern, dumps(entry)), (pattern, dumps(entry))
@@ -102,7 +102,7 @@ def assert_caught(patterns: Sequence[str], entries: Sequence[Entry]) -> None:
 # -- through the session ---------------------------------------------------------------------
 
 
-def submit(session: Session, entry: Entry, accepted: bool = True) -> None:
+def submit(session: Session, entry: LogEntry, accepted: bool = True) -> None:
     assert session.submit(entry).accepted is accepted, entry
 
 
@@ -146,7 +146,7 @@ def test_course_hippique_bets_stay_out_of_the_logs_until_the_first_card(
     logs: Logs, tmp_path: Path
 ) -> None:
     patterns = [amount(BEN_STAKE), amount(REFUSED_STAKE)]
-    bet, refused = Bet("Ben", "D", BEN_STAKE), Bet("Chloé", "S", REFUSED_STAKE)
+    bet, refused = BetEntry("Ben", "D", BEN_STAKE), BetEntry("Chloé", "S", REFUSED_STAKE)
     assert_caught(patterns, [bet, refused])
     path = tmp_path / "journal.sqlite3"
     session = Session.open(path)
@@ -169,9 +169,9 @@ def test_jockey_bets_stay_out_of_the_logs_until_the_race_is_settled(
 ) -> None:
     (first, horse1), (second, horse2) = BEN_ORDER
     patterns = [amount(ANNA_JOCKEY_STAKE), amount(first), amount(REFUSED_JOCKEY_STAKE)]
-    win = Bet("Anna", "red", ANNA_JOCKEY_STAKE)
-    order = Bet("Ben", horse1, first, "order", horse2, second)
-    refused = Bet("Anna", "red", REFUSED_JOCKEY_STAKE)
+    win = BetEntry("Anna", "red", ANNA_JOCKEY_STAKE)
+    order = BetEntry("Ben", horse1, first, "order", horse2, second)
+    refused = BetEntry("Anna", "red", REFUSED_JOCKEY_STAKE)
     assert_caught(patterns, [win, order, refused])
     path = tmp_path / "journal.sqlite3"
     session = Session.open(path)
@@ -326,7 +326,7 @@ def test_a_sealed_input_that_no_longer_replays_is_logged_without_its_secret(
     submit(session, NewGame("course_hippique", HIPPIQUE_PLAYERS))
     submit(session, DealCourse(COURSE, "Anna"))
     submit(session, SetMaxBet(90, "Anna"))
-    submit(session, Bet("Ben", "D", BEN_STAKE))
+    submit(session, BetEntry("Ben", "D", BEN_STAKE))
     session.close()
     line = json.dumps({"type": "bet", "player": "Ben", **stored})
     with sqlite3.connect(path) as connection:  # an upgrade reads the bet differently, say
@@ -354,7 +354,7 @@ def test_an_input_that_fails_unexpectedly_is_logged_without_the_button(
     assert table.view.game == "jumpy_jack"
     table.press("horse4", "horse2")
 
-    def broken(entry: Entry) -> Any:
+    def broken(entry: LogEntry) -> Any:
         raise RuntimeError("the journal's disk went away")
 
     monkeypatch.setattr(table.ctl.session, "submit", broken)

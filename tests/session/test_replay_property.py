@@ -13,13 +13,13 @@ from companion.games.registry import KINDS
 from companion.session import autoplay
 from companion.session.binding import binding_module
 from companion.session.log import (
-    Bet,
+    BetEntry,
     DealCard,
-    Entry,
     Forfeit,
-    Guess,
+    GuessEntry,
     Hand,
-    Move,
+    LogEntry,
+    MoveEntry,
     NewGame,
     NextRace,
     PlayCard,
@@ -36,21 +36,21 @@ HORSES = ("red", "blue", "green", "yellow", "white", "brown", "S", "H", "D", "C"
 CARDS = ("7H", "QS", "AD", "10C", "2S", "KH", "joker", "red+7#1", "no3+18#2", "blue-lead#1")
 
 
-def junk(rng: random.Random) -> Entry:
+def junk(rng: random.Random) -> LogEntry:
     """An input drawn without looking at the game: often refused, sometimes not."""
     who = rng.choice(PEOPLE)
     maybe = rng.choice([None, who])
     horses = tuple(rng.sample(HORSES, 3))
-    choices: list[Entry] = [
+    choices: list[LogEntry] = [
         Roll(rng.randint(0, 7), maybe),
-        Move(rng.choice(HORSES), maybe),
+        MoveEntry(rng.choice(HORSES), maybe),
         Forfeit(maybe),
         Predict(who, horses),
-        Guess(who, rng.choice(PEOPLE), horses),
+        GuessEntry(who, rng.choice(PEOPLE), horses),
         NextRace(),
         DealCard(rng.choice(CARDS), maybe),
         SetMaxBet(rng.randint(-1, 30), maybe),
-        Bet(who, rng.choice(HORSES), rng.choice([0, 5, 100, 300, 5000])),
+        BetEntry(who, rng.choice(HORSES), rng.choice([0, 5, 100, 300, 5000])),
         TurnCard(rng.choice(CARDS), maybe),
         Hand(who, (rng.choice(CARDS),)),
         PlayCard(rng.choice(CARDS), maybe),
@@ -89,7 +89,7 @@ def test_replaying_any_prefix_of_the_log_equals_the_live_game(
     while len(table.entries) < 150:
         roll = rng.random()
         if roll < 0.25:
-            entry: Entry | None = junk(rng)
+            entry: LogEntry | None = junk(rng)
         elif roll < 0.32:
             entry = Undo()
         else:

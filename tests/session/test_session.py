@@ -10,7 +10,7 @@ import pytest
 
 from companion.session.log import (
     Forfeit,
-    Move,
+    MoveEntry,
     NewGame,
     NextRace,
     Predict,
@@ -44,7 +44,7 @@ def play_race(session: Session, rng: random.Random) -> None:
             assert session.submit(Roll(rng.randint(1, 6))).accepted
         else:
             legal = view.board.legal_horses
-            assert session.submit(Move(legal[0]) if legal else Forfeit()).accepted
+            assert session.submit(MoveEntry(legal[0]) if legal else Forfeit()).accepted
 
 
 def steady(view: View) -> dict[str, object]:
@@ -76,7 +76,7 @@ def test_a_restart_mid_race_resumes_the_same_game(tmp_path: Path) -> None:
     start(session)
     predict_all(session)
     session.submit(Roll(3))
-    session.submit(Move("red"))
+    session.submit(MoveEntry("red"))
     session.submit(Roll(5))
     before = steady(session.view())
     private = session.private_view("Anna")
@@ -86,7 +86,7 @@ def test_a_restart_mid_race_resumes_the_same_game(tmp_path: Path) -> None:
     assert steady(again.view()) == before
     assert again.view().phase == "move" and again.view().board.die == 5
     assert again.private_view("Anna") == private
-    assert again.submit(Move("blue")).accepted
+    assert again.submit(MoveEntry("blue")).accepted
     again.close()
 
 
@@ -97,7 +97,7 @@ def test_an_undo_is_journaled_so_a_restart_keeps_it_undone(tmp_path: Path) -> No
     predict_all(session)
     session.submit(Roll(6))
     after_roll = steady(session.view())
-    session.submit(Move("green"))
+    session.submit(MoveEntry("green"))
     assert session.undo().accepted
     assert {**steady(session.view()), "events": 0, "last": ""} == {
         **after_roll,
@@ -173,7 +173,7 @@ def test_turn_order_and_game_vocabulary_are_enforced() -> None:
     card = session.submit(TurnCard("7H"))
     assert card.code == "wrong_game"
     assert session.submit(Roll(3, "Anna")).accepted
-    assert session.submit(Move("red", "Anna")).accepted
+    assert session.submit(MoveEntry("red", "Anna")).accepted
     assert session.view().turn == "Bob"
 
 
@@ -210,7 +210,7 @@ def test_predictions_stay_out_of_the_public_view_until_the_race_is_scored() -> N
             assert rng_b.randint(1, 6) == entry.value
         else:
             legal = view.board.legal_horses
-            entry = Move(legal[-1]) if legal else Forfeit()
+            entry = MoveEntry(legal[-1]) if legal else Forfeit()
         for session in tables:
             assert session.submit(entry).accepted
         if tables[0].view().phase in ("roll", "move"):

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.session.autoplay import random_log
-from companion.session.log import Entry, NewGame, Undo
+from companion.session.log import LogEntry, NewGame, Undo
 from companion.session.session import Session
 
 GAMES = ("jumpy_jack", "course_hippique", "jockey")
@@ -29,8 +29,8 @@ def state(session: Session) -> dict[str, Any]:
     return {"view": view, "private": private, "engine": table.binding.engine_state()}
 
 
-def in_force(entries: list[Entry]) -> list[Entry]:
-    kept: list[Entry] = []
+def in_force(entries: list[LogEntry]) -> list[LogEntry]:
+    kept: list[LogEntry] = []
     for entry in entries:
         if isinstance(entry, Undo):
             kept.pop()

@@ -11,7 +11,7 @@ import pytest
 
 from companion.games.course_hippique import CourseHippiqueGame
 from companion.games.registry import GAMES
-from companion.session.log import Entry
+from companion.session.log import LogEntry
 from companion.session.session import Session
 from companion.web.fragments import private_html, public_html
 from companion.web.host import host_html
@@ -20,7 +20,7 @@ from companion.web.side import new_game_entry
 from companion.web.state import private_state, public_state
 
 
-def tap(session: Session, player: str, data: dict[str, Any]) -> Entry:
+def tap(session: Session, player: str, data: dict[str, Any]) -> LogEntry:
     """Enter ``data`` from ``player``'s phone as the daemon does; fail if the table refuses."""
     entry = seat_entry(seat_request(player, data), session)
     outcome = session.submit(entry)

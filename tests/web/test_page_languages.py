@@ -15,7 +15,7 @@ from companion.daemon.outputs import Panel
 from companion.daemon.table import TableController
 from companion.render.language import say, speaking
 from companion.session.session import Session
-from companion.web.hub import Connection, Hub
+from companion.web.hub import Hub, PageSocket
 from companion.web.inputs import seat_entry, seat_request
 from companion.web.joins import Joins
 from companion.web.pages import host_page, join_page, play_page, scoreboard_page
@@ -118,7 +118,7 @@ def test_the_scripts_words_come_from_the_server_in_the_tables_language() -> None
 
 def test_a_language_chosen_at_the_table_reaches_the_next_page_update() -> None:
     side = table_side("fr", "jumpy_jack", ["Anna", "Bob"])
-    connection = Connection(socket=None, seat="Anna", host=False)  # type: ignore[arg-type]
+    connection = PageSocket(socket=None, seat="Anna", host=False)  # type: ignore[arg-type]
     side.drawn()
     first = json.loads(side.hub.message(connection) or "{}")
     assert first["lang"] == "fr" and "Vous êtes Anna" in first["private"]

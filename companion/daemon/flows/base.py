@@ -14,7 +14,7 @@ from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
 from companion.render.text import wrap
-from companion.session.log import Entry
+from companion.session.log import LogEntry
 from companion.session.session import Session
 from companion.session.view import Outcome, View
 
@@ -106,7 +106,7 @@ class Context:
         """Return the session's public view now."""
         return self.session.view()
 
-    def submit(self, entry: Entry) -> tuple[Outcome, Reply]:
+    def submit(self, entry: LogEntry) -> tuple[Outcome, Reply]:
         """Submit ``entry``; return its outcome and, if refused, the reply saying why.
 
         The reason shown is the public one: a refused secret input says only that it was

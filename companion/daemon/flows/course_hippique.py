@@ -43,9 +43,9 @@ from companion.games.text import N_
 from companion.render import course_hippique as render
 from companion.render.language import _
 from companion.render.leds import SUIT_COLOURS
-from companion.render.screen import Cue, Move, Screen
+from companion.render.screen import Cue, Screen, StripWalk
 from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
-from companion.session.log import Bet, DealCard, SetMaxBet, TurnCard
+from companion.session.log import BetEntry, DealCard, SetMaxBet, TurnCard
 from companion.session.view import View
 
 HORSES = render.HORSES
@@ -57,7 +57,7 @@ FIRST_MAX_BET = 10
 MAX_BET_DIAL = 9999
 
 
-def race_facts(view: View, setback: bool = False) -> render.Race:
+def race_facts(view: View, setback: bool = False) -> render.RaceFacts:
     """Read the public facts of the race from the session's view."""
     board = board_of(view)
     course = tuple(c.code for c in board.course if c)
@@ -65,15 +65,15 @@ def race_facts(view: View, setback: bool = False) -> render.Race:
     finish = board.finish
     odds: Mapping[str, int | None] = {s.letter: o for s, o in board.odds.items()}
     result = board.results[-1] if view.phase in ("race_over", "game_over") else None
-    payouts: tuple[render.Payout, ...] = ()
+    payouts: tuple[render.RevealedBet, ...] = ()
     croupier_change = 0
     if result is not None:
         payouts = tuple(
-            render.Payout(b.player, b.horse.letter, b.stake, result.change(b.player))
+            render.RevealedBet(b.player, b.horse.letter, b.stake, result.change(b.player))
             for b in result.bets
         )
         croupier_change = result.change(result.croupier)
-    return render.Race(
+    return render.RaceFacts(
         players=view.players,
         phase=view.phase,
         number=view.race,
@@ -86,7 +86,7 @@ def race_facts(view: View, setback: bool = False) -> render.Race:
         chances={} if setback else _chances(view.phase, board, course, positions, finish),
         max_bet=board.max_bet,
         bettors=tuple(view.sealed) or tuple(b.player for b in board.bets),
-        bets=tuple(render.Payout(b.player, b.horse.letter, b.stake) for b in board.bets),
+        bets=tuple(render.RevealedBet(b.player, b.horse.letter, b.stake) for b in board.bets),
         positions=positions,
         finish=finish,
         last_card=board.turned[-1].code if board.turned else None,
@@ -156,7 +156,7 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def _last_stake(self, player: str) -> int:
         """The stake of ``player``'s last bet this game (revealed since), else 1."""
-        bets = [e for e in self.table.in_force() if isinstance(e, Bet) and e.player == player]
+        bets = [e for e in self.table.in_force() if isinstance(e, BetEntry) and e.player == player]
         return bets[-1].stake if bets else 1
 
     # -- whose bet ---------------------------------------------------------------------------
@@ -199,9 +199,9 @@ class CourseHippiqueFlow(CardGameFlow):
         max_bet = board_of(view).max_bet or 0
         return max(0, min(max_bet, board_of(view).balances.get(player, 0)))
 
-    def _entry(self, view: View) -> render.Entry | None:
+    def _entry(self, view: View) -> render.StakeDraft | None:
         if view.phase == "betting" and board_of(view).max_bet is None:
-            return render.Entry(view.turn or "", "max_bet", self.max_bet)
+            return render.StakeDraft(view.turn or "", "max_bet", self.max_bet)
         bettor = self._bettor(view)
         if bettor is None:
             return None
@@ -209,7 +209,7 @@ class CourseHippiqueFlow(CardGameFlow):
         if self.stake_of != bettor:
             self.stake, self.stake_of = self._last_stake(bettor), bettor
         self.stake = max(1, min(self.stake, limit))
-        return render.Entry(bettor, "bet", self.stake, self.horse is not None, limit)
+        return render.StakeDraft(bettor, "bet", self.stake, self.horse is not None, limit)
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -263,7 +263,7 @@ class CourseHippiqueFlow(CardGameFlow):
             if start != end:
                 path = render.lane_path(self.layout, horse, start, end, board.finish)
                 if path:
-                    cues.append(Cue(move=Move(path, SUIT_COLOURS[horse])))
+                    cues.append(Cue(move=StripWalk(path, SUIT_COLOURS[horse])))
         winner = None if board.winner is None else board.winner.letter
         self.page = 0
         if winner:
@@ -311,7 +311,7 @@ class CourseHippiqueFlow(CardGameFlow):
         if self.horse is None:
             self.passes.append((entry.player, len(self.table.in_force())))
             return notice(named(entry.player, _(": no bet.")), tone=None)
-        outcome, reply = self.ctx.submit(Bet(entry.player, self.horse, self.stake))
+        outcome, reply = self.ctx.submit(BetEntry(entry.player, self.horse, self.stake))
         self.horse, self.stake_of = None, None
         if outcome.accepted:
             return notice(sealed(entry.player))

@@ -10,7 +10,7 @@ from companion.daemon.flows.dial import Knob
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.games.text import N_
 from companion.render.language import _, say
-from companion.render.screen import Cue, Oled, Screen
+from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import buttons_row, card_dial_rows
 from companion.session.log import NewGame, NextRace
 from companion.session.session import Game
@@ -203,7 +203,7 @@ class CardGameFlow(GameFlow):
             choice = self.card_groups(view)[self.dial_group][self.dial_index][1]
         shown = card_dial_rows(buttons_row(self.group_names()), choice)
         lcd[len(lcd) - len(shown) :] = shown
-        oled = Oled(lines=(_("Card"), choice)) if choice is not None else screen.oled
+        oled = OledScreen(lines=(_("Card"), choice)) if choice is not None else screen.oled
         return Screen(tuple(lcd), oled, screen.leds)
 
     def dialling(self, view: View) -> bool:

@@ -42,7 +42,7 @@ from companion.render import jockey as render
 from companion.render.language import _, current
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
-from companion.session.log import Bet, Hand, PlayCard
+from companion.session.log import BetEntry, Hand, PlayCard
 from companion.session.view import View
 
 HORSES = render.HORSES
@@ -98,13 +98,13 @@ class JockeyFlow(CardGameFlow):
         to_come = SHAPES[kind][1] - len(self.stakes) - 1
         return self._limit(view, player) - sum(self.stakes) - UNIT * to_come
 
-    def _entry(self, view: View) -> render.Entry | None:
+    def _entry(self, view: View) -> render.BetDraft | None:
         bettor = self._bettor(view)
         if bettor is None:
             return None
         kind = KINDS[self.kind % len(KINDS)]
         needed = SHAPES[kind][0] if self.step == "horses" else SHAPES[kind][1]
-        return render.Entry(
+        return render.BetDraft(
             bettor,
             kind,
             self.step,
@@ -178,7 +178,7 @@ class JockeyFlow(CardGameFlow):
 
     def _first_dial(self, view: View, bettor: str) -> int:
         """The stake the dial starts on: the player's last stake in this place this game."""
-        bets = [e for e in self.table.in_force() if isinstance(e, Bet) and e.player == bettor]
+        bets = [e for e in self.table.in_force() if isinstance(e, BetEntry) and e.player == bettor]
         last = UNIT
         if bets:
             second = len(self.stakes) == 1 and bets[-1].stake2 is not None
@@ -222,7 +222,7 @@ class JockeyFlow(CardGameFlow):
         horses, stakes = self.horses, self.stakes
         second = horses[1] if len(horses) > 1 else None
         stake2 = stakes[1] if len(stakes) > 1 else None
-        entry = Bet(bettor, horses[0], stakes[0], kind, second, stake2)
+        entry = BetEntry(bettor, horses[0], stakes[0], kind, second, stake2)
         self._clear()
         outcome, reply = self.ctx.submit(entry)
         if outcome.accepted:

@@ -33,13 +33,12 @@ from companion.devices.base import (
     InputEvent,
     Tone,
 )
-from companion.games.jumpy_jack import Effect, JumpyJackPrivate, MatchOptions
-from companion.games.jumpy_jack import Move as MoveMade
+from companion.games.jumpy_jack import JumpyJackPrivate, Landing, MatchOptions, Move
 from companion.render import jumpy_jack as render
 from companion.render.language import _, ngettext
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
-from companion.session.log import Forfeit, Guess, Move, Predict, Roll
+from companion.session.log import Forfeit, GuessEntry, MoveEntry, Predict, Roll
 from companion.session.view import PrivateView, View
 
 
@@ -55,7 +54,7 @@ class JumpyJackFlow(GameFlow):
         self.guess_variant = options.guess
         self.teams = options.teams
         self.horses = board.horse_names
-        self.track = render.Track(
+        self.track = render.TrackShape(
             board.squares,
             {
                 "stop": board.stop,
@@ -107,15 +106,17 @@ class JumpyJackFlow(GameFlow):
                 mates.update(team)
         return [*(p for p in view.players if p not in mates), None]
 
-    def _entry(self, view: View) -> render.Entry | None:
+    def _entry(self, view: View) -> render.SecretDraft | None:
         if view.phase == "predict" and view.waiting_for:
-            return render.Entry(view.waiting_for[0], "prediction", len(self.pressed))
+            return render.SecretDraft(view.waiting_for[0], "prediction", len(self.pressed))
         guesser = self._guesser(view)
         if guesser is None:
             return None
         choices = self._choices(view, guesser)
         target = choices[self.target_index % len(choices)]
-        return render.Entry(guesser, "guess", len(self.pressed), target, not self.target_chosen)
+        return render.SecretDraft(
+            guesser, "guess", len(self.pressed), target, not self.target_chosen
+        )
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -201,13 +202,13 @@ class JumpyJackFlow(GameFlow):
             return self._seal(entry)
         return self._move(view, horse)
 
-    def _seal(self, entry: render.Entry) -> Reply:
+    def _seal(self, entry: render.SecretDraft) -> Reply:
         horses, self.pressed = tuple(self.pressed), []
         if entry.what == "prediction":
             outcome, reply = self.ctx.submit(Predict(entry.player, horses))
         else:
             assert entry.target is not None
-            outcome, reply = self.ctx.submit(Guess(entry.player, entry.target, horses))
+            outcome, reply = self.ctx.submit(GuessEntry(entry.player, entry.target, horses))
             if outcome.accepted:
                 self.guess_done.add(entry.player)
                 self.target_index, self.target_chosen = 0, False
@@ -229,7 +230,7 @@ class JumpyJackFlow(GameFlow):
         return reply
 
     def _move(self, view: View, horse: str) -> Reply:
-        outcome, reply = self.ctx.submit(Move(horse, view.turn))
+        outcome, reply = self.ctx.submit(MoveEntry(horse, view.turn))
         if not outcome.accepted:
             return reply
         board = render.board_of(outcome.view)
@@ -243,7 +244,7 @@ class JumpyJackFlow(GameFlow):
         flash = Flash.sentence(text, 3.0) if text else None
         return Reply(cues, flash)
 
-    def _announce(self, move: MoveMade | None, view: View) -> tuple[str, Tone]:
+    def _announce(self, move: Move | None, view: View) -> tuple[str, Tone]:
         """Say what the move did, and with which tone."""
         horse = None if move is None else _(str(move.horse))
         effect = None if move is None else move.effect
@@ -252,14 +253,14 @@ class JumpyJackFlow(GameFlow):
         tone = Tone.ACCEPTED
         if move is not None and move.bounce is not None:
             parts.append(_("DOUBLE: {horse} bounces.").format(horse=horse))
-        if effect is Effect.FINISH and isinstance(place, int):
+        if effect is Landing.FINISH and isinstance(place, int):
             parts.append(_("{horse} finishes {place}!").format(horse=horse, place=ordinal(place)))
             tone = Tone.FINISH
-        elif effect is Effect.OUT and isinstance(place, int):
+        elif effect is Landing.OUT and isinstance(place, int):
             parts.append(_("{horse} is out: {place}.").format(horse=horse, place=ordinal(place)))
-        elif effect is Effect.RESTART:
+        elif effect is Landing.RESTART:
             parts.append(_("RESTART: {horse} back to start.").format(horse=horse))
-        elif effect is Effect.STOP:
+        elif effect is Landing.STOP:
             parts.append(_("{horse} holds the STOP.").format(horse=horse))
         elif move is not None and move.barrage:
             parts.append(_("Barrage on {square}.").format(square=move.landing))

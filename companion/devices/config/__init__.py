@@ -44,7 +44,7 @@ from companion.devices.config.sections import (
     default_config,
     die_mode,
 )
-from companion.devices.config.wiring import Connection, gpio_name, wiring
+from companion.devices.config.wiring import Wire, gpio_name, wiring
 
 __all__ = [
     "BUILT_IN",
@@ -65,7 +65,6 @@ __all__ = [
     "Config",
     "ConfigError",
     "ConfigProblem",
-    "Connection",
     "DieSection",
     "EncoderSection",
     "GpioSection",
@@ -77,6 +76,7 @@ __all__ = [
     "StripSection",
     "UndoSection",
     "WebSection",
+    "Wire",
     "card_mode",
     "config_path",
     "default_config",

@@ -117,7 +117,7 @@ class LineDecoder:
         return uids
 
 
-class SerialPort(Protocol):
+class ReaderPort(Protocol):
     """The part of a pyserial port a reader uses."""
 
     @property
@@ -129,14 +129,14 @@ class SerialPort(Protocol):
 
 
 #: Opens a port (a device path or a pyserial URL such as loop://) at a speed.
-PortOpener = Callable[[str, int], SerialPort]
+PortOpener = Callable[[str, int], ReaderPort]
 
 
-def open_serial(url: str, baudrate: int) -> SerialPort:
+def open_serial(url: str, baudrate: int) -> ReaderPort:
     """Open a serial port or pyserial URL with a short read timeout (pyserial loads here)."""
     import serial
 
-    return cast(SerialPort, serial.serial_for_url(url, baudrate=baudrate, timeout=0.1))
+    return cast(ReaderPort, serial.serial_for_url(url, baudrate=baudrate, timeout=0.1))
 
 
 class SerialOptions(ConnectedOptions, total=False):
@@ -145,7 +145,7 @@ class SerialOptions(ConnectedOptions, total=False):
     open_port: PortOpener | None
 
 
-class SerialCardReader(ConnectedReader[SerialPort]):
+class SerialCardReader(ConnectedReader[ReaderPort]):
     """A reader on a serial port, decoded by a frame decoder; reopened when it vanishes."""
 
     def __init__(
@@ -167,16 +167,16 @@ class SerialCardReader(ConnectedReader[SerialPort]):
     def bad_reads(self) -> int:
         return super().bad_reads + self.decoder.bad
 
-    def _connect(self) -> SerialPort:
+    def _connect(self) -> ReaderPort:
         link = self._open_port(self.port, self.baudrate)
         self.decoder.reset()
         return link
 
-    def _poll(self, link: SerialPort) -> list[str]:
+    def _poll(self, link: ReaderPort) -> list[str]:
         data = link.read(max(1, link.in_waiting))
         return self.decoder.feed(data) if data else []
 
-    def _disconnect(self, link: SerialPort) -> None:
+    def _disconnect(self, link: ReaderPort) -> None:
         link.close()
 
 

@@ -23,14 +23,14 @@ from companion.games.course_hippique.table import (
     COURSE_LENGTHS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Bet,
+    CourseBet,
+    CoursePhase,
+    CourseRaceResult,
+    CourseStanding,
     HippiqueOptions,
-    Phase,
-    RaceResult,
-    Standing,
     Turn,
 )
-from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Setback, Track
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack, Setback
 from companion.games.info import GameInfo, Option
 from companion.games.text import N_
 
@@ -43,18 +43,18 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "Action",
-    "Bet",
+    "CourseBet",
     "CourseHippiqueBoard",
     "CourseHippiqueGame",
     "CourseHippiquePrivate",
+    "CoursePhase",
+    "CourseRaceResult",
+    "CourseStanding",
+    "CourseTrack",
     "HippiqueOptions",
     "HorseChance",
-    "Phase",
     "RaceChances",
-    "RaceResult",
     "Setback",
-    "Standing",
-    "Track",
     "Turn",
     "fair_odds",
     "house_margin",

@@ -14,18 +14,18 @@ from typing import Any
 
 from companion.games.cards import Card, Suit
 from companion.games.course_hippique.odds import DEFAULT_SAMPLES, RaceChances
-from companion.games.course_hippique.rules import Rules, TableState
+from companion.games.course_hippique.rules import CourseState, Rules
 from companion.games.course_hippique.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Bet,
+    CourseBet,
+    CoursePhase,
+    CourseRaceResult,
+    CourseStanding,
     HippiqueOptions,
-    Phase,
-    RaceResult,
-    Standing,
     Turn,
 )
-from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
 from companion.games.errors import DataError, GameError, Refusal
 from companion.games.text import short
 
@@ -115,7 +115,7 @@ class CourseHippiqueGame:
         new = self._rules.set_max_bet(self._state, amount)
         self._commit(new, {"do": "set_max_bet", "amount": amount})
 
-    def place_bet(self, player: str, horse: Suit | str, stake: int) -> Bet:
+    def place_bet(self, player: str, horse: Suit | str, stake: int) -> CourseBet:
         """Record a player's bet; the stake goes to the croupier at once.
 
         Raises Refusal: ``not_a_horse``, ``unknown_player``, ``croupier_cannot_bet``,
@@ -176,7 +176,7 @@ class CourseHippiqueGame:
         return self._rules.options
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> CoursePhase:
         """What the table is expected to do next."""
         return self._rules.phase(self._state)
 
@@ -216,11 +216,11 @@ class CourseHippiqueGame:
         return self._state.max_bet
 
     @property
-    def bets(self) -> tuple[Bet, ...]:
+    def bets(self) -> tuple[CourseBet, ...]:
         """The bets placed on the current race, in the order they were placed."""
         return self._state.bets
 
-    def bet_of(self, player: str) -> Bet | None:
+    def bet_of(self, player: str) -> CourseBet | None:
         """Return ``player``'s bet on the current race, or None."""
         name = self.players[self._rules.seat(player)]
         return next((b for b in self._state.bets if b.player == name), None)
@@ -231,7 +231,7 @@ class CourseHippiqueGame:
         return self._state.turned
 
     @property
-    def track(self) -> Track:
+    def track(self) -> CourseTrack:
         """The horses on the track."""
         return self._state.track
 
@@ -272,22 +272,22 @@ class CourseHippiqueGame:
         return self._state.balances[self._rules.seat(player)]
 
     @property
-    def results(self) -> tuple[RaceResult, ...]:
+    def results(self) -> tuple[CourseRaceResult, ...]:
         """The finished races, in order."""
         return self._state.results
 
-    def ranking(self) -> tuple[Standing, ...]:
+    def ranking(self) -> tuple[CourseStanding, ...]:
         """Players by chips, most first; equal chips share a place (1, 1, 3...)."""
         chips = self._state.balances
         order = sorted(range(len(chips)), key=lambda seat: -chips[seat])
         return tuple(
-            Standing(1 + sum(c > chips[seat] for c in chips), self.players[seat], chips[seat])
+            CourseStanding(1 + sum(c > chips[seat] for c in chips), self.players[seat], chips[seat])
             for seat in order
         )
 
     def winners(self) -> tuple[str, ...]:
         """Once the game is over, the players with the most chips (ties share); else ()."""
-        if self.phase is not Phase.GAME_OVER:
+        if self.phase is not CoursePhase.GAME_OVER:
             return ()
         return tuple(s.player for s in self.ranking() if s.place == 1)
 
@@ -370,7 +370,7 @@ class CourseHippiqueGame:
             raise DataError(f"saved game: not JSON ({error})") from None
         return cls.from_dict(data)
 
-    def _commit(self, state: TableState, action: Action) -> None:
+    def _commit(self, state: CourseState, action: Action) -> None:
         self._actions.append(action)
         self._state = state
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.games.cards import Suit
-from companion.games.course_hippique.track import HORSES, Setback, Track
+from companion.games.course_hippique.track import HORSES, CourseTrack, Setback
 
 #: Announced odds ("N to 1") by the number of the horse's suit in the course row.
 ODDS: Mapping[int, int] = {0: 1, 1: 2, 2: 3, 3: 5, 4: 10}
@@ -141,7 +141,7 @@ class RaceChances:
 
 
 def exact_chances(
-    track: Track,
+    track: CourseTrack,
     left: Mapping[Suit, int],
     course_cards: Mapping[Suit, int],
     odds: Mapping[Suit, int],
@@ -159,7 +159,7 @@ def exact_chances(
 
 
 def estimated_chances(
-    track: Track,
+    track: CourseTrack,
     unseen: Mapping[Suit, int],
     course_cards: Mapping[Suit, int],
     odds: Mapping[Suit, int],
@@ -188,7 +188,7 @@ def estimated_chances(
     return RaceChances(horses, exact=False, samples=samples)
 
 
-def finish_order_winner(track: Track, order: list[int]) -> int:
+def finish_order_winner(track: CourseTrack, order: list[int]) -> int:
     """Return the index (in HORSES) of the horse that wins if cards come in ``order``.
 
     ``order`` lists suit indexes; it is the same rule as Track.step, unrolled for speed.

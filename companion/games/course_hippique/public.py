@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.cards import Card, Suit
-from companion.games.course_hippique.table import Bet, RaceResult, Standing
+from companion.games.course_hippique.table import CourseBet, CourseRaceResult, CourseStanding
 
 
-def bet_json(bet: Bet) -> dict[str, Any]:
+def bet_json(bet: CourseBet) -> dict[str, Any]:
     """Return a bet as JSON-ready data (the horse by its suit letter)."""
     return {"player": bet.player, "horse": bet.horse.letter, "stake": bet.stake, "odds": bet.odds}
 
@@ -37,10 +37,10 @@ class CourseHippiqueBoard:
     turned: tuple[Card, ...]
     cards_left: int
     winner: Suit | None
-    bets: tuple[Bet, ...]
+    bets: tuple[CourseBet, ...]
     balances: Mapping[str, int]
-    ranking: tuple[Standing, ...]
-    results: tuple[RaceResult, ...]
+    ranking: tuple[CourseStanding, ...]
+    results: tuple[CourseRaceResult, ...]
 
     def to_json(self) -> dict[str, Any]:
         """Return the board as JSON-ready data (the table log's and the pages' form)."""
@@ -81,7 +81,7 @@ class CourseHippiqueBoard:
 class CourseHippiquePrivate:
     """What one player alone may see: their own bet this race and their real balance."""
 
-    bet: Bet | None
+    bet: CourseBet | None
     balance: int
 
     def to_json(self) -> dict[str, Any]:

@@ -13,8 +13,14 @@ from companion.games.course_hippique.odds import (
     estimated_chances,
     exact_chances,
 )
-from companion.games.course_hippique.table import Bet, HippiqueOptions, Phase, RaceResult, Turn
-from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, Track
+from companion.games.course_hippique.table import (
+    CourseBet,
+    CoursePhase,
+    CourseRaceResult,
+    HippiqueOptions,
+    Turn,
+)
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
 from companion.games.errors import Refusal
 from companion.games.text import short
 
@@ -23,21 +29,21 @@ REDEAL_AT = 5
 
 
 @dataclass(frozen=True)
-class TableState:
+class CourseState:
     """Everything that changes during a game, as one immutable value."""
 
     #: The current race, counted from 0.
     race: int
     #: Chips per seat.
     balances: tuple[int, ...]
-    track: Track
+    track: CourseTrack
     #: The face-up course as dealt; in the setback variant, the rows turned so far.
     course: tuple[Card, ...] = ()
     max_bet: int | None = None
-    bets: tuple[Bet, ...] = ()
+    bets: tuple[CourseBet, ...] = ()
     #: Every card turned in this race, in order (setback: the course rows included).
     turned: tuple[Card, ...] = ()
-    results: tuple[RaceResult, ...] = ()
+    results: tuple[CourseRaceResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,36 +61,36 @@ class Rules:
         """How many races the game lasts: one per player per round."""
         return self.options.rounds * len(self.players)
 
-    def start(self) -> TableState:
+    def start(self) -> CourseState:
         """The state before the first course card."""
         chips = (self.options.starting_chips,) * len(self.players)
-        return TableState(race=0, balances=chips, track=self.fresh_track())
+        return CourseState(race=0, balances=chips, track=self.fresh_track())
 
-    def fresh_track(self) -> Track:
+    def fresh_track(self) -> CourseTrack:
         """Four horses on the start line."""
-        return Track(self.options.course_length, self.options.setback)
+        return CourseTrack(self.options.course_length, self.options.setback)
 
-    def croupier_seat(self, state: TableState) -> int:
+    def croupier_seat(self, state: CourseState) -> int:
         """The seat keeping the book: the first player in race 1, then the next, and so on."""
         return state.race % len(self.players)
 
-    def phase(self, state: TableState) -> Phase:
+    def phase(self, state: CourseState) -> CoursePhase:
         """What the table is expected to do next."""
         if len(state.results) == self.races_total:
-            return Phase.GAME_OVER
+            return CoursePhase.GAME_OVER
         if state.track.winner is not None:
-            return Phase.RACE_OVER
+            return CoursePhase.RACE_OVER
         if state.turned:
-            return Phase.RACING
+            return CoursePhase.RACING
         if self.options.setback is not None:
-            return Phase.BETTING
+            return CoursePhase.BETTING
         if len(state.course) < self.options.course_length:
-            return Phase.DEALING
+            return CoursePhase.DEALING
         if max(counts(state.course).values()) >= REDEAL_AT:
-            return Phase.REDEAL
-        return Phase.BETTING
+            return CoursePhase.REDEAL
+        return CoursePhase.BETTING
 
-    def odds(self, state: TableState) -> dict[Suit, int | None]:
+    def odds(self, state: CourseState) -> dict[Suit, int | None]:
         """Announced odds per horse (None with 5 or more in the row); setback: all 1 to 1."""
         if self.options.setback is not None:
             return dict.fromkeys(HORSES, 1)
@@ -106,34 +112,34 @@ class Rules:
 
     # ----------------------------------------------------------------- steps
 
-    def deal(self, state: TableState, card: Card) -> TableState:
+    def deal(self, state: CourseState, card: Card) -> CourseState:
         """Add one face-up course card; in REDEAL it starts a new row."""
         phase = self.phase(state)
         _refuse_if_over(phase)
         if self.options.setback is not None:
             raise Refusal("course_face_down", "Setback: the course lies face down, unscanned.")
-        if phase is Phase.RACING:
+        if phase is CoursePhase.RACING:
             raise Refusal("betting_closed", "The race is on: the course cannot change.")
-        if phase is Phase.BETTING:
+        if phase is CoursePhase.BETTING:
             length = self.options.course_length
             raise Refusal(
                 "course_complete", "The course already has its {count} cards.", count=length
             )
-        course = () if phase is Phase.REDEAL else state.course
+        course = () if phase is CoursePhase.REDEAL else state.course
         if card.is_ace:
             raise Refusal("ace_in_course", "Aces are the horses: an ace never goes in the course.")
         if card in course:
             raise Refusal("card_seen", "The {card} is already in the course.", card=card.english)
         return replace(state, course=(*course, card))
 
-    def set_max_bet(self, state: TableState, amount: int) -> TableState:
+    def set_max_bet(self, state: CourseState, amount: int) -> CourseState:
         """Announce or change the maximum stake."""
         self._betting_open(state)
         if not whole(amount) or amount < 1:
             raise Refusal("max_bet_not_positive", "The max bet is a whole number of chips.")
         return replace(state, max_bet=amount)
 
-    def bet(self, state: TableState, player: str, horse: Suit, stake: int) -> TableState:
+    def bet(self, state: CourseState, player: str, horse: Suit, stake: int) -> CourseState:
         """Record a bet; the stake moves from the player to the croupier."""
         self._betting_open(state)
         seat = self.seat(player)
@@ -170,16 +176,16 @@ class Rules:
         balances = list(state.balances)
         balances[seat] -= stake
         balances[croupier] += stake
-        bet = Bet(name, horse, stake, odds)
+        bet = CourseBet(name, horse, stake, odds)
         return replace(state, bets=(*state.bets, bet), balances=tuple(balances))
 
-    def turn(self, state: TableState, card: Card) -> tuple[TableState, Turn]:
+    def turn(self, state: CourseState, card: Card) -> tuple[CourseState, Turn]:
         """Turn one card: move its horse, or (setback) push it back; pay out on a win."""
         phase = self.phase(state)
         _refuse_if_over(phase)
-        if phase is Phase.DEALING:
+        if phase is CoursePhase.DEALING:
             raise self._no_course(state)
-        if phase is Phase.REDEAL:
+        if phase is CoursePhase.REDEAL:
             raise self._redeal(state)
         if card.is_ace:
             raise Refusal("ace_in_race", "Aces are the horses: an ace is never turned.")
@@ -197,26 +203,26 @@ class Rules:
             new = self._settle(new, track.winner)
         return new, Turn(card, card.suit, row, track.position(card.suit), track.winner)
 
-    def next_race(self, state: TableState) -> TableState:
+    def next_race(self, state: CourseState) -> CourseState:
         """Clear the course, bets and track; the next seat keeps the book."""
         phase = self.phase(state)
-        if phase is Phase.GAME_OVER:
+        if phase is CoursePhase.GAME_OVER:
             raise Refusal("game_over", "The game is over.")
-        if phase is not Phase.RACE_OVER:
+        if phase is not CoursePhase.RACE_OVER:
             raise Refusal("race_not_over", "This race has no winner yet.")
-        return TableState(
+        return CourseState(
             race=state.race + 1,
             balances=state.balances,
             track=self.fresh_track(),
             results=state.results,
         )
 
-    def chances(self, state: TableState, samples: int, seed: int) -> RaceChances:
+    def chances(self, state: CourseState, samples: int, seed: int) -> RaceChances:
         """Each horse's chance from here: exact, or (setback) a seeded estimate."""
         phase = self.phase(state)
-        if phase is Phase.DEALING:
+        if phase is CoursePhase.DEALING:
             raise self._no_course(state)
-        if phase is Phase.REDEAL:
+        if phase is CoursePhase.REDEAL:
             raise self._redeal(state)
         odds = {h: o or 0 for h, o in self.odds(state).items()}
         in_course = counts(state.course)
@@ -230,7 +236,7 @@ class Rules:
 
     # ----------------------------------------------------------------- helpers
 
-    def _settle(self, state: TableState, winner: Suit) -> TableState:
+    def _settle(self, state: CourseState, winner: Suit) -> CourseState:
         """Pay the winning bets from the croupier's chips and record the race."""
         croupier = self.croupier_seat(state)
         balances = list(state.balances)
@@ -238,7 +244,7 @@ class Rules:
             if bet.horse is winner:
                 balances[self.players.index(bet.player)] += bet.payout
                 balances[croupier] -= bet.payout
-        result = RaceResult(
+        result = CourseRaceResult(
             number=state.race + 1,
             croupier=self.players[croupier],
             course=state.course,
@@ -248,21 +254,21 @@ class Rules:
         )
         return replace(state, balances=tuple(balances), results=(*state.results, result))
 
-    def _betting_open(self, state: TableState) -> None:
+    def _betting_open(self, state: CourseState) -> None:
         phase = self.phase(state)
         _refuse_if_over(phase)
-        if phase is Phase.RACING:
+        if phase is CoursePhase.RACING:
             raise Refusal("betting_closed", "Bets are closed: the first card is turned.")
-        if phase is Phase.DEALING:
+        if phase is CoursePhase.DEALING:
             raise self._no_course(state)
-        if phase is Phase.REDEAL:
+        if phase is CoursePhase.REDEAL:
             raise self._redeal(state)
 
-    def _no_course(self, state: TableState) -> Refusal:
+    def _no_course(self, state: CourseState) -> Refusal:
         to_go = self.options.course_length - len(state.course)
         return Refusal("no_course", "Deal the course first: {count} more cards.", count=to_go)
 
-    def _redeal(self, state: TableState) -> Refusal:
+    def _redeal(self, state: CourseState) -> Refusal:
         in_course = counts(state.course)
         suit = max(HORSES, key=lambda h: in_course[h])
         return Refusal(
@@ -273,10 +279,10 @@ class Rules:
         )
 
 
-def _refuse_if_over(phase: Phase) -> None:
-    if phase is Phase.GAME_OVER:
+def _refuse_if_over(phase: CoursePhase) -> None:
+    if phase is CoursePhase.GAME_OVER:
         raise Refusal("game_over", "The game is over.")
-    if phase is Phase.RACE_OVER:
+    if phase is CoursePhase.RACE_OVER:
         raise Refusal("race_over", "The race is over: start the next race.")
 
 

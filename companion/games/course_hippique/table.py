@@ -15,7 +15,7 @@ MAX_PLAYERS = 10
 COURSE_LENGTHS = (5, 6, 7)
 
 
-class Phase(enum.StrEnum):
+class CoursePhase(enum.StrEnum):
     """Where the current race stands: what the table is expected to do next."""
 
     #: The croupier deals (scans) the face-up course, one card at a time.
@@ -89,7 +89,7 @@ def _whole(value: object) -> bool:
 
 
 @dataclass(frozen=True)
-class Bet:
+class CourseBet:
     """One player's bet for a race: a horse, a stake, and the odds it was placed at."""
 
     player: str
@@ -118,18 +118,18 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class RaceResult:
+class CourseRaceResult:
     """A finished race: who kept the book, the course, the winner and every bet."""
 
     number: int
     croupier: str
     course: tuple[Card, ...]
     winner: Suit
-    bets: tuple[Bet, ...]
+    bets: tuple[CourseBet, ...]
     cards_turned: int
 
     @property
-    def winning_bets(self) -> tuple[Bet, ...]:
+    def winning_bets(self) -> tuple[CourseBet, ...]:
         """The bets on the winner."""
         return tuple(b for b in self.bets if b.horse is self.winner)
 
@@ -142,7 +142,7 @@ class RaceResult:
 
 
 @dataclass(frozen=True)
-class Standing:
+class CourseStanding:
     """A player's place in the ranking; players with equal chips share the place."""
 
     place: int

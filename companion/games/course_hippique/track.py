@@ -24,7 +24,7 @@ class Setback(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Track:
+class CourseTrack:
     """The horses on the track during one race.
 
     Position 0 is the start line, 1..``rows`` are the course rows, ``rows + 1`` is past the
@@ -55,7 +55,7 @@ class Track:
         """The row whose face-down course card must be turned next (setback), else None."""
         return self.revealed + 1 if self.pending else None
 
-    def step(self, suit: Suit) -> Track:
+    def step(self, suit: Suit) -> CourseTrack:
         """Return the track after a card of ``suit`` is turned.
 
         The card is the pending course card when a row waits to be turned, else a card from
@@ -70,12 +70,12 @@ class Track:
         else:
             moved[index] += 1
             if moved[index] == self.finish:
-                return Track(self.rows, self.setback, _four(moved), revealed, False, suit)
+                return CourseTrack(self.rows, self.setback, _four(moved), revealed, False, suit)
         pending = False
         if self.setback is not None and revealed < self.rows:
             front = max(moved) if self.setback is Setback.FIRST else min(moved)
             pending = front >= revealed + 1
-        return Track(self.rows, self.setback, _four(moved), revealed, pending, None)
+        return CourseTrack(self.rows, self.setback, _four(moved), revealed, pending, None)
 
 
 def _four(values: list[int]) -> tuple[int, int, int, int]:

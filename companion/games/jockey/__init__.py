@@ -12,28 +12,28 @@ from __future__ import annotations
 from companion.games.info import GameInfo, Option
 from companion.games.jockey.bets import (
     BET_SHAPES,
-    Bet,
     BetKind,
+    JockeyBet,
+    JockeyRaceResult,
+    JockeyStanding,
     Markers,
-    Payout,
-    RaceResult,
-    Standing,
+    Settlement,
 )
 from companion.games.jockey.deck import (
     DECK_SIZE,
     HORSES,
-    Card,
     CardKind,
     Deck,
-    Horse,
+    JockeyCard,
+    JockeyHorse,
     deck_from_data,
     default_deck,
     load_deck,
 )
 from companion.games.jockey.game import JockeyGame
 from companion.games.jockey.public import JockeyBoard, JockeyPrivate
-from companion.games.jockey.race import TRACK_LENGTH, Blocked, Effect, Place, Race
-from companion.games.jockey.state import JockeyOptions, Phase
+from companion.games.jockey.race import TRACK_LENGTH, Blocked, CardEffect, Place, Race
+from companion.games.jockey.state import JockeyOptions, JockeyPhase
 from companion.games.text import N_
 
 __all__ = [
@@ -42,25 +42,25 @@ __all__ = [
     "GAME",
     "HORSES",
     "TRACK_LENGTH",
-    "Bet",
     "BetKind",
     "Blocked",
-    "Card",
+    "CardEffect",
     "CardKind",
     "Deck",
-    "Effect",
-    "Horse",
+    "JockeyBet",
     "JockeyBoard",
+    "JockeyCard",
     "JockeyGame",
+    "JockeyHorse",
     "JockeyOptions",
+    "JockeyPhase",
     "JockeyPrivate",
+    "JockeyRaceResult",
+    "JockeyStanding",
     "Markers",
-    "Payout",
-    "Phase",
     "Place",
     "Race",
-    "RaceResult",
-    "Standing",
+    "Settlement",
     "deck_from_data",
     "default_deck",
     "load_deck",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.games.errors import N_, DataError, Refusal
-from companion.games.jockey.deck import Horse, parse_horse
+from companion.games.jockey.deck import JockeyHorse, parse_horse
 
 #: Every player's balance before the first race.
 STARTING_BALANCE = 1000
@@ -48,7 +48,7 @@ _SHAPE_SENTENCES: dict[BetKind, str] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Bet:
+class JockeyBet:
     """One player's bet for one race.
 
     ``horses`` holds one horse (win, place) or two (double; finishing order: 1st then 2nd).
@@ -56,31 +56,31 @@ class Bet:
     """
 
     kind: BetKind
-    horses: tuple[Horse, ...]
+    horses: tuple[JockeyHorse, ...]
     stakes: tuple[int, ...]
 
     @classmethod
-    def win(cls, horse: str, stake: int) -> Bet:
+    def win(cls, horse: str, stake: int) -> JockeyBet:
         """A win bet: ``horse`` passes the finish first."""
         return cls.parse(BetKind.WIN, [horse], [stake])
 
     @classmethod
-    def double(cls, first: str, second: str, stake: int) -> Bet:
+    def double(cls, first: str, second: str, stake: int) -> JockeyBet:
         """A double bet: one of the two horses passes the finish first."""
         return cls.parse(BetKind.DOUBLE, [first, second], [stake])
 
     @classmethod
-    def place(cls, horse: str, stake: int) -> Bet:
+    def place(cls, horse: str, stake: int) -> JockeyBet:
         """A place bet: ``horse`` passes the finish first or second."""
         return cls.parse(BetKind.PLACE, [horse], [stake])
 
     @classmethod
-    def order(cls, first: str, first_stake: int, second: str, second_stake: int) -> Bet:
+    def order(cls, first: str, first_stake: int, second: str, second_stake: int) -> JockeyBet:
         """A finishing-order bet: ``first`` passes the finish first and ``second`` second."""
         return cls.parse(BetKind.ORDER, [first, second], [first_stake, second_stake])
 
     @classmethod
-    def parse(cls, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> Bet:
+    def parse(cls, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> JockeyBet:
         """Build a bet from the betting slip's kind, horses and stakes, and check its form.
 
         ``kind`` is ``win``, ``double``, ``place`` or ``order`` (``finishing_order`` too).
@@ -128,7 +128,7 @@ class Bet:
         }
 
     @classmethod
-    def from_data(cls, data: object) -> Bet:
+    def from_data(cls, data: object) -> JockeyBet:
         """Rebuild a bet from ``to_data`` output. Raises DataError when it does not fit."""
         try:
             if not isinstance(data, Mapping):
@@ -146,12 +146,12 @@ def stake_limit(balance: int) -> int:
     return balance if balance >= CREDIT_LIMIT else CREDIT_LIMIT
 
 
-def backs_to_win(bet: Bet, horse: Horse) -> bool:
+def backs_to_win(bet: JockeyBet, horse: JockeyHorse) -> bool:
     """Tell whether ``bet`` is a win on ``horse`` or a finishing order with it first."""
     return bet.kind in (BetKind.WIN, BetKind.ORDER) and bet.horses[0] is horse
 
 
-def payout(bet: Bet, first: Horse, second: Horse, shared: bool) -> int:
+def payout(bet: JockeyBet, first: JockeyHorse, second: JockeyHorse, shared: bool) -> int:
     """Return the change to the bettor's balance once ``first`` and ``second`` have finished.
 
     ``shared`` tells whether another player backed this bet's first horse to win (a win
@@ -205,11 +205,11 @@ class Markers:
 
 
 @dataclass(frozen=True, slots=True)
-class Payout:
+class Settlement:
     """One player's settled bet: what it paid (negative for a loss) and the new balance."""
 
     player: str
-    bet: Bet
+    bet: JockeyBet
     shared: bool
     change: int
     balance: int
@@ -230,7 +230,7 @@ class Payout:
         }
 
     @classmethod
-    def from_data(cls, data: object) -> Payout:
+    def from_data(cls, data: object) -> Settlement:
         """Rebuild a payout from ``to_data`` output. Raises DataError when it does not fit."""
         try:
             if not isinstance(data, Mapping):
@@ -239,19 +239,21 @@ class Payout:
             if type(change) is not int or type(balance) is not int:
                 raise TypeError("amounts must be whole numbers")
             shared = data["shared"] is True
-            return cls(str(data["player"]), Bet.from_data(data["bet"]), shared, change, balance)
+            return cls(
+                str(data["player"]), JockeyBet.from_data(data["bet"]), shared, change, balance
+            )
         except (KeyError, TypeError) as error:
             raise DataError(f"saved payout: {error}") from None
 
 
 @dataclass(frozen=True, slots=True)
-class RaceResult:
+class JockeyRaceResult:
     """A finished race: its number (1 to 3), the first two horses and every settled bet."""
 
     number: int
-    first: Horse
-    second: Horse
-    payouts: tuple[Payout, ...]
+    first: JockeyHorse
+    second: JockeyHorse
+    payouts: tuple[Settlement, ...]
 
     def to_data(self) -> dict[str, object]:
         """Return the result as plain JSON-ready data."""
@@ -263,7 +265,7 @@ class RaceResult:
         }
 
     @classmethod
-    def from_data(cls, data: object) -> RaceResult:
+    def from_data(cls, data: object) -> JockeyRaceResult:
         """Rebuild a result from ``to_data`` output. Raises DataError when it does not fit."""
         try:
             if not isinstance(data, Mapping) or not isinstance(data["payouts"], list):
@@ -271,14 +273,14 @@ class RaceResult:
             number = data["number"]
             if type(number) is not int:
                 raise TypeError("the race number must be a whole number")
-            payouts = tuple(Payout.from_data(p) for p in data["payouts"])
-            return cls(number, Horse(data["first"]), Horse(data["second"]), payouts)
+            payouts = tuple(Settlement.from_data(p) for p in data["payouts"])
+            return cls(number, JockeyHorse(data["first"]), JockeyHorse(data["second"]), payouts)
         except (KeyError, TypeError, ValueError) as error:
             raise DataError(f"saved race result: {error}") from None
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class JockeyStanding:
     """A player's place in the ranking; players with equal balances share a place."""
 
     place: int
@@ -286,17 +288,17 @@ class Standing:
     balance: int
 
 
-def rank(players: Sequence[str], balances: Sequence[int]) -> tuple[Standing, ...]:
+def rank(players: Sequence[str], balances: Sequence[int]) -> tuple[JockeyStanding, ...]:
     """Rank players by balance, highest first; equal balances share a place (1, 1, 3...).
 
     Players with equal balances keep their seating order.
     """
     ordered = sorted(zip(players, balances, strict=True), key=lambda pb: -pb[1])
-    standings: list[Standing] = []
+    standings: list[JockeyStanding] = []
     for index, (player, balance) in enumerate(ordered):
         tied = standings and standings[-1].balance == balance
         place = standings[-1].place if tied else index + 1
-        standings.append(Standing(place, player, balance))
+        standings.append(JockeyStanding(place, player, balance))
     return tuple(standings)
 
 
@@ -310,7 +312,7 @@ class Ledger:
 
     players: tuple[str, ...]
     balances: tuple[int, ...]
-    bets: tuple[Bet | None, ...]
+    bets: tuple[JockeyBet | None, ...]
 
     @classmethod
     def opening(cls, players: Sequence[str]) -> Ledger:
@@ -333,7 +335,7 @@ class Ledger:
         """Return the players whose bet is not in yet, in seating order."""
         return tuple(p for p, b in zip(self.players, self.bets, strict=True) if b is None)
 
-    def with_bet(self, player: str, bet: Bet) -> Ledger:
+    def with_bet(self, player: str, bet: JockeyBet) -> Ledger:
         """Seal ``bet`` as the player's bet for this race.
 
         Raises Refusal ``already_bet`` or ``stake_over_limit``; the ledger is unchanged.
@@ -349,7 +351,9 @@ class Ledger:
         bets = (*self.bets[:seat], bet, *self.bets[seat + 1 :])
         return Ledger(self.players, self.balances, bets)
 
-    def settle(self, number: int, first: Horse, second: Horse) -> tuple[Ledger, RaceResult]:
+    def settle(
+        self, number: int, first: JockeyHorse, second: JockeyHorse
+    ) -> tuple[Ledger, JockeyRaceResult]:
         """Settle every bet of race ``number``; return the new book (no bets) and the result.
 
         Raises ValueError when a bet is missing (the first card needs every bet).
@@ -357,16 +361,16 @@ class Ledger:
         if None in self.bets:
             raise ValueError("every bet must be in before a race is settled")
         bets = tuple(b for b in self.bets if b is not None)
-        backers: dict[Horse, int] = {}
+        backers: dict[JockeyHorse, int] = {}
         for bet in bets:
             if backs_to_win(bet, bet.horses[0]):
                 backers[bet.horses[0]] = backers.get(bet.horses[0], 0) + 1
-        payouts: list[Payout] = []
+        payouts: list[Settlement] = []
         balances: list[int] = []
         for player, balance, bet in zip(self.players, self.balances, bets, strict=True):
             shared = backs_to_win(bet, bet.horses[0]) and backers[bet.horses[0]] > 1
             change = payout(bet, first, second, shared)
             balances.append(balance + change)
-            payouts.append(Payout(player, bet, shared, change, balance + change))
+            payouts.append(Settlement(player, bet, shared, change, balance + change))
         book = Ledger(self.players, tuple(balances), (None,) * len(self.players))
-        return book, RaceResult(number, first, second, tuple(payouts))
+        return book, JockeyRaceResult(number, first, second, tuple(payouts))

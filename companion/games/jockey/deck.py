@@ -18,7 +18,7 @@ DECK_SIZE = 54
 DEFAULT_DECK_FILE = "data/jockey_deck.toml"
 
 
-class Horse(StrEnum):
+class JockeyHorse(StrEnum):
     """A horse, named by its colour (the colour cards carry the same names)."""
 
     BROWN = "brown"
@@ -28,16 +28,16 @@ class Horse(StrEnum):
 
 
 #: The horses in their fixed order (the order of progress tuples and of the deck's colours).
-HORSES: tuple[Horse, ...] = tuple(Horse)
+HORSES: tuple[JockeyHorse, ...] = tuple(JockeyHorse)
 
 
-def parse_horse(name: str) -> Horse:
+def parse_horse(name: str) -> JockeyHorse:
     """Return the horse called ``name`` (any case).
 
     Raises Refusal ``unknown_horse`` for any other name.
     """
     try:
-        return Horse(str(name).strip().lower())
+        return JockeyHorse(str(name).strip().lower())
     except ValueError:
         raise Refusal("unknown_horse", "Horses: brown, yellow, blue or red.") from None
 
@@ -71,7 +71,7 @@ _BOUNDS: dict[str, tuple[int, int | None]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class JockeyCard:
     """One physical Jockey card: its id (kind and copy number) and the numbers it carries.
 
     ``colour`` is the horse a colour card moves, None for a neutral card. Numbers a kind
@@ -81,7 +81,7 @@ class Card:
 
     id: str
     kind: CardKind
-    colour: Horse | None
+    colour: JockeyHorse | None
     steps: int = 0
     factor: int = 0
     behind: int = 0
@@ -117,7 +117,7 @@ class DeckEntry:
     position: int = 0
     ahead: int | None = None
 
-    def base_id(self, colour: Horse | None) -> str:
+    def base_id(self, colour: JockeyHorse | None) -> str:
         """Return the id shared by every copy of this card (before ``#copy``)."""
         if self.kind is CardKind.ADVANCE:
             return f"{colour}+{self.steps}"
@@ -148,10 +148,10 @@ class Deck:
     """
 
     entries: tuple[DeckEntry, ...]
-    cards: tuple[Card, ...]
-    by_id: Mapping[str, Card] = field(compare=False, repr=False)
+    cards: tuple[JockeyCard, ...]
+    by_id: Mapping[str, JockeyCard] = field(compare=False, repr=False)
 
-    def card(self, card_id: str) -> Card:
+    def card(self, card_id: str) -> JockeyCard:
         """Return the card with this id (any case, blanks and a ``jockey:`` prefix ignored).
 
         Raises Refusal ``unknown_card`` when the deck has no such card.
@@ -218,10 +218,10 @@ def deck_from_data(data: Mapping[str, object], source: str = "deck") -> Deck:
         if not isinstance(raws, list):
             raise DataError(f"{source}: {section} must be a list of [[{section}]] tables")
         entries += [_entry(section, raw, f"{source}: {section}[{i}]") for i, raw in enumerate(raws)]
-    cards: list[Card] = []
+    cards: list[JockeyCard] = []
     bases: set[str] = set()
     for entry in entries:
-        colours: tuple[Horse | None, ...] = HORSES if entry.section == "colour" else (None,)
+        colours: tuple[JockeyHorse | None, ...] = HORSES if entry.section == "colour" else (None,)
         for colour in colours:
             base = entry.base_id(colour)
             if base in bases:
@@ -229,7 +229,7 @@ def deck_from_data(data: Mapping[str, object], source: str = "deck") -> Deck:
             bases.add(base)
             for copy in range(1, entry.count + 1):
                 cards.append(
-                    Card(
+                    JockeyCard(
                         id=f"{base}#{copy}",
                         kind=entry.kind,
                         colour=colour,

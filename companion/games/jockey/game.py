@@ -13,16 +13,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from companion.games.errors import N_, DataError, Refusal, fits_display
-from companion.games.jockey.bets import Bet, Markers, RaceResult, Standing, rank
-from companion.games.jockey.deck import DECK_SIZE, HORSES, Card, Horse
-from companion.games.jockey.race import Effect, Place, Race
+from companion.games.jockey.bets import JockeyBet, JockeyRaceResult, JockeyStanding, Markers, rank
+from companion.games.jockey.deck import DECK_SIZE, HORSES, JockeyCard, JockeyHorse
+from companion.games.jockey.race import CardEffect, Place, Race
 from companion.games.jockey.state import (
     HAND_SIZES,
     KEEP_LIMIT,
     REDEAL,
     JockeyOptions,
-    Phase,
-    TableState,
+    JockeyPhase,
+    JockeyState,
     check_players,
     opening_state,
     state_from_data,
@@ -48,7 +48,7 @@ class JockeyGame:
     ``deal``, ``play``, ``next_race``. Every other member only reads.
     """
 
-    def __init__(self, players: Sequence[str], options: JockeyOptions, state: TableState) -> None:
+    def __init__(self, players: Sequence[str], options: JockeyOptions, state: JockeyState) -> None:
         """Wrap a known state; ``new`` starts a game."""
         self._players = tuple(players)
         self._options = options
@@ -117,7 +117,7 @@ class JockeyGame:
         return self._options
 
     @property
-    def state(self) -> TableState:
+    def state(self) -> JockeyState:
         """Return the current state (a value: it never changes under you)."""
         return self._state
 
@@ -127,7 +127,7 @@ class JockeyGame:
         return HAND_SIZES[len(self._players)]
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> JockeyPhase:
         """Return where the game stands."""
         return self._state.phase
 
@@ -152,7 +152,7 @@ class JockeyGame:
         return self._state.race
 
     @property
-    def progress(self) -> dict[Horse, int]:
+    def progress(self) -> dict[JockeyHorse, int]:
         """Return each horse's square."""
         return dict(zip(HORSES, self._state.race.progress, strict=True))
 
@@ -162,12 +162,12 @@ class JockeyGame:
         return self._state.race.standings()
 
     @property
-    def finish_order(self) -> tuple[Horse, ...]:
+    def finish_order(self) -> tuple[JockeyHorse, ...]:
         """Return the horses that have passed the finish, first first."""
         return self._state.race.finish_order
 
     @property
-    def last_effect(self) -> Effect | None:
+    def last_effect(self) -> CardEffect | None:
         """Return what this race's last card did (None before its first card)."""
         return self._state.effect
 
@@ -187,7 +187,7 @@ class JockeyGame:
         """Return who is still owed cards (hands tracked only), in seating order."""
         return tuple(p for p, n in zip(self._players, self._state.owed, strict=True) if n)
 
-    def sealed_bet(self, player: str) -> Bet | None:
+    def sealed_bet(self, player: str) -> JockeyBet | None:
         """Return the player's bet for this race: a secret, for that player's eyes only.
 
         Raises Refusal ``unknown_player``.
@@ -206,12 +206,12 @@ class JockeyGame:
         return {p: Markers.of(b) for p, b in self.balances.items()}
 
     @property
-    def results(self) -> tuple[RaceResult, ...]:
+    def results(self) -> tuple[JockeyRaceResult, ...]:
         """Return the settled races, first first, each with every bet revealed."""
         return self._state.results
 
     @property
-    def ranking(self) -> tuple[Standing, ...]:
+    def ranking(self) -> tuple[JockeyStanding, ...]:
         """Return the players ranked by balance; equal balances share a place."""
         ledger = self._state.ledger
         return rank(ledger.players, ledger.balances)
@@ -219,7 +219,7 @@ class JockeyGame:
     @property
     def winners(self) -> tuple[str, ...]:
         """Return the players sharing the highest balance once the game is over, else ()."""
-        if self.phase is not Phase.GAME_OVER:
+        if self.phase is not JockeyPhase.GAME_OVER:
             return ()
         return tuple(s.player for s in self.ranking if s.place == 1)
 
@@ -270,7 +270,9 @@ class JockeyGame:
 
     # -- inputs --------------------------------------------------------------------------
 
-    def bet(self, player: str, kind: str, horses: Sequence[str], stakes: Sequence[int]) -> Bet:
+    def bet(
+        self, player: str, kind: str, horses: Sequence[str], stakes: Sequence[int]
+    ) -> JockeyBet:
         """Seal ``player``'s bet for this race and return it.
 
         ``kind`` is ``win``, ``double``, ``place`` or ``order``; ``horses`` and ``stakes``
@@ -287,7 +289,7 @@ class JockeyGame:
             raise Refusal("betting_closed", "Bets closed at this race's first card.")
         if s.ledger.bets[seat] is not None:
             raise Refusal("already_bet", "You have already bet in this race.")
-        sealed = Bet.parse(kind, horses, stakes)
+        sealed = JockeyBet.parse(kind, horses, stakes)
         self._commit(replace(s, ledger=s.ledger.with_bet(self._players[seat], sealed)))
         return sealed
 
@@ -337,7 +339,7 @@ class JockeyGame:
             )
         )
 
-    def play(self, card: str, player: str | None = None) -> Effect:
+    def play(self, card: str, player: str | None = None) -> CardEffect:
         """Play ``card`` (an id such as ``red+7#2``) for ``player``, by default whoever's
         turn it is: move the horse it names and, if that ends the race, settle every bet.
 
@@ -385,9 +387,9 @@ class JockeyGame:
         they may keep 2 (see ``deal``). Raises Refusal ``race_not_over`` or ``game_over``.
         """
         s = self._state
-        if s.phase is Phase.GAME_OVER:
+        if s.phase is JockeyPhase.GAME_OVER:
             raise Refusal(*_GAME_OVER)
-        if s.phase is not Phase.RACE_OVER:
+        if s.phase is not JockeyPhase.RACE_OVER:
             raise Refusal("race_not_over", "Finish this race first.")
         count = len(self._players)
         empty = (frozenset[str](),) * count
@@ -409,7 +411,7 @@ class JockeyGame:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _commit(self, state: TableState) -> None:
+    def _commit(self, state: JockeyState) -> None:
         self._state = state
 
     def _seat(self, player: str) -> int:
@@ -420,9 +422,9 @@ class JockeyGame:
 
     def _check_race_open(self) -> None:
         phase = self._state.phase
-        if phase is Phase.GAME_OVER:
+        if phase is JockeyPhase.GAME_OVER:
             raise Refusal(*_GAME_OVER)
-        if phase is Phase.RACE_OVER:
+        if phase is JockeyPhase.RACE_OVER:
             raise Refusal(*_RACE_OVER)
 
     def _card_ids(self, cards: Sequence[str]) -> tuple[str, ...]:
@@ -433,15 +435,15 @@ class JockeyGame:
             raise Refusal("card_scanned_twice", "The same card was scanned twice.")
         return ids
 
-    def _not_in_hand(self, card: Card, player: str | None) -> Refusal:
+    def _not_in_hand(self, card: JockeyCard, player: str | None) -> Refusal:
         held = any(card.id in hand for hand in self._state.hands)
         if held and player is None:  # never say whose: a hand is secret
             return Refusal("not_your_turn", "That card's holder is not on turn.")
         return Refusal("card_not_in_hand", "That card is not in your hand.")
 
     def _after_play(
-        self, s: TableState, card: Card, hands: tuple[frozenset[str], ...]
-    ) -> TableState:
+        self, s: JockeyState, card: JockeyCard, hands: tuple[frozenset[str], ...]
+    ) -> JockeyState:
         race, effect = s.race.apply(card)
         pile = (*s.pile, card.id)
         ledger, results = s.ledger, s.results
@@ -459,7 +461,7 @@ class JockeyGame:
             left = REDEAL * count
             if self._options.hands:
                 owed = (REDEAL,) * count
-        return TableState(
+        return JockeyState(
             s.number,
             race,
             ledger,

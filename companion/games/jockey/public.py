@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.jockey.bets import Bet, Markers, RaceResult, Standing
-from companion.games.jockey.deck import Horse
-from companion.games.jockey.race import Effect, Place
+from companion.games.jockey.bets import JockeyBet, JockeyRaceResult, JockeyStanding, Markers
+from companion.games.jockey.deck import JockeyHorse
+from companion.games.jockey.race import CardEffect, Place
 
 
 @dataclass(frozen=True)
@@ -24,10 +24,10 @@ class JockeyBoard:
 
     track_length: int
     starter: str
-    progress: Mapping[Horse, int]
+    progress: Mapping[JockeyHorse, int]
     standings: tuple[Place, ...]
-    finish_order: tuple[Horse, ...]
-    last_effect: Effect | None
+    finish_order: tuple[JockeyHorse, ...]
+    last_effect: CardEffect | None
     pile: tuple[str, ...]
     cards_left: int
     hands: bool
@@ -36,8 +36,8 @@ class JockeyBoard:
     limits: Mapping[str, int]
     balances: Mapping[str, int]
     markers: Mapping[str, Markers]
-    ranking: tuple[Standing, ...]
-    results: tuple[RaceResult, ...]
+    ranking: tuple[JockeyStanding, ...]
+    results: tuple[JockeyRaceResult, ...]
 
     def to_json(self) -> dict[str, Any]:
         """Return the board as JSON-ready data (the table log's and the pages' form)."""
@@ -80,7 +80,7 @@ class JockeyPrivate:
     """What one player alone may see: their sealed bet, their hand, the cards they may keep,
     the cards owed to them, the cards they may play on their turn and their largest stake."""
 
-    bet: Bet | None
+    bet: JockeyBet | None
     hand: tuple[str, ...]
     leftover: tuple[str, ...]
     owed: int

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey.deck import HORSES, Card, CardKind, Horse
+from companion.games.jockey.deck import HORSES, CardKind, JockeyCard, JockeyHorse
 
 #: The last square of the standard board; a horse beyond it has passed the finish.
 TRACK_LENGTH = 80
@@ -27,7 +27,7 @@ class Place:
 
     first: int
     last: int
-    horses: tuple[Horse, ...]
+    horses: tuple[JockeyHorse, ...]
     square: int
 
     @property
@@ -47,7 +47,7 @@ class Blocked(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
+class CardEffect:
     """What one played card did: the horse it moved from ``start`` to ``end``, or why not.
 
     ``horse`` is None only when a neutral card found its position shared. ``forfeited``
@@ -57,7 +57,7 @@ class Effect:
 
     card: str
     label: str
-    horse: Horse | None
+    horse: JockeyHorse | None
     start: int
     end: int
     blocked: Blocked | None = None
@@ -84,7 +84,7 @@ class Effect:
         return f"{self.label} moved nothing: {reasons[self.blocked]}."
 
     @classmethod
-    def from_data(cls, data: Mapping[str, object]) -> Effect:
+    def from_data(cls, data: Mapping[str, object]) -> CardEffect:
         """Rebuild an effect from ``to_data`` output. Raises DataError when it does not fit."""
         try:
             horse, blocked = data["horse"], data["blocked"]
@@ -94,7 +94,7 @@ class Effect:
             return cls(
                 card=str(data["card"]),
                 label=str(data["label"]),
-                horse=None if horse is None else Horse(str(horse)),
+                horse=None if horse is None else JockeyHorse(str(horse)),
                 start=start,
                 end=end,
                 blocked=None if blocked is None else Blocked(str(blocked)),
@@ -128,13 +128,13 @@ class Race:
 
     track_length: int = TRACK_LENGTH
     progress: tuple[int, ...] = (0, 0, 0, 0)
-    finish_order: tuple[Horse, ...] = ()
+    finish_order: tuple[JockeyHorse, ...] = ()
 
     @classmethod
     def at(
         cls,
-        squares: Mapping[Horse, int] | Mapping[str, int],
-        finish_order: tuple[Horse, ...] = (),
+        squares: Mapping[JockeyHorse, int] | Mapping[str, int],
+        finish_order: tuple[JockeyHorse, ...] = (),
         track_length: int = TRACK_LENGTH,
     ) -> Race:
         """Set up a race with the horses on these squares (horses not named are on 0).
@@ -143,7 +143,7 @@ class Race:
         """
         progress = [0, 0, 0, 0]
         for name, square in squares.items():
-            progress[HORSES.index(Horse(name))] = square
+            progress[HORSES.index(JockeyHorse(name))] = square
         race = cls(track_length, tuple(progress), tuple(finish_order))
         race.check()
         return race
@@ -155,15 +155,15 @@ class Race:
         Horses not named are on square 0. A horse past the finish is marked ``1st`` or
         ``2nd`` (a lone finished horse may go unmarked). Raises DataError on bad text.
         """
-        squares: dict[Horse, int] = {}
-        ranks: dict[str, Horse] = {}
+        squares: dict[JockeyHorse, int] = {}
+        ranks: dict[str, JockeyHorse] = {}
         track = TRACK_LENGTH
         for part in (p.split() for p in text.split(",") if p.strip()):
             try:
                 if part[0] == "track" and len(part) == 2:
                     track = int(part[1])
                     continue
-                horse = Horse(part[0])
+                horse = JockeyHorse(part[0])
                 squares[horse] = int(part[1])
             except (ValueError, IndexError):
                 raise DataError(f"race text: cannot read {' '.join(part)!r}") from None
@@ -195,7 +195,7 @@ class Race:
         if past != set(self.finish_order) or len(self.finish_order) > FINISHERS:
             raise DataError("race: the finish order does not match the horses past the finish")
 
-    def square(self, horse: Horse) -> int:
+    def square(self, horse: JockeyHorse) -> int:
         """Return the square the horse is on."""
         return self.progress[HORSES.index(horse)]
 
@@ -231,7 +231,7 @@ class Race:
             taken += len(group)
         return tuple(places)
 
-    def holder(self, position: int) -> Horse | None:
+    def holder(self, position: int) -> JockeyHorse | None:
         """Return the horse holding ``position`` alone, or None when it is shared."""
         order = self.finish_order
         if position <= len(order):
@@ -247,7 +247,7 @@ class Race:
             h for h, s in zip(HORSES, self.progress, strict=True) if s == square and h not in order
         )
 
-    def apply(self, card: Card) -> tuple[Race, Effect]:
+    def apply(self, card: JockeyCard) -> tuple[Race, CardEffect]:
         """Play ``card``: return the race after it and what it did.
 
         A card whose effect moves nothing still counts as played; the race is then
@@ -259,10 +259,10 @@ class Race:
         if card.kind is CardKind.POSITION:
             horse = self.holder(card.position)
         if horse is None:
-            return self, Effect(card.id, card.label, None, 0, 0, Blocked.POSITION_SHARED)
+            return self, CardEffect(card.id, card.label, None, 0, 0, Blocked.POSITION_SHARED)
         start = self.progress[HORSES.index(horse)]
         if horse in self.finish_order:
-            return self, Effect(card.id, card.label, horse, start, start, Blocked.FINISHED)
+            return self, CardEffect(card.id, card.label, horse, start, start, Blocked.FINISHED)
         reach = card.steps
         limit: int | None = None
         blocked = Blocked.AT_LIMIT
@@ -280,18 +280,18 @@ class Race:
             limit = self.leader_square + card.ahead
         end = start + reach if limit is None else min(start + reach, limit)
         if end <= start:
-            return self, Effect(card.id, card.label, horse, start, start, blocked)
+            return self, CardEffect(card.id, card.label, horse, start, start, blocked)
         return self._moved(card, horse, start, end, start + reach - end)
 
     def _moved(
-        self, card: Card, horse: Horse, start: int, end: int, lost: int
-    ) -> tuple[Race, Effect]:
+        self, card: JockeyCard, horse: JockeyHorse, start: int, end: int, lost: int
+    ) -> tuple[Race, CardEffect]:
         index = HORSES.index(horse)
         progress = (*self.progress[:index], end, *self.progress[index + 1 :])
         finished = end > self.track_length
         order = (*self.finish_order, horse) if finished else self.finish_order
         race = Race(self.track_length, progress, order)
-        return race, Effect(card.id, card.label, horse, start, end, None, lost, finished)
+        return race, CardEffect(card.id, card.label, horse, start, end, None, lost, finished)
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> Race:
@@ -304,7 +304,7 @@ class Race:
                 raise TypeError("progress must be a mapping, finish_order a list")
             if type(track) is not int or any(type(s) is not int for s in squares.values()):
                 raise TypeError("squares and the track length must be whole numbers")
-            return cls.at(squares, tuple(Horse(h) for h in order), track)
+            return cls.at(squares, tuple(JockeyHorse(h) for h in order), track)
         except (KeyError, TypeError, ValueError) as error:
             raise DataError(f"saved race: {error}") from None
 

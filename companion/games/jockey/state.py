@@ -8,9 +8,9 @@ from enum import StrEnum
 from typing import TypeVar
 
 from companion.games.errors import DataError, Refusal
-from companion.games.jockey.bets import Bet, Ledger, RaceResult
+from companion.games.jockey.bets import JockeyBet, JockeyRaceResult, Ledger
 from companion.games.jockey.deck import DECK_SIZE, Deck, deck_from_data, default_deck
-from companion.games.jockey.race import TRACK_LENGTH, Effect, Race
+from companion.games.jockey.race import TRACK_LENGTH, CardEffect, Race
 
 #: Cards dealt to each player at the start of a race, by number of players.
 HAND_SIZES = {2: 15, 3: 12, 4: 10, 5: 9, 6: 9}
@@ -30,7 +30,7 @@ SAVE_VERSION = 1
 T = TypeVar("T")
 
 
-class Phase(StrEnum):
+class JockeyPhase(StrEnum):
     """Where the game stands."""
 
     BETTING = "betting"  # before the race's first card: bets (and hands) go in
@@ -76,7 +76,7 @@ class JockeyOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class TableState:
+class JockeyState:
     """Everything a Jockey game holds at one moment; a value, so undo keeps old ones.
 
     Per-player tuples follow the seating order. ``pile`` is this race's played pile,
@@ -95,15 +95,15 @@ class TableState:
     hands: tuple[frozenset[str], ...]
     owed: tuple[int, ...]
     leftover: tuple[frozenset[str], ...]
-    effect: Effect | None
-    results: tuple[RaceResult, ...]
+    effect: CardEffect | None
+    results: tuple[JockeyRaceResult, ...]
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> JockeyPhase:
         """Return where the game stands."""
         if self.race.over:
-            return Phase.GAME_OVER if self.number == RACES else Phase.RACE_OVER
-        return Phase.RACING if self.plays else Phase.BETTING
+            return JockeyPhase.GAME_OVER if self.number == RACES else JockeyPhase.RACE_OVER
+        return JockeyPhase.RACING if self.plays else JockeyPhase.BETTING
 
     @property
     def seat(self) -> int:
@@ -111,11 +111,11 @@ class TableState:
         return (self.number - 1 + self.plays) % len(self.ledger.players)
 
 
-def opening_state(players: tuple[str, ...], options: JockeyOptions) -> TableState:
+def opening_state(players: tuple[str, ...], options: JockeyOptions) -> JockeyState:
     """Return the state before race 1: horses on the start, 1000 each, nobody has bet."""
     count = len(players)
     empty = (frozenset[str](),) * count
-    return TableState(
+    return JockeyState(
         number=1,
         race=Race(options.track_length),
         ledger=Ledger.opening(players),
@@ -151,7 +151,7 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
 
 
 def state_to_data(
-    players: tuple[str, ...], options: JockeyOptions, state: TableState
+    players: tuple[str, ...], options: JockeyOptions, state: JockeyState
 ) -> dict[str, object]:
     """Return a whole game (players, options, state) as plain JSON-ready data."""
 
@@ -209,7 +209,7 @@ def _cards(value: object, deck: Deck, what: str) -> tuple[str, ...]:
     return ids
 
 
-def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, TableState]:
+def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, JockeyState]:
     """Rebuild players, options and state from ``state_to_data`` output.
 
     Raises DataError, naming the key, when the data is not a saved Jockey game or does not
@@ -229,7 +229,10 @@ def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, Table
         race = data["race"]
         if not isinstance(race, Mapping):
             raise DataError("saved game: race must be a mapping")
-        bets = [None if b is None else Bet.from_data(b) for b in _per_player(data, "bets", players)]
+        bets = [
+            None if b is None else JockeyBet.from_data(b)
+            for b in _per_player(data, "bets", players)
+        ]
         balances = [_balance(b) for b in _per_player(data, "balances", players)]
         hands = [frozenset(_cards(h, deck, "a hand")) for h in _per_player(data, "hands", players)]
         leftover = [
@@ -240,7 +243,7 @@ def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, Table
         results = data["results"]
         if not isinstance(results, list) or not (effect is None or isinstance(effect, Mapping)):
             raise DataError("saved game: results must be a list and last_effect a mapping")
-        state = TableState(
+        state = JockeyState(
             number=_whole(data["race_number"], "race_number", 1),
             race=Race.from_data(race),
             ledger=Ledger(players, tuple(balances), tuple(bets)),
@@ -250,8 +253,8 @@ def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, Table
             hands=tuple(hands),
             owed=tuple(owed),
             leftover=tuple(leftover),
-            effect=None if effect is None else Effect.from_data(effect),
-            results=tuple(RaceResult.from_data(r) for r in results),
+            effect=None if effect is None else CardEffect.from_data(effect),
+            results=tuple(JockeyRaceResult.from_data(r) for r in results),
         )
     except KeyError as error:
         raise DataError(f"saved game: missing {error}") from None
@@ -261,7 +264,7 @@ def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, Table
     return players, options, state
 
 
-def _check_state(players: tuple[str, ...], options: JockeyOptions, state: TableState) -> None:
+def _check_state(players: tuple[str, ...], options: JockeyOptions, state: JockeyState) -> None:
     """Raise DataError when a loaded state cannot have come from play."""
     problems = []
     if state.number > RACES:

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from companion.games.info import GameInfo, Option
 from companion.games.jumpy_jack.board import DIE_FACES, Board, Horse, Hurdle
-from companion.games.jumpy_jack.match import JumpyJackMatch, Phase
-from companion.games.jumpy_jack.moves import Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.match import JumpyJackMatch, JumpyPhase
+from companion.games.jumpy_jack.moves import HorseState, Landing, Move, Podium
 from companion.games.jumpy_jack.public import (
     HorseStanding,
     JumpyJackBoard,
@@ -34,9 +34,9 @@ from companion.games.jumpy_jack.public import (
 from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
 from companion.games.jumpy_jack.scoring import (
     Guess,
+    JumpyRaceResult,
     MatchOptions,
     Prediction,
-    RaceResult,
     guess_points,
     prediction_points,
 )
@@ -46,7 +46,6 @@ __all__ = [
     "DIE_FACES",
     "GAME",
     "Board",
-    "Effect",
     "Guess",
     "Horse",
     "HorseStanding",
@@ -55,13 +54,14 @@ __all__ = [
     "JumpyJackBoard",
     "JumpyJackMatch",
     "JumpyJackPrivate",
+    "JumpyPhase",
+    "JumpyRaceResult",
+    "Landing",
     "MatchOptions",
     "Move",
-    "Phase",
     "Podium",
     "Position",
     "Prediction",
-    "RaceResult",
     "TeamScore",
     "guess_points",
     "place_chances",

@@ -22,7 +22,7 @@ from companion.games.errors import DataError, GameError, Refusal, counted
 from companion.games.jumpy_jack.board import DIE_FACES, Board
 from companion.games.jumpy_jack.moves import Move, Podium
 from companion.games.jumpy_jack.race import Position
-from companion.games.jumpy_jack.scoring import Guess, MatchOptions, Prediction, RaceResult
+from companion.games.jumpy_jack.scoring import Guess, JumpyRaceResult, MatchOptions, Prediction
 from companion.games.jumpy_jack.state import (
     GUESS_INVALID,
     PREDICTION_INVALID,
@@ -38,7 +38,7 @@ from companion.games.text import short
 FORMAT = "companion.jumpy_jack/1"
 
 
-class Phase(StrEnum):
+class JumpyPhase(StrEnum):
     """What the match waits for."""
 
     PREDICT = "predict"  # before the race's first roll: predictions (and guesses) are open
@@ -261,7 +261,7 @@ class JumpyJackMatch:
         Refuses ``match_over`` and ``race_running`` (the race is not over yet).
         """
         state = self._state
-        if self.phase is Phase.MATCH_OVER:
+        if self.phase is JumpyPhase.MATCH_OVER:
             raise Refusal("match_over", "The match is over.")
         if not state.position.over:
             raise Refusal("race_running", "The race is not over yet.")
@@ -295,14 +295,14 @@ class JumpyJackMatch:
         return self._options.board
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> JumpyPhase:
         """Return what the match waits for."""
         state = self._state
         if state.position.over:
-            return Phase.MATCH_OVER if self._reached_target() else Phase.RACE_OVER
+            return JumpyPhase.MATCH_OVER if self._reached_target() else JumpyPhase.RACE_OVER
         if not state.started:
-            return Phase.PREDICT
-        return Phase.ROLL if state.die is None else Phase.MOVE
+            return JumpyPhase.PREDICT
+        return JumpyPhase.ROLL if state.die is None else JumpyPhase.MOVE
 
     @property
     def race_number(self) -> int:
@@ -362,7 +362,7 @@ class JumpyJackMatch:
         return self._state.guesses[self._seat(player)]
 
     @property
-    def results(self) -> tuple[RaceResult, ...]:
+    def results(self) -> tuple[JumpyRaceResult, ...]:
         """Return every scored race, first race first."""
         return self._state.results
 
@@ -388,7 +388,7 @@ class JumpyJackMatch:
     def winners(self) -> tuple[str, ...]:
         """Return the winning players in seat order (every member of a winning team);
         empty until the match is over. Equal highest totals share the win."""
-        if self.phase is not Phase.MATCH_OVER:
+        if self.phase is not JumpyPhase.MATCH_OVER:
             return ()
         if self._options.teams:
             teams = self.team_scores()
@@ -425,7 +425,7 @@ class JumpyJackMatch:
                 raise DataError(f"{source}: format {data.get('format')!r} is not {FORMAT!r}")
             options = MatchOptions.from_mapping(data["options"], f"{source}: options")
             match = cls.new([str(p) for p in data["players"]], options)
-            results = tuple(RaceResult.from_mapping(r) for r in data["results"])
+            results = tuple(JumpyRaceResult.from_mapping(r) for r in data["results"])
             state = state_from_mapping(data["state"], options.board, len(match._players), results)
             if len(state.results) != len(results):
                 raise ValueError("the current state does not hold every result")
@@ -483,9 +483,9 @@ class JumpyJackMatch:
 
     def _check_racing(self) -> None:
         phase = self.phase
-        if phase is Phase.MATCH_OVER:
+        if phase is JumpyPhase.MATCH_OVER:
             raise Refusal("match_over", "The match is over.")
-        if phase is Phase.RACE_OVER:
+        if phase is JumpyPhase.RACE_OVER:
             raise Refusal("race_over", "The race is over: start the next race.")
 
     def _check_turn(self, player: str | None) -> None:

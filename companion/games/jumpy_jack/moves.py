@@ -18,7 +18,7 @@ class HorseState(Enum):
     OUT = "out"
 
 
-class Effect(Enum):
+class Landing(Enum):
     """How a move ends for the horse that made it."""
 
     ADVANCE = "advance"  # rests on an ordinary square
@@ -30,11 +30,11 @@ class Effect(Enum):
 
 #: The effect of each kind of precomputed move.
 EFFECT_OF_KIND = {
-    Kind.ADVANCE: Effect.ADVANCE,
-    Kind.STOP: Effect.STOP,
-    Kind.OUT: Effect.OUT,
-    Kind.RESTART: Effect.RESTART,
-    Kind.FINISH: Effect.FINISH,
+    Kind.ADVANCE: Landing.ADVANCE,
+    Kind.STOP: Landing.STOP,
+    Kind.OUT: Landing.OUT,
+    Kind.RESTART: Landing.RESTART,
+    Kind.FINISH: Landing.FINISH,
 }
 
 
@@ -53,7 +53,7 @@ class Move:
     origin: int
     landing: int
     bounce: int | None
-    effect: Effect
+    effect: Landing
     barrage: bool
     place: int | None
 
@@ -70,14 +70,14 @@ class Move:
     @property
     def finish(self) -> bool:
         """Tell whether the move takes the horse over the line."""
-        return self.effect is Effect.FINISH
+        return self.effect is Landing.FINISH
 
     @property
     def square(self) -> int | None:
         """Return the square the horse rests on afterwards (None once finished or out)."""
-        if self.effect in (Effect.FINISH, Effect.OUT):
+        if self.effect in (Landing.FINISH, Landing.OUT):
             return None
-        return 0 if self.effect is Effect.RESTART else self.final
+        return 0 if self.effect is Landing.RESTART else self.final
 
     def to_mapping(self) -> dict[str, Any]:
         """Return the move as plain data."""
@@ -101,7 +101,7 @@ class Move:
             origin=int(data["origin"]),
             landing=int(data["landing"]),
             bounce=None if data["bounce"] is None else int(data["bounce"]),
-            effect=Effect(data["effect"]),
+            effect=Landing(data["effect"]),
             barrage=bool(data["barrage"]),
             place=None if data["place"] is None else int(data["place"]),
         )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.jumpy_jack.moves import HorseState, Move
-from companion.games.jumpy_jack.scoring import Guess, Prediction, RaceResult
+from companion.games.jumpy_jack.scoring import Guess, JumpyRaceResult, Prediction
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class JumpyJackBoard:
     scores: Mapping[str, int]
     teams: tuple[TeamScore, ...]
     target: int
-    results: tuple[RaceResult, ...]
+    results: tuple[JumpyRaceResult, ...]
 
     @property
     def horse_names(self) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from companion.games.errors import DataError, Refusal
 from companion.games.jumpy_jack.board import DIE_FACES, Board, Hurdle, Kind
-from companion.games.jumpy_jack.moves import EFFECT_OF_KIND, Effect, HorseState, Move, Podium
+from companion.games.jumpy_jack.moves import EFFECT_OF_KIND, HorseState, Landing, Move, Podium
 from companion.games.text import short
 
 
@@ -219,9 +219,9 @@ class Position:
         squares = list(self.squares)
         squares[index] = move.square
         podium = self.podium
-        if move.effect is Effect.FINISH:
+        if move.effect is Landing.FINISH:
             podium = Podium((*podium.finishers, move.horse), podium.eliminated, podium.size)
-        elif move.effect is Effect.OUT:
+        elif move.effect is Landing.OUT:
             podium = Podium(podium.finishers, (*podium.eliminated, move.horse), podium.size)
         return Position(self.board, tuple(squares), podium)
 
@@ -241,11 +241,11 @@ class Position:
         landing = origin + die
         effect = EFFECT_OF_KIND[kind]
         place = None
-        if effect is Effect.FINISH:
+        if effect is Landing.FINISH:
             place = len(self.podium.finishers) + 1
-        elif effect is Effect.OUT:
+        elif effect is Landing.OUT:
             place = self.podium.size - len(self.podium.eliminated)
-        barrage = effect in (Effect.ADVANCE, Effect.STOP) and self._count[final] == 1
+        barrage = effect in (Landing.ADVANCE, Landing.STOP) and self._count[final] == 1
         return Move(
             horse=self.board.horses[index].name,
             die=die,

@@ -91,7 +91,7 @@ class Guess:
 
 
 @dataclass(frozen=True)
-class RaceResult:
+class JumpyRaceResult:
     """A scored race: its podium, every prediction and guess, the points they earned."""
 
     number: int
@@ -119,7 +119,7 @@ class RaceResult:
         }
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> RaceResult:
+    def from_mapping(cls, data: Mapping[str, Any]) -> JumpyRaceResult:
         """Read a result written by ``to_mapping``; raises KeyError/TypeError/ValueError."""
         return cls(
             number=int(data["number"]),

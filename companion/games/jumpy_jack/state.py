@@ -12,8 +12,8 @@ from companion.games.jumpy_jack.moves import Move
 from companion.games.jumpy_jack.race import Position
 from companion.games.jumpy_jack.scoring import (
     Guess,
+    JumpyRaceResult,
     Prediction,
-    RaceResult,
     guess_points,
     prediction_points,
 )
@@ -31,7 +31,7 @@ class MatchState:
     started: bool = False
     predictions: tuple[Prediction | None, ...] = ()
     guesses: tuple[Guess | None, ...] = ()
-    results: tuple[RaceResult, ...] = ()
+    results: tuple[JumpyRaceResult, ...] = ()
     last_move: Move | None = None
 
 
@@ -53,12 +53,12 @@ def check_horses(horses: Sequence[str], board: Board, code: str, sentence: str) 
     return (first, second, third)
 
 
-def score_race(state: MatchState, players: Sequence[str]) -> RaceResult:
+def score_race(state: MatchState, players: Sequence[str]) -> JumpyRaceResult:
     """Score the finished race of ``state``: every prediction, every guess."""
     podium = state.position.podium
     predictions = {p: h for p, h in zip(players, state.predictions, strict=True) if h is not None}
     guesses = {p: g for p, g in zip(players, state.guesses, strict=True) if g is not None}
-    return RaceResult(
+    return JumpyRaceResult(
         number=state.race,
         podium=podium,
         predictions=predictions,
@@ -88,7 +88,7 @@ def state_to_mapping(state: MatchState) -> dict[str, Any]:
 
 
 def state_from_mapping(
-    data: Mapping[str, Any], board: Board, players: int, results: tuple[RaceResult, ...]
+    data: Mapping[str, Any], board: Board, players: int, results: tuple[JumpyRaceResult, ...]
 ) -> MatchState:
     """Read a snapshot written by ``state_to_mapping``; raises GameError, KeyError,
     TypeError or ValueError."""

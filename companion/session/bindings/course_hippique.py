@@ -19,16 +19,16 @@ from companion.games.course_hippique import (
     CourseHippiqueBoard,
     CourseHippiqueGame,
     CourseHippiquePrivate,
-    Phase,
-    Standing,
+    CoursePhase,
+    CourseStanding,
 )
 from companion.games.errors import Refusal
 from companion.session.binding import Binding
 from companion.session.log import (
-    Bet,
+    BetEntry,
     DealCard,
     DealCourse,
-    Entry,
+    LogEntry,
     NextRace,
     SetMaxBet,
     TurnCard,
@@ -37,8 +37,8 @@ from companion.session.log import (
 if TYPE_CHECKING:
     from companion.session.session import Game
 
-_OPEN = (Phase.DEALING, Phase.REDEAL, Phase.BETTING)
-_OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
+_OPEN = (CoursePhase.DEALING, CoursePhase.REDEAL, CoursePhase.BETTING)
+_OVER = (CoursePhase.RACE_OVER, CoursePhase.GAME_OVER)
 
 
 class CourseHippiqueBinding(Binding):
@@ -50,7 +50,7 @@ class CourseHippiqueBinding(Binding):
         super().__init__(players, options)
         self.game = CourseHippiqueGame.new(players, dict(options))
 
-    def apply(self, entry: Entry) -> None:
+    def apply(self, entry: LogEntry) -> None:
         """Forward one input to the game (Refusal comes from the engine)."""
         g = self.game
         if isinstance(entry, DealCard):
@@ -59,7 +59,7 @@ class CourseHippiqueBinding(Binding):
             g.deal_course(list(entry.cards))
         elif isinstance(entry, SetMaxBet):
             g.set_max_bet(entry.amount)
-        elif isinstance(entry, Bet):
+        elif isinstance(entry, BetEntry):
             if entry.kind != "win" or entry.horse2 is not None or entry.stake2 is not None:
                 raise Refusal("unknown_bet", "Here a bet is one horse to win.")
             g.place_bet(entry.player, entry.horse, entry.stake)
@@ -74,7 +74,7 @@ class CourseHippiqueBinding(Binding):
         """The croupier, who deals, sets the maximum and turns the cards (None between races)."""
         return None if self.game.phase in _OVER else self.game.croupier
 
-    def phase(self) -> Phase:
+    def phase(self) -> CoursePhase:
         """``dealing``, ``redeal``, ``betting``, ``racing``, ``race_over`` or ``game_over``."""
         return self.game.phase
 
@@ -97,7 +97,7 @@ class CourseHippiqueBinding(Binding):
 
     def finished(self) -> bool:
         """Whether the last race has a winner."""
-        return self.game.phase is Phase.GAME_OVER
+        return self.game.phase is CoursePhase.GAME_OVER
 
     def winners(self) -> tuple[str, ...]:
         """The players with the most chips once the game is over."""
@@ -145,11 +145,11 @@ class CourseHippiqueBinding(Binding):
         return self.game.to_dict()
 
 
-def _ranking(balances: Mapping[str, int]) -> tuple[Standing, ...]:
+def _ranking(balances: Mapping[str, int]) -> tuple[CourseStanding, ...]:
     chips = list(balances.values())
     ordered = sorted(balances.items(), key=lambda pc: -pc[1])
     return tuple(
-        Standing(place=1 + sum(c > amount for c in chips), player=p, chips=amount)
+        CourseStanding(place=1 + sum(c > amount for c in chips), player=p, chips=amount)
         for p, amount in ordered
     )
 
@@ -167,7 +167,7 @@ def _balance(table: Game, player: str) -> int:
     return mine.balance
 
 
-def random_input(table: Game, rng: random.Random) -> Entry | None:
+def random_input(table: Game, rng: random.Random) -> LogEntry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     view = table.view(None)
     board = view.board
@@ -195,7 +195,7 @@ def random_input(table: Game, rng: random.Random) -> Entry | None:
             player = rng.choice(bettors)
             most = min(board.max_bet, _balance(table, player))
             horse = rng.choice(GAME.horses)
-            return Bet(player, horse, rng.randint(1, most))
+            return BetEntry(player, horse, rng.randint(1, most))
         return TurnCard(rng.choice(unseen), croupier)
     if view.phase == "racing":
         return TurnCard(rng.choice(unseen), croupier if rng.random() < 0.5 else None)

@@ -20,17 +20,17 @@ from companion.games.jockey import (
     BetKind,
     JockeyBoard,
     JockeyGame,
+    JockeyPhase,
     JockeyPrivate,
-    Phase,
 )
 from companion.session.binding import Binding
-from companion.session.log import Bet, Entry, Hand, NextRace, PlayCard
+from companion.session.log import BetEntry, Hand, LogEntry, NextRace, PlayCard
 
 if TYPE_CHECKING:
     from companion.session.session import Game
 
-_SEALED = (Phase.BETTING, Phase.RACING)
-_OVER = (Phase.RACE_OVER, Phase.GAME_OVER)
+_SEALED = (JockeyPhase.BETTING, JockeyPhase.RACING)
+_OVER = (JockeyPhase.RACE_OVER, JockeyPhase.GAME_OVER)
 
 
 class JockeyBinding(Binding):
@@ -42,10 +42,10 @@ class JockeyBinding(Binding):
         super().__init__(players, options)
         self.game = JockeyGame.new(players, dict(options))
 
-    def apply(self, entry: Entry) -> None:
+    def apply(self, entry: LogEntry) -> None:
         """Forward one input to the game (Refusal comes from the engine)."""
         g = self.game
-        if isinstance(entry, Bet):
+        if isinstance(entry, BetEntry):
             horses = (entry.horse,) if entry.horse2 is None else (entry.horse, entry.horse2)
             stakes = (entry.stake,) if entry.stake2 is None else (entry.stake, entry.stake2)
             g.bet(entry.player, entry.kind, horses, stakes)
@@ -62,7 +62,7 @@ class JockeyBinding(Binding):
         """The player who plays the next card (None once the race is over)."""
         return self.game.current_player
 
-    def phase(self) -> Phase:
+    def phase(self) -> JockeyPhase:
         """``betting``, ``racing``, ``race_over`` or ``game_over``."""
         return self.game.phase
 
@@ -87,7 +87,7 @@ class JockeyBinding(Binding):
 
     def finished(self) -> bool:
         """Whether the third race is settled."""
-        return self.game.phase is Phase.GAME_OVER
+        return self.game.phase is JockeyPhase.GAME_OVER
 
     def winners(self) -> tuple[str, ...]:
         """The players sharing the highest balance once the game is over."""
@@ -138,21 +138,21 @@ class JockeyBinding(Binding):
 SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"hands": True})
 
 
-def _jockey_bet(player: str, limit: int, rng: random.Random) -> Bet:
+def _jockey_bet(player: str, limit: int, rng: random.Random) -> BetEntry:
     kind = str(rng.choice(list(BET_SHAPES)))
     horses = rng.sample(GAME.horses, BET_SHAPES[BetKind(kind)][0])
     units = max(1, limit // 100)
     if kind == "order" and units >= 2:
         first = rng.randint(1, units - 1)
         second = rng.randint(1, units - first)
-        return Bet(player, horses[0], first * 100, kind, horses[1], second * 100)
+        return BetEntry(player, horses[0], first * 100, kind, horses[1], second * 100)
     if kind == "order":
         kind, horses = "win", horses[:1]
     second_horse = horses[1] if kind == "double" else None
-    return Bet(player, horses[0], rng.randint(1, units) * 100, kind, second_horse)
+    return BetEntry(player, horses[0], rng.randint(1, units) * 100, kind, second_horse)
 
 
-def random_input(table: Game, rng: random.Random) -> Entry | None:
+def random_input(table: Game, rng: random.Random) -> LogEntry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     binding = table.binding
     assert isinstance(binding, JockeyBinding)

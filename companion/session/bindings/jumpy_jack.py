@@ -18,12 +18,12 @@ from companion.games.jumpy_jack import (
     JumpyJackBoard,
     JumpyJackMatch,
     JumpyJackPrivate,
+    JumpyPhase,
     MatchOptions,
-    Phase,
     TeamScore,
 )
 from companion.session.binding import Binding
-from companion.session.log import Entry, Forfeit, Guess, Move, NextRace, Predict, Roll
+from companion.session.log import Forfeit, GuessEntry, LogEntry, MoveEntry, NextRace, Predict, Roll
 
 if TYPE_CHECKING:
     from companion.session.session import Game
@@ -38,18 +38,18 @@ class JumpyJackBinding(Binding):
         super().__init__(players, options)
         self.match = JumpyJackMatch.new(players, MatchOptions.parse(options))
 
-    def apply(self, entry: Entry) -> None:
+    def apply(self, entry: LogEntry) -> None:
         """Forward one input to the match (Refusal comes from the engine)."""
         m = self.match
         if isinstance(entry, Roll):
             m.roll(entry.value, entry.player)
-        elif isinstance(entry, Move):
+        elif isinstance(entry, MoveEntry):
             m.move(entry.horse, entry.player)
         elif isinstance(entry, Forfeit):
             m.forfeit(entry.player)
         elif isinstance(entry, Predict):
             m.predict(entry.player, entry.horses)
-        elif isinstance(entry, Guess):
+        elif isinstance(entry, GuessEntry):
             m.guess(entry.player, entry.target, entry.horses)
         elif isinstance(entry, NextRace):
             m.next_race()
@@ -60,7 +60,7 @@ class JumpyJackBinding(Binding):
         """The player who rolls or moves next."""
         return self.match.current_player
 
-    def phase(self) -> Phase:
+    def phase(self) -> JumpyPhase:
         """``predict``, ``roll``, ``move``, ``race_over`` or ``match_over``."""
         return self.match.phase
 
@@ -69,7 +69,7 @@ class JumpyJackBinding(Binding):
         return self.match.race_number
 
     def _open(self) -> bool:
-        return self.match.phase not in (Phase.RACE_OVER, Phase.MATCH_OVER)
+        return self.match.phase not in (JumpyPhase.RACE_OVER, JumpyPhase.MATCH_OVER)
 
     def sealed(self) -> tuple[str, ...]:
         """The players holding a prediction (or guess) for a race not yet scored."""
@@ -82,13 +82,13 @@ class JumpyJackBinding(Binding):
 
     def waiting_for(self) -> tuple[str, ...]:
         """The players who have not predicted before the race's first roll."""
-        if self.match.phase is not Phase.PREDICT:
+        if self.match.phase is not JumpyPhase.PREDICT:
             return ()
         return self.match.missing_predictions()
 
     def finished(self) -> bool:
         """Whether someone (or some team) has reached the target."""
-        return self.match.phase is Phase.MATCH_OVER
+        return self.match.phase is JumpyPhase.MATCH_OVER
 
     def winners(self) -> tuple[str, ...]:
         """The winning players, ties sharing."""
@@ -134,7 +134,7 @@ class JumpyJackBinding(Binding):
 SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {})
 
 
-def random_input(table: Game, rng: random.Random) -> Entry | None:
+def random_input(table: Game, rng: random.Random) -> LogEntry | None:
     """Draw an input the game accepts now (for autoplay), or None when it is over."""
     view = table.view(None)
     board = view.board
@@ -153,7 +153,7 @@ def random_input(table: Game, rng: random.Random) -> Entry | None:
         return Roll(rng.randint(1, 6), view.turn if rng.random() < 0.5 else None)
     if view.phase == "move":
         legal = board.legal_horses
-        return Move(rng.choice(legal), view.turn) if legal else Forfeit(view.turn)
+        return MoveEntry(rng.choice(legal), view.turn) if legal else Forfeit(view.turn)
     if view.phase == "race_over":
         return NextRace()
     return None
