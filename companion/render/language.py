@@ -58,16 +58,18 @@ def system_language(environ: Mapping[str, str] | None = None) -> str:
 
 
 @cache
-def catalog(language: str) -> gettext.NullTranslations:
-    """Return the compiled catalog of ``language`` (English when it is missing)."""
+def catalog(language: str, domain: str = DOMAIN) -> gettext.NullTranslations:
+    """Return the compiled catalog of ``domain`` in ``language`` (English when it is missing)."""
     if language not in LANGUAGES:
         raise ValueError(f"the table does not speak {language!r}: one of {', '.join(LANGUAGES)}")
     try:
-        return gettext.translation(DOMAIN, LOCALE_DIR, [language])
+        return gettext.translation(domain, LOCALE_DIR, [language])
     except FileNotFoundError:
         if language != "en":
             log.warning(
-                "no compiled catalog for %s: run `make catalogs`; English is shown", language
+                "no compiled %s catalog for %s: run `make catalogs`; English is shown",
+                domain,
+                language,
             )
         return gettext.NullTranslations()
 

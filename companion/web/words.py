@@ -8,40 +8,22 @@ language set by ``speaking``: the table's.
 
 from __future__ import annotations
 
-import gettext
 import json
-import logging
-from functools import cache
 
-from companion.render.language import LANGUAGES, LOCALE_DIR, current
-
-log = logging.getLogger("companion.web")
+from companion.render.language import catalog, current
 
 #: The gettext domain of the pages' words.
 DOMAIN = "pages"
 
 
-@cache
-def pages_catalog(language: str) -> gettext.NullTranslations:
-    """Return the compiled catalog of the pages in ``language`` (English when it is missing)."""
-    if language not in LANGUAGES:
-        raise ValueError(f"the pages do not speak {language!r}: one of {', '.join(LANGUAGES)}")
-    try:
-        return gettext.translation(DOMAIN, LOCALE_DIR, [language])
-    except FileNotFoundError:
-        if language != "en":
-            log.warning("no compiled pages catalog for %s: run `make catalogs`", language)
-        return gettext.NullTranslations()
-
-
 def t(text: str) -> str:
     """Return ``text`` (a word of the pages) in the language being spoken."""
-    return pages_catalog(current()).gettext(text) if text else text
+    return catalog(current(), DOMAIN).gettext(text) if text else text
 
 
 def tn(singular: str, plural: str, count: int) -> str:
     """Return the form of a counting phrase of the pages for ``count``."""
-    return pages_catalog(current()).ngettext(singular, plural, count)
+    return catalog(current(), DOMAIN).ngettext(singular, plural, count)
 
 
 def marked(text: str) -> str:
