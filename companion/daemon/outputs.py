@@ -12,6 +12,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import ne
 from typing import Any
 
 from companion.devices.base import OFF, Buzzer, LedStrip, PixelDisplay, TextDisplay
@@ -121,7 +122,7 @@ def next_row(sent: Sequence[str], target: Sequence[str]) -> int | None:
     """The row to send next: of the rows that differ, the one with the fewest changed cells
     (the bottom one on a tie, where messages of the moment sit); None when all are sent."""
     changed = [
-        (sum(a != b for a, b in zip(old.ljust(len(new)), new, strict=False)), -row, row)
+        (sum(map(ne, old.ljust(len(new)), new)), -row, row)
         for row, (old, new) in enumerate(zip(sent, target, strict=True))
         if old != new
     ]
@@ -238,7 +239,7 @@ class Panel:
         self._lcd_sent = None  # unknown should this write fail
         lcd.show(step)
         self._lcd_sent = step
-        if next_row(step, target) is not None:
+        if step != target:
             writer = self._writer("lcd")
             if writer is not None:
                 writer.submit("lcd-rest", self._lcd_row)

@@ -34,6 +34,9 @@ DEFAULT_ROM = "A00"
 #: Gaps of unchanged cells this short are re-sent rather than paying for a new address.
 MERGE_GAP = 1
 
+#: How many screens' codes a display remembers (a game shows far fewer distinct ones).
+FRAMES_KEPT = 256
+
 #: One cell of text before the screen's custom characters are chosen: a ROM code, or a
 #: character that needs a custom slot (a glyph, or an accented letter the ROM lacks).
 Token = int | str
@@ -164,6 +167,9 @@ class CharacterLcd:
         #: What each custom slot holds on the controller (None: nothing known).
         self._slots: list[str | None] = [None] * SLOT_COUNT
         self._shown: list[bytes] | None = None
+        #: Frames worked out before, by their rows and the slots they were worked out with
+        #: (only those that needed no new slot: they depend on nothing else).
+        self._frames: dict[tuple[tuple[str, ...], tuple[str | None, ...]], list[bytes]] = {}
         # The glyphs the ROM lacks are loaded from the start; letters take slots as needed.
         for slot, char in enumerate(g for g in GLYPHS if g not in rom_codes(rom)):
             port.define_char(slot, _picture(char))
@@ -192,7 +198,11 @@ class CharacterLcd:
     def frame(self, lines: Sequence[str]) -> tuple[list[bytes], list[str | None]]:
         """Return the codes of each row for ``lines`` (cut or padded to the size) and the
         custom slots they need, keeping the characters already in a slot where they are."""
-        rows = [*list(lines)[: self.rows], *[""] * max(0, self.rows - len(lines))]
+        rows = (*list(lines)[: self.rows], *[""] * max(0, self.rows - len(lines)))
+        key = (rows, tuple(self._slots))
+        known = self._frames.get(key)
+        if known is not None:
+            return list(known), list(self._slots)
         parsed = [_row(line[: self.cols].ljust(self.cols), self.rom) for line in rows]
         glyphs: dict[str, None] = {}
         letters: dict[str, None] = {}
@@ -223,7 +233,11 @@ class CharacterLcd:
             )
             for cells, plain, _ in parsed
         ]
-        return codes, slots
+        if not missing:
+            if len(self._frames) >= FRAMES_KEPT:
+                self._frames.clear()
+            self._frames[key] = codes
+        return list(codes), slots
 
     def show(self, lines: Sequence[str]) -> None:
         """Show up to ``rows`` lines; only the cells that differ from the screen are sent.
@@ -337,6 +351,12 @@ def _expander_bytes(rs: int, byte: int, light: int) -> bytes:
     return bytes(out)
 
 
+@functools.cache
+def _instruction_bytes(instruction: int, light: int) -> bytes:
+    """The six expander writes of an instruction byte (each worked out once)."""
+    return _expander_bytes(0, instruction, light)
+
+
 #: The expander writes of every data byte, with the backlight on and off (computed once).
 _DATA_STREAMS = {
     light: tuple(_expander_bytes(PCF_RS, code, light) for code in range(256))
@@ -352,7 +372,7 @@ def pcf8574_stream(instruction: int, codes: bytes, *, backlight: bool = True) ->
     """
     light = PCF_BACKLIGHT if backlight else 0
     table = _DATA_STREAMS[light]
-    return _expander_bytes(0, instruction, light) + b"".join([table[code] for code in codes])
+    return _instruction_bytes(instruction, light) + b"".join([table[code] for code in codes])
 
 
 class RplcdPort:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import errno
 import functools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -216,9 +217,13 @@ class PageWriter:
             return None
         return cls(device, name)
 
-    def send(self, image: Image.Image) -> None:
-        """Put ``image`` on the glass; the frame is unknown after an error."""
-        new = page_bytes(self.device.preprocess(image))
+    def pages(self, image: Image.Image) -> bytes:
+        """``image`` as the controller stores it, turned as luma's device turns it."""
+        return page_bytes(self.device.preprocess(image))
+
+    def send(self, new: bytes) -> None:
+        """Put a frame of page bytes (``pages``) on the glass; the frame is unknown after an
+        error."""
         old, self.shown = self.shown, None
         spans = changed_spans(old, new, 128)
         if self.controller == "sh1106":
@@ -246,6 +251,20 @@ class PageWriter:
             self.device.data(new[page * 128 + first : page * 128 + last + 1])
 
 
+@dataclass(frozen=True)
+class ReadyFrame:
+    """A frame with what sending it needs worked out: its pixels as bytes (to compare with
+    the frame on the glass) and, on an SSD1306 or SH1106, its page bytes."""
+
+    image: Image.Image
+    data: bytes
+    pages: bytes | None
+
+
+#: How many ready frames an OLED keeps (die faces, roll frames, the last texts).
+READY_KEPT = 64
+
+
 def _is_luma_error(exc: BaseException) -> bool:
     return type(exc).__module__.split(".")[0] == "luma"
 
@@ -270,7 +289,9 @@ class Oled:
         self._pager = PageWriter.for_device(device)
         self._sent: bytes | None = None
         self._image = Image.new("1", (self.width, self.height))
-        self._steady: Image.Image | None = None
+        self._steady: ReadyFrame | None = None
+        #: Frames drawn and made ready before, by what they show (a die face, a text...).
+        self._ready: dict[Hashable, ReadyFrame] = {}
 
     @classmethod
     def open(
@@ -321,21 +342,19 @@ class Oled:
 
     def show_die(self, face: int) -> None:
         """Draw die ``face`` (1..6) as pips. Raises ValueError for another number."""
-        self.show_image(die_image(face, (self.width, self.height)))
+        size = (self.width, self.height)
+        self._show(self._known(("die", face), lambda: _die_frame(face, size)))
 
     def show_text(self, lines: Sequence[str]) -> None:
         """Draw a few short lines of text (suits, accents allowed)."""
-        self.show_image(text_image(lines, (self.width, self.height)))
+        shown, size = tuple(lines), (self.width, self.height)
+        self._show(self._known(("text", shown), lambda: _text_frame(shown, size)))
 
     def show_image(self, image: Image.Image) -> None:
         """Show a ready-made frame of the display's size (converted to 1 bit)."""
         if image.size != (self.width, self.height):
             raise ValueError(f"frame is {image.size}, the OLED is {(self.width, self.height)}")
-        with self._lock:
-            self._raise_failure()
-            self._steady = image.convert("1")
-            if not self._steps.running:
-                self._send(self._steady)
+        self._show(self._ready_frame(image.convert("1")))
 
     def roll(self, duration_s: float = 0.6, frame_s: float = 0.075) -> None:
         """Animate a rolling die for ``duration_s``; then show the latest frame asked for.
@@ -362,7 +381,7 @@ class Oled:
             self._steps.cancel()
             self._steady = None
             try:
-                self._send(Image.new("1", (self.width, self.height)))
+                self._send(self._ready_frame(Image.new("1", (self.width, self.height))))
             finally:
                 self.device.cleanup()
 
@@ -387,7 +406,8 @@ class Oled:
 
     def _send_roll_frame(self, step: int, size: tuple[int, int], until: float) -> None:
         if step == 0 or self._clock() < until:
-            self._send(roll_image(step, size))
+            cycle = step % len(ROLL_FACES)
+            self._send(self._known(("roll", cycle), lambda: _roll_frame(cycle, size)))
 
     def _send_steady(self) -> None:
         if self._steady is not None:
@@ -400,20 +420,42 @@ class Oled:
             self._sent = None
             raise
 
-    def _send(self, image: Image.Image) -> None:
-        data = image.tobytes()
-        if data == self._sent:
+    def _show(self, frame: ReadyFrame) -> None:
+        """Make ``frame`` the steady picture; send it unless a roll is playing."""
+        with self._lock:
+            self._raise_failure()
+            self._steady = frame
+            if not self._steps.running:
+                self._send(frame)
+
+    def _ready_frame(self, image: Image.Image) -> ReadyFrame:
+        """``image`` (1 bit, the display's size, never drawn on afterwards) made ready."""
+        pages = self._pager.pages(image) if self._pager is not None else None
+        return ReadyFrame(image, image.tobytes(), pages)
+
+    def _known(self, key: Hashable, draw: Callable[[], Image.Image]) -> ReadyFrame:
+        """The ready frame of ``key``, drawn by ``draw`` the first time it is asked for."""
+        frame = self._ready.get(key)
+        if frame is None:
+            frame = self._ready_frame(draw())
+            if len(self._ready) >= READY_KEPT:
+                self._ready.clear()
+            self._ready[key] = frame
+        return frame
+
+    def _send(self, frame: ReadyFrame) -> None:
+        if frame.data == self._sent:
             return
         self._sent = None
         try:
-            if self._pager is not None:
-                self._pager.send(image)
+            if self._pager is not None and frame.pages is not None:
+                self._pager.send(frame.pages)
             else:
-                self.device.display(image)
+                self.device.display(frame.image)
         except Exception as exc:
             if _is_luma_error(exc):
                 raise OSError(errno.EIO, f"OLED: {exc}") from exc
             raise
-        self._sent = data
-        self._image = image
+        self._sent = frame.data
+        self._image = frame.image
         self.frames_sent += 1

@@ -82,6 +82,22 @@ def test_letters_beyond_the_free_slots_fold_to_their_bare_letter() -> None:
     assert lcd.port.lines()[2] == "û ç î ê E".ljust(20)  # type: ignore[attr-defined]
 
 
+def test_a_screen_shown_again_after_its_letters_lost_their_slots_shows_them_again() -> None:
+    lcd = CharacterLcd.fake(rom="A00")
+    accents = ["Chloé à gagné", "Zoé: 5", "", ""]
+    others = ["Île Ôtto Ùlla", "Ûrsula Ëve Ïda", "Àlain Îrène", ""]
+    expected = {
+        tuple(accents): [row.ljust(20) for row in accents],
+        tuple(others): [row.ljust(20) for row in others],
+    }
+    # Each screen needs slots the other took: every time it comes back, its letters are
+    # drawn into the slots again, whatever the display worked out for it before.
+    for lines in (accents, others, accents, others, accents, accents):
+        lcd.show(lines)
+        assert lcd.port.lines() == expected[tuple(lines)]  # type: ignore[attr-defined]
+        assert lcd.lines() == expected[tuple(lines)]
+
+
 def test_a_suit_on_the_glass_keeps_its_slot_while_letters_come_and_go(
     glass: tuple[CharacterLcd, WatchedController],
 ) -> None:
