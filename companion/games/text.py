@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from dataclasses import dataclass
@@ -53,12 +54,18 @@ def N_(template: str) -> str:
 
 def display_lines(sentence: str, width: int = DISPLAY_WIDTH) -> list[str]:
     """Word-wrap ``sentence`` into the rows of a character display ``width`` columns wide."""
-    return textwrap.wrap(sentence, width=width, break_long_words=True) or [""]
+    return list(_wrapped(sentence, width))
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(sentence: str, width: int) -> tuple[str, ...]:
+    """``display_lines``, worked out once per sentence (the same ones come back all game)."""
+    return tuple(textwrap.wrap(sentence, width=width, break_long_words=True) or [""])
 
 
 def fits_display(sentence: str) -> bool:
     """Tell whether ``sentence`` word-wraps into the 4 rows of a 20-column LCD."""
-    return len(display_lines(sentence)) <= DISPLAY_ROWS
+    return len(_wrapped(sentence, DISPLAY_WIDTH)) <= DISPLAY_ROWS
 
 
 def short(name: str, width: int) -> str:

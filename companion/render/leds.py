@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
 
 from companion.devices.base import OFF
 from companion.games.colours import COLOURS, rgb_of
@@ -45,4 +46,4 @@ def dim(rgb: RGB, factor: float = 0.15) -> RGB:
 
 def frame(count: int, lit: Mapping[int, RGB]) -> tuple[RGB, ...]:
     """Return ``count`` LED colours: ``lit[i]`` on LED i, dark elsewhere."""
-    return tuple(lit.get(i, OFF) for i in range(count))
+    return tuple(map(lit.get, range(count), repeat(OFF)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
@@ -101,12 +102,14 @@ def spread_name(name: str, rest: str, right: str, width: int = COLS, least: int 
     return named(name, rest, width)
 
 
+@functools.lru_cache(maxsize=1024)
 def wrap(sentence: str, width: int = COLS, rows: int = ROWS) -> tuple[str, ...]:
     """Word-wrap ``sentence`` into at most ``rows`` rows of ``width`` characters."""
     lines = textwrap.wrap(sentence, width=width, break_on_hyphens=False) or [""]
     return tuple(lines[:rows])
 
 
+@functools.lru_cache(maxsize=1024)
 def fits(sentence: str, rows: int, width: int = COLS) -> bool:
     """Tell whether ``sentence`` word-wraps whole into ``rows`` rows (no word broken)."""
     lines = textwrap.wrap(sentence, width=width, break_long_words=False, break_on_hyphens=False)

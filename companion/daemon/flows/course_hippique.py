@@ -27,6 +27,7 @@ UI decisions:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
@@ -118,13 +119,23 @@ def _chances(
     if phase not in ("betting", "racing"):
         return {}
     seen = [*course, *(c.code for c in board.turned)]
-    left = {s: CARDS_PER_SUIT - sum(1 for c in seen if c.endswith(s.letter)) for s in Suit}
-    need = {s: finish - int(positions.get(s.letter, 0)) for s in Suit}
+    left = tuple(CARDS_PER_SUIT - sum(1 for c in seen if c.endswith(s.letter)) for s in Suit)
+    need = tuple(finish - int(positions.get(s.letter, 0)) for s in Suit)
+    return dict(_exact_chances(need, left))
+
+
+@functools.lru_cache(maxsize=256)
+def _exact_chances(need: tuple[int, ...], left: tuple[int, ...]) -> tuple[tuple[str, float], ...]:
+    """Each horse's chance (by suit letter) when the horses need ``need`` more cards and
+    ``left`` are unseen, suit by suit: worked out once per position of the race (every press
+    of the race redraws its screen); none when the counts are impossible."""
     try:
-        exact = win_probabilities(need, left)
+        exact = win_probabilities(
+            dict(zip(Suit, need, strict=True)), dict(zip(Suit, left, strict=True))
+        )
     except ValueError:
-        return {}
-    return {s.letter: float(p) for s, p in exact.items()}
+        return ()
+    return tuple((s.letter, float(p)) for s, p in exact.items())
 
 
 class CourseHippiqueFlow(CardGameFlow):
