@@ -140,6 +140,11 @@ class Marks:
         """Where each list ends now."""
         return len(self.lcd), len(self.oled), len(self.leds), len(self.tones)
 
+    def start(self) -> None:
+        """Note that a display transfer has begun (once: the probes cost the writers little)."""
+        if not self.started.is_set():
+            self.started.set()
+
 
 class ProbePort:
     """An LCD port that notes when each write has gone over the bus."""
@@ -154,7 +159,7 @@ class ProbePort:
         self.inner.clear()
 
     def write(self, row: int, col: int, codes: bytes) -> None:
-        self.marks.started.set()
+        self.marks.start()
         bits = self.wire.bits
         self.inner.write(row, col, codes)
         self.marks.lcd_floor.append((self.wire.bits - bits) / self.wire.hz)
@@ -256,7 +261,7 @@ def build(config: Config) -> GlassRig:
     counted = [wire.bits]
 
     def data(block: Any) -> None:
-        marks.started.set()
+        marks.start()
         send(block)
         marks.oled_floor.append((wire.bits - counted[0]) / oled_bus.hz)
         counted[0] = wire.bits

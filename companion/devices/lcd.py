@@ -10,8 +10,10 @@ letters the ROM lacks in its eight custom characters, chosen per screen, and wri
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import xor
 from typing import Any, Protocol
 
 from companion.devices.glyphs import ALIASES, GLYPHS, LETTERS, fold_char
@@ -33,6 +35,10 @@ DEFAULT_ROM = "A00"
 
 #: Gaps of unchanged cells this short are re-sent rather than paying for a new address.
 MERGE_GAP = 1
+
+#: A run of changed cells in a row's XOR with the old one: a changed cell, then each changed
+#: cell after at most MERGE_GAP unchanged (zero) ones.
+_RUN = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % MERGE_GAP)
 
 #: How many screens' codes a display remembers (a game shows far fewer distinct ones).
 FRAMES_KEPT = 256
@@ -125,17 +131,9 @@ def changed_runs(old: Sequence[bytes] | None, new: Sequence[bytes]) -> list[Run]
         before = old[row] if old is not None else b" " * len(codes)
         if codes == before:
             continue
-        changed = [col for col in range(len(codes)) if codes[col] != before[col]]
-        start = previous = None
-        for col in changed:
-            if start is not None and previous is not None and col - previous - 1 <= MERGE_GAP:
-                previous = col
-                continue
-            if start is not None and previous is not None:
-                runs.append(Run(row, start, codes[start : previous + 1]))
-            start = previous = col
-        if start is not None and previous is not None:
-            runs.append(Run(row, start, codes[start : previous + 1]))
+        changed = bytes(map(xor, codes, before))  # a zero byte where the cell is unchanged
+        for run in _RUN.finditer(changed):
+            runs.append(Run(row, run.start(), codes[run.start() : run.end()]))
     return runs
 
 

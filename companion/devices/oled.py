@@ -253,8 +253,8 @@ class PageWriter:
 
 @dataclass(frozen=True)
 class ReadyFrame:
-    """A frame with what sending it needs worked out: its pixels as bytes (to compare with
-    the frame on the glass) and, on an SSD1306 or SH1106, its page bytes."""
+    """A frame with what sending it needs worked out: on an SSD1306 or SH1106 its page bytes,
+    and bytes that tell it from another frame (those page bytes, else its pixels)."""
 
     image: Image.Image
     data: bytes
@@ -430,8 +430,10 @@ class Oled:
 
     def _ready_frame(self, image: Image.Image) -> ReadyFrame:
         """``image`` (1 bit, the display's size, never drawn on afterwards) made ready."""
-        pages = self._pager.pages(image) if self._pager is not None else None
-        return ReadyFrame(image, image.tobytes(), pages)
+        if self._pager is not None:
+            pages = self._pager.pages(image)
+            return ReadyFrame(image, pages, pages)
+        return ReadyFrame(image, image.tobytes(), None)
 
     def _known(self, key: Hashable, draw: Callable[[], Image.Image]) -> ReadyFrame:
         """The ready frame of ``key``, drawn by ``draw`` the first time it is asked for."""
