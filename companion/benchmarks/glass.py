@@ -102,20 +102,22 @@ class ModelMeter:
         self._inside = threading.local()
 
     def wrap(self, function: Callable[..., Any]) -> Callable[..., Any]:
-        """``function``, its thread CPU time counted (once, however deeply models nest)."""
+        """``function``, its thread CPU time counted (once, however deeply models nest). The
+        meter's own bookkeeping falls inside what it counts: it is no more the companion's
+        than the models are."""
+        inside = self._inside
 
         def metered(*args: Any, **kwargs: Any) -> Any:
-            if getattr(self._inside, "active", False):
-                return function(*args, **kwargs)
-            self._inside.active = True
             began = time.thread_time()
+            if getattr(inside, "active", False):
+                return function(*args, **kwargs)
+            inside.active = True
             try:
                 return function(*args, **kwargs)
             finally:
-                spent = time.thread_time() - began
-                self._inside.active = False
+                inside.active = False
                 with self._lock:
-                    self.cpu += spent
+                    self.cpu += time.thread_time() - began
 
         return metered
 
