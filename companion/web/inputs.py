@@ -15,7 +15,7 @@ SEAT_TYPES = frozenset(
     {"predict", "guess", "bet", "hand", "move", "forfeit", "deal_card", "deal_course",
      "set_max_bet", "turn_card", "play_card", "next_race"}
 )  # fmt: skip
-#: Which second-horse fields each kind of Jockey bet takes.
+#: Which second-horse fields each kind of the table log's bet takes (a form may send both).
 _SECOND = {"win": (), "place": (), "double": ("horse2",), "order": ("horse2", "stake2")}
 
 
