@@ -78,6 +78,11 @@ def test_a_registered_game_has_its_part_of_the_pages(game: GameInfo) -> None:
     unit, lines = pages.chart(state.view["players"], state.board, options)
     assert unit and [line.player for line in lines] == list(players)
     assert all(option.values for option in pages.phone_options)
+    played = Session.in_memory()
+    for entry in random_log(kind, random.Random(4), length=300, players=players, options=options):
+        played.submit(entry)
+        phase = played.view().to_json()["phase"]
+        assert phase in pages.phases, f"the pages name every phase: {phase}"
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)

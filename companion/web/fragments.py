@@ -10,7 +10,7 @@ from companion.games.registry import GAMES
 from companion.render.language import say
 from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
-from companion.web.games import pages_of
+from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
 from companion.web.state import Public
 from companion.web.words import t, tn
@@ -18,21 +18,10 @@ from companion.web.words import t, tn
 GAME_TITLES = {game.kind: game.title for game in GAMES}
 
 
-def _phase(code: str) -> str:
-    """A game's phase in the pages' words (its code when the pages do not know it)."""
-    said = {
-        "predict": t("predictions"),
-        "roll": t("roll"),
-        "move": t("move"),
-        "race_over": t("race over"),
-        "match_over": t("match over"),
-        "game_over": t("game over"),
-        "betting": t("betting"),
-        "racing": t("racing"),
-        "dealing": t("dealing the course"),
-        "redeal": t("dealing the course again"),
-    }
-    return said.get(code, code.replace("_", " "))
+def _phase(pages: GamePages, code: str) -> str:
+    """A game's phase in the pages' words (its code when the game's part does not name it)."""
+    said = pages.phases.get(code)
+    return t(said) if said is not None else code.replace("_", " ")
 
 
 def _said(refusal: RefusalView | None, fallback: str = "") -> str:
@@ -49,9 +38,10 @@ def public_html(state: Public) -> str:
     if game is None:
         nothing, start = e(t("No game on")), e(t("Start one at the table."))
         return f'<section id="public"><h1>{nothing}</h1><p>{start}</p></section>'
+    pages = pages_of(game)
     title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
     parts = [f"<h1>{e(title)}</h1>"]
-    status = t("Phase: {phase}").format(phase=_phase(view["phase"]))
+    status = t("Phase: {phase}").format(phase=_phase(pages, view["phase"]))
     if view.get("turn"):
         status += t(" · turn: {player}").format(player=view["turn"])
     parts.append(f'<p class="status">{e(status)}</p>')
@@ -64,7 +54,7 @@ def public_html(state: Public) -> str:
     refusal = view.get("last_refusal")
     if refusal:
         parts.append(f'<p class="refusal">{e(_said(state.refusal, refusal["sentence"]))}</p>')
-    parts.append(pages_of(game).board(state))
+    parts.append(pages.board(state))
     if view.get("finished"):
         winners = view["winners"]
         said = tn("Winner: {players}", "Winners: {players}", len(winners))

@@ -46,6 +46,8 @@ class GamePages:
     seat: Callable[[str, PrivateDetails, Public], str]
     #: The race chart from ``(players, board, options)``.
     chart: Callable[[tuple[str, ...], PublicBoard, Mapping[str, Any]], Chart]
+    #: Each phase of the game (its code in the view) in the pages' words, marked for ``t``.
+    phases: Mapping[str, str]
     #: Options only phones make playable, offered on the host page after the registry's.
     phone_options: tuple[Option, ...] = ()
     #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind).

@@ -17,10 +17,20 @@ from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
 from companion.web.state import Chance, Public, Series, running
-from companion.web.words import t
+from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+#: The game's phases in the pages' words.
+PHASES = {
+    "dealing": marked("dealing the course"),
+    "redeal": marked("dealing the course again"),
+    "betting": marked("betting"),
+    "racing": marked("racing"),
+    "race_over": marked("race over"),
+    "game_over": marked("game over"),
+}
 
 #: Simulated endings behind a setback estimate on the pages (a standard error of about 1.5
 #: points of chance; `companion odds` gives a finer one).
@@ -185,4 +195,4 @@ def _chances(game: CourseHippiqueGame) -> tuple[Chance, ...]:
     )
 
 
-PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, chances=chances)
+PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, chances=chances)

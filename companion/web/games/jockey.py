@@ -29,6 +29,13 @@ from companion.web.inputs import PageRefusal
 from companion.web.state import Public, Series, running
 from companion.web.words import marked, t, tn
 
+#: The game's phases in the pages' words.
+PHASES = {
+    "betting": marked("betting"),
+    "racing": marked("racing"),
+    "race_over": marked("race over"),
+    "game_over": marked("game over"),
+}
 #: The kinds of bet, in the order the bet form offers them.
 BET_KINDS = ("win", "place", "double", "order")
 
@@ -273,6 +280,7 @@ PAGES = GamePages(
     board=board_html,
     seat=seat_html,
     chart=chart,
+    phases=PHASES,
     #: A table tracks hands when each player counts their cards on their phone (the panel
     #: cannot).
     phone_options=(Option("hands", marked("Hands counted on the phones"), (False, True)),),

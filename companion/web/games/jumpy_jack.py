@@ -11,7 +11,16 @@ from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import e, entry_form, grid, lane, select
 from companion.web.state import Public, Series, running
-from companion.web.words import t
+from companion.web.words import marked, t
+
+#: The match's phases in the pages' words.
+PHASES = {
+    "predict": marked("predictions"),
+    "roll": marked("roll"),
+    "move": marked("move"),
+    "race_over": marked("race over"),
+    "match_over": marked("match over"),
+}
 
 
 def _horse_state(code: str) -> str:
@@ -130,4 +139,4 @@ def chart(
     )
 
 
-PAGES = GamePages(board=board_html, seat=seat_html, chart=chart)
+PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES)
