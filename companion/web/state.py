@@ -1,12 +1,13 @@
 """Read the session for the pages: the public and private views, the race chart's data and
 the chances a game shows beside its odds (Course hippique's).
 
-Everything here runs on the daemon loop's thread (the only one that may read the session).
+Everything here runs on the daemon loop's thread (the only one that may read the session),
+except the work of slow chances, which reads a snapshot of the race on a worker thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,26 +67,65 @@ def public_state(session: Session, odds: RaceOdds | None = None) -> Public:
     return Public(data, board, chart, unit, dict(start), chances, view.last_refusal)
 
 
+@dataclass(frozen=True)
+class ChanceWork:
+    """How a game's chances are computed now, and the key that changes when they do."""
+
+    key: Hashable
+    #: Safe to run on another thread: it reads a snapshot of the race, not the session.
+    compute: Callable[[], tuple[Chance, ...]]
+    #: Too slow for the loop's thread (an estimate from simulated endings).
+    slow: bool = False
+
+
 class RaceOdds:
     """Every horse's chance of winning the race in progress, as the game's engine computes it
     (exact, or in Course hippique's setback variant a seeded estimate): computed again only
-    when the game's key for them changes (a card laid or turned)."""
+    when the game's key for them changes (a card laid or turned).
 
-    def __init__(self) -> None:
+    Slow chances are computed by ``later`` (a worker thread in the daemon) while the pages
+    go on without them; ``arrived`` is then called with a step to run on the loop's thread,
+    after which the pages are drawn again with the chances. Without ``later``, every chance is
+    computed at once.
+    """
+
+    def __init__(
+        self,
+        later: Callable[[Callable[[], None]], object] | None = None,
+        arrived: Callable[[Callable[[], None]], object] | None = None,
+    ) -> None:
+        self._later = later
+        self._arrived = arrived
         self._key: Hashable = ()
         self._chances: tuple[Chance, ...] = ()
 
     def of(self, session: Session) -> tuple[Chance, ...]:
         """The chances now; () when there is no race to bet on (no course yet, a game
-        without chances, or the race is won)."""
+        without chances, or the race is won), or while slow chances are being computed."""
         table = session.table
-        found = pages_of(table.kind).chances(session) if table is not None else None
-        if found is None:
+        work = pages_of(table.kind).chances(session) if table is not None else None
+        if work is None:
             return ()
-        key, compute = found
-        if key != self._key:
-            self._key, self._chances = key, compute()
+        if work.key != self._key:
+            self._key = work.key
+            if work.slow and self._later is not None and self._arrived is not None:
+                self._chances = ()
+                self._later(lambda: self._compute(work))
+            else:
+                self._chances = work.compute()
         return self._chances
+
+    def _compute(self, work: ChanceWork) -> None:
+        """On the worker: compute, unless the race moved on meanwhile; hand the result over."""
+        if work.key != self._key:
+            return
+        found = work.compute()
+        assert self._arrived is not None
+        self._arrived(lambda: self._keep(work.key, found))
+
+    def _keep(self, key: Hashable, found: tuple[Chance, ...]) -> None:
+        if key == self._key:
+            self._chances = found
 
 
 def private_state(session: Session, player: str) -> PrivateView:

@@ -8,7 +8,7 @@ flow; a game's module is imported the first time a page shows a table of that ga
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +18,10 @@ from companion.games.registry import find_game
 if TYPE_CHECKING:
     from companion.session.session import Session
     from companion.session.view import PrivateDetails, PublicBoard
-    from companion.web.state import Chance, Public, Series
+    from companion.web.state import ChanceWork, Public, Series
 
     #: The race chart: what it counts ("points", "chips"...), and each player's line.
     Chart = tuple[str, tuple[Series, ...]]
-    #: The chances beside the odds now: a key that changes when they do, and how to compute them.
-    Chances = tuple[Hashable, Callable[[], tuple[Chance, ...]]]
 
 
 def as_entered(fields: dict[str, Any], session: Session) -> dict[str, Any]:
@@ -31,7 +29,7 @@ def as_entered(fields: dict[str, Any], session: Session) -> dict[str, Any]:
     return fields
 
 
-def no_chances(session: Session) -> Chances | None:
+def no_chances(session: Session) -> ChanceWork | None:
     """No chances beside the odds: the game has none to show."""
     return None
 
@@ -53,7 +51,7 @@ class GamePages:
     #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind).
     complete: Callable[[dict[str, Any], Session], dict[str, Any]] = as_entered
     #: Each horse's chance of winning from here, shown beside the odds (None: not now).
-    chances: Callable[[Session], Chances | None] = no_chances
+    chances: Callable[[Session], ChanceWork | None] = no_chances
 
 
 def pages_of(kind: str) -> GamePages:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games.course_hippique import (
     CourseHippiqueBoard,
     CourseHippiqueGame,
     CourseHippiquePrivate,
+    RaceChances,
 )
 from companion.games.errors import Refusal
 from companion.render.language import word
@@ -16,7 +17,7 @@ from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
-from companion.web.state import Chance, Public, Series, running
+from companion.web.state import Chance, ChanceWork, Public, Series, running
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
@@ -31,6 +32,9 @@ PHASES = {
     "race_over": marked("race over"),
     "game_over": marked("game over"),
 }
+
+#: The largest stake before the croupier sets it.
+NOT_SET = "—"
 
 #: Simulated endings behind a setback estimate on the pages (a standard error of about 1.5
 #: points of chance; `companion odds` gives a finer one).
@@ -57,7 +61,9 @@ def board_html(state: Public) -> str:
     lanes = "".join(lane(_suit(s.letter), v, finish) for s, v in board.positions.items())
     odds = _odds({s.letter: v for s, v in board.odds.items()}, state.chances)
     info = t("Croupier: {croupier} · largest stake: {stake} · cards left: {left}").format(
-        croupier=board.croupier, stake=board.max_bet, left=board.cards_left
+        croupier=board.croupier,
+        stake=NOT_SET if board.max_bet is None else board.max_bet,
+        left=board.cards_left,
     )
     info = f"<p>{e(info)}</p>"
     balances = grid((t("player"), t("chips")), board.balances.items(), "scores")
@@ -173,20 +179,22 @@ def chart(
     )
 
 
-def chances(session: Session) -> tuple[Hashable, Callable[[], tuple[Chance, ...]]] | None:
+def chances(session: Session) -> ChanceWork | None:
     """The race's chances as the engine computes them (exact, or in the setback variant a
-    seeded estimate), keyed by the cards laid and turned; None before a race or once won."""
+    seeded estimate, too slow for the loop's thread), keyed by the cards laid and turned; None
+    before a race or once won."""
     table = session.table
     game = getattr(table.binding, "game", None) if table is not None else None
     if not isinstance(game, CourseHippiqueGame) or game.winner is not None:
         return None
     key = (session.game_id, game.race_number, game.course, game.turned)
-    return key, lambda: _chances(game)
+    work = game.chances_as_now(samples=SAMPLES)
+    return ChanceWork(key, lambda: _chances(work), slow=game.options.setback is not None)
 
 
-def _chances(game: CourseHippiqueGame) -> tuple[Chance, ...]:
+def _chances(work: Callable[[], RaceChances]) -> tuple[Chance, ...]:
     try:
-        found = game.chances(samples=SAMPLES)
+        found = work()
     except Refusal:  # no usable course yet
         return ()
     return tuple(
