@@ -51,7 +51,7 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check .
 
 typecheck: $(VENV)/.dev
-	$(BIN)/mypy --strict companion/games companion/session companion/render
+	$(BIN)/mypy --strict companion/games companion/session companion/render companion/web/games companion/web/html.py
 	$(BIN)/mypy companion
 
 pytest: $(VENV)/.dev catalogs

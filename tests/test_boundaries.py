@@ -170,6 +170,18 @@ def test_the_session_imports_only_itself_and_the_games() -> None:
             assert ok, f"{path.relative_to(PACKAGE.parent)} imports {name}"
 
 
+def test_only_a_games_own_part_of_the_pages_imports_its_engine() -> None:
+    """The shared pages find a game's part by its kind (``companion/web/games/<kind>.py``)."""
+    assert sources("web/games"), "companion/web/games/ has no modules"
+    for path in sources("web"):
+        if path.parent == PACKAGE / "web" / "games" and path.stem in ENGINES:
+            continue
+        for name in modules_of(path):
+            assert name not in {f"companion.games.{e}" for e in ENGINES}, (
+                f"{path.relative_to(PACKAGE.parent)} imports {name}: draw it in web/games/"
+            )
+
+
 def test_each_class_name_means_one_thing() -> None:
     """No two classes of the package share a name (a game's own kind of a shared word carries
     the game's name: ``JumpyPhase``, ``CoursePhase``, ``JockeyPhase``)."""

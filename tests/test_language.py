@@ -9,7 +9,9 @@ import pytest
 from companion.daemon.app import LanguageChoice
 from companion.devices.config import ConfigError, parse_config
 from companion.games.errors import Refusal
-from companion.render.language import say, speaking, system_language
+from companion.games.jockey import Blocked, CardEffect
+from companion.render.jockey import effect_rows
+from companion.render.language import _, say, speaking, system_language
 
 
 @pytest.mark.parametrize(
@@ -56,3 +58,18 @@ def test_a_refusal_is_said_in_the_table_s_language_and_kept_in_english() -> None
         assert say(refusal.message) == "Sperre auf Feld 12: kein Pferd darf vorbei."
     assert say(refusal.message) == refusal.sentence
     assert refusal.sentence == "Barrage on square 12: no horse may pass it."
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+@pytest.mark.parametrize("blocked", list(Blocked))
+def test_a_card_that_moves_nothing_says_why_in_every_language(
+    language: str, blocked: Blocked
+) -> None:
+    label = "No.3 +18" if blocked is Blocked.POSITION_SHARED else "brown chase +50"
+    effect = CardEffect("card", label, "brown", 60, 60, blocked)
+    with speaking(language):
+        rows = effect_rows(effect)
+        bare = _("No move")
+    assert rows[0] == label
+    assert len(rows[1]) <= 20
+    assert rows[1] != bare, f"{language}: the reason did not fit the LCD"

@@ -1,4 +1,4 @@
-"""Every registered game has every part, from its engine's face to its benchmarks."""
+"""Every registered game has every part, from its engine's face to its pages and benchmarks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.benchmarks.glass import opening
 from companion.daemon.flows.base import Flow
+from companion.daemon.table import TableController
+from companion.devices.base import ButtonPressed
 from companion.games.errors import Refusal
 from companion.games.info import GameInfo
 from companion.games.registry import GAMES, KINDS, find_game
@@ -16,6 +19,11 @@ from companion.render.layout import LaneLeds, Layouts, TrackLeds, load_layout
 from companion.session.autoplay import random_log
 from companion.session.binding import Binding, binding_module
 from companion.session.log import TYPES
+from companion.session.session import Session
+from companion.web.games import GamePages, pages_of
+from companion.web.host import host_options
+from companion.web.inputs import seat_request
+from companion.web.state import private_state, public_state
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,3 +62,53 @@ def test_a_registered_game_has_every_part(game: GameInfo) -> None:
     players, options = bench.SESSION  # the session benchmark's game of this kind
     assert len(random_log(kind, random.Random(2), length=30, players=players, options=options)) > 10
     assert (ROOT / "docs" / "rules" / f"{kind.replace('_', '-')}.md").exists()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)
+def test_a_registered_game_has_its_part_of_the_pages(game: GameInfo) -> None:
+    kind = game.kind
+    pages = pages_of(kind)
+    assert isinstance(pages, GamePages)
+    players, options = binding_module(kind).SET_UP
+    session = Session.in_memory()
+    session.new_game(kind, list(players), dict(options))
+    state = public_state(session)
+    assert "<" in pages.board(state), "the public part shows the game's board"
+    assert "<" in pages.seat(players[0], private_state(session, players[0]).details, state)
+    unit, lines = pages.chart(state.view["players"], state.board, options)
+    assert unit and [line.player for line in lines] == list(players)
+    assert all(option.values for option in pages.phone_options)
+    played = Session.in_memory()
+    for entry in random_log(kind, random.Random(4), length=300, players=players, options=options):
+        played.submit(entry)
+        phase = played.view().to_json()["phase"]
+        assert phase in pages.phases, f"the pages name every phase: {phase}"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)
+def test_the_glass_benchmark_starts_and_plays_every_registered_game(game: GameInfo) -> None:
+    kind = game.kind
+    bench = importlib.import_module(f"companion.benchmarks.{kind}")
+    assert 0 < bench.GLASS_SHARE < 0.8, "the game's own inputs leave room for the shared ones"
+    table = TableController(Session.in_memory(), player_names=("Anna", "Ben", "Chloé"))
+    for button in opening(kind):
+        table.handle(ButtonPressed(button))
+    started = table.session.table
+    assert started is not None and started.kind == kind
+    assert len(started.entries) == 1 + len(bench.GLASS_OPENING) // 3, "every opening input taken"
+    board = table.session.view().board
+    labels = [label for label, _ in bench.glass_inputs(random.Random(3), lambda: board)]
+    assert labels and set(labels) <= {"die", "roll", "horse", "card"}, "inputs glass measures"
+
+
+def test_the_web_benchmark_taps_inputs_a_phone_may_make() -> None:
+    bench = importlib.import_module(f"companion.benchmarks.{KINDS[0]}")  # the game it plays
+    assert bench.WEB_TAPS
+    for tap in bench.WEB_TAPS:
+        assert seat_request("A", tap)["type"] in find_game(KINDS[0]).entries
+    for kind in KINDS:
+        page = getattr(importlib.import_module(f"companion.benchmarks.{kind}"), "WEB_PAGE", None)
+        if page is not None:  # a heavy page of the game: its players, options and name
+            players, options, label = page
+            assert 1 <= find_game(kind).low <= len(players) and label
+            assert set(options) <= {o.key for o in host_options(kind)}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.benchmarks import Figure, percentile, rate
+from companion.devices.base import CardScanned, Event
 from companion.games.cards import Card, full_deck
 from companion.games.course_hippique import (
     CourseHippiqueGame,
@@ -14,11 +16,30 @@ from companion.games.course_hippique import (
     HippiqueOptions,
     Setback,
 )
+from companion.session.view import PublicBoard
 
 NAME = "course_hippique"
 
 #: The session benchmark's game: the most players and rounds, a game of about 500 inputs.
 SESSION: tuple[tuple[str, ...], dict[str, Any]] = (tuple("ABCDEF"), {"rounds": 3})
+
+#: The web benchmark's heaviest page of this game: the croupier laying the course.
+WEB_PAGE: tuple[tuple[str, ...], dict[str, str], str] = (("A", "B", "C"), {}, "croupier")
+#: The glass benchmark's presses once the menu has started the game: none.
+GLASS_OPENING: tuple[str, ...] = ()
+#: How often the glass benchmark's random input is a card scanned.
+GLASS_SHARE = 0.35
+#: The cards the glass benchmark scans: the whole pack.
+GLASS_CARDS = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                                "J", "Q", "K")]  # fmt: skip
+
+
+def glass_inputs(
+    rng: random.Random, board: Callable[[], PublicBoard | None]
+) -> Iterator[tuple[str, Event]]:
+    """A card of the pack scanned, by a new tag."""
+    yield "card", CardScanned(f"{rng.getrandbits(32):08X}", rng.choice(GLASS_CARDS), "reader")
+
 
 _PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 _HORSES = "SHDC"

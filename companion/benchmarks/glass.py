@@ -11,6 +11,7 @@ a display is being written.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 import statistics
 import tempfile
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.benchmarks import Figure, percentile
-from companion.devices.base import RGB, ButtonPressed, CardScanned, DieRolled, EncoderTurned, Event
+from companion.devices.base import RGB, ButtonPressed, EncoderTurned, Event
 from companion.devices.bus import (
     USB_FRAME_S,
     USB_FULL_SPEED_HZ,
@@ -38,7 +39,8 @@ from companion.devices.oled import Oled
 from companion.devices.oled_ram import OledWire
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.strip import MemoryStrip
-from companion.games.jumpy_jack import JumpyJackBoard
+from companion.games.registry import KINDS
+from companion.session.view import PublicBoard
 
 NAME = "glass"
 
@@ -50,9 +52,6 @@ SETUPS: tuple[tuple[str, int, int, bool], ...] = (
 )
 #: How far a caller runs ahead of the modelled wire before it really sleeps.
 SLACK_S = 0.002
-PLAYING = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                            "J", "Q", "K")]  # fmt: skip
-JOCKEY = [f"jockey:{n}" for n in range(1, 55)]
 
 
 class PicoWireStrip(MemoryStrip):
@@ -297,32 +296,30 @@ def build(config: Config) -> GlassRig:
     return rig
 
 
-#: The menu presses that start each game (three players, options as they are).
-OPENINGS = {
-    "jumpy_jack": ("horse1", "push", "push", "horse1", "horse2", "horse3", "horse2", "horse3",
-                   "horse4", "horse3", "horse4", "horse5"),
-    "course_hippique": ("horse2", "push", "push"),
-    "jockey": ("horse3", "push", "push"),
-}  # fmt: skip
+def opening(game: str) -> tuple[str, ...]:
+    """The presses that start ``game`` (three players, options as they are): its horse button
+    in the menu (its place in the registry), two pushes, then the game's own
+    (``GLASS_OPENING`` of its benchmark module)."""
+    own: tuple[str, ...] = importlib.import_module(f"companion.benchmarks.{game}").GLASS_OPENING
+    return (f"horse{KINDS.index(game) + 1}", "push", "push", *own)
 
 
 def script(
-    game: str, rng: random.Random, legal: Callable[[], list[int]] = list
+    game: str, rng: random.Random, board: Callable[[], PublicBoard | None] = lambda: None
 ) -> Iterator[tuple[str, Event]]:
-    """The inputs of one table: the opening, then presses, rolls, turns and scans at random
-    (in Jumpy Jack mostly a roll, then a horse the roll may move)."""
-    for button in OPENINGS[game]:
+    """The inputs of one table: the opening, then presses, rolls, turns and scans at random.
+
+    The game's benchmark module gives how often an input is the game's own (``GLASS_SHARE``)
+    and that input (``glass_inputs``: in Jumpy Jack a roll, then a horse the roll may move,
+    read from ``board``; in the card games a card scanned).
+    """
+    own = importlib.import_module(f"companion.benchmarks.{game}")
+    for button in opening(game):
         yield "menu", ButtonPressed(button)
     while True:
         draw = rng.random()
-        if game == "jumpy_jack" and draw < 0.7:
-            yield "die", ButtonPressed("die")
-            yield "roll", DieRolled(rng.randint(1, 6))
-            horses = legal() or [1, 2, 3, 4, 5]
-            yield "horse", ButtonPressed(f"horse{rng.choice(horses)}")
-        elif game != "jumpy_jack" and draw < 0.35:
-            deck = PLAYING if game == "course_hippique" else JOCKEY
-            yield "card", CardScanned(f"{rng.getrandbits(32):08X}", rng.choice(deck), "reader")
+        if draw < own.GLASS_SHARE:
+            yield from own.glass_inputs(rng, board)
         elif draw < 0.8:
             yield "horse", ButtonPressed(f"horse{rng.randint(1, 5)}")
         elif draw < 0.9:
@@ -341,20 +338,18 @@ class Samples:
         self.by.setdefault(label, []).append(value)
 
 
-def legal_buttons(rig: GlassRig) -> list[int]:
-    """The horse buttons that may move now (read on the loop's thread)."""
+def board_now(rig: GlassRig) -> PublicBoard | None:
+    """The board of the game on the table now (read on the loop's thread); None if unread."""
 
-    def read() -> list[int]:
-        board = rig.daemon.table.session.view().board
-        if not isinstance(board, JumpyJackBoard):
-            return []
-        names = list(board.horse_names)
-        return [names.index(n) + 1 for n in board.legal_horses if n in names]
+    def read() -> PublicBoard:
+        board: PublicBoard = rig.daemon.table.session.view().board
+        return board
 
     try:
-        return list(rig.daemon.call(read).result(5))  # type: ignore[call-overload]
+        board: PublicBoard = rig.daemon.call(read).result(5)
+        return board
     except Exception:
-        return []
+        return None
 
 
 def press(rig: GlassRig, event: Event) -> tuple[float, tuple[int, int, int, int], float, float]:
@@ -376,7 +371,7 @@ def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed:
     """Play ``game`` until ``presses`` horse presses or card scans; note press-to-glass times."""
     rng = random.Random(seed)
     count = 0
-    for kind, event in script(game, rng, lambda: legal_buttons(rig)):
+    for kind, event in script(game, rng, lambda: board_now(rig)):
         if count >= presses:
             return
         if kind == "roll":
@@ -430,7 +425,7 @@ def measure_overlap(rig: GlassRig, presses: int, samples: Samples, seed: int) ->
     (journaled, its tone started)."""
     rng = random.Random(seed)
     tries = 0
-    for kind, event in script("jumpy_jack", rng, lambda: legal_buttons(rig)):
+    for kind, event in script(KINDS[0], rng, lambda: board_now(rig)):  # the menu's first game
         if kind == "menu" or tries >= 4 * presses:
             press(rig, event)
             if kind != "menu":
@@ -476,7 +471,7 @@ def run(quick: bool) -> dict[str, Figure]:
     figures: dict[str, Figure] = {}
     for name, lcd_hz, oled_hz, own in SETUPS:
         samples = Samples()
-        for number, game in enumerate(OPENINGS):
+        for number, game in enumerate(KINDS):
             rig = build(wired(lcd_hz, oled_hz, own))
             try:
                 measure_game(rig, game, presses, samples, seed=number)

@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.benchmarks import Figure, rate
+from companion.devices.base import CardScanned, Event
 from companion.games.jockey import HORSES, JockeyGame, Race, default_deck
+from companion.session.view import PublicBoard
 
 NAME = "jockey"
 
 #: The session benchmark's game: the most players, with hands (about 150 inputs).
 SESSION: tuple[tuple[str, ...], dict[str, Any]] = (tuple("ABCDEF"), {"hands": True})
+
+#: The web benchmark's heaviest page of this game: a hand being counted (the host page's
+#: players, options and the page's name).
+WEB_PAGE: tuple[tuple[str, ...], dict[str, str], str] = (("A", "B"), {"hands": "true"}, "hand")
+#: The glass benchmark's presses once the menu has started the game: none.
+GLASS_OPENING: tuple[str, ...] = ()
+#: How often the glass benchmark's random input is a card scanned.
+GLASS_SHARE = 0.35
+#: The cards the glass benchmark scans: the 54 of the deck, by their number.
+GLASS_CARDS = [f"jockey:{n}" for n in range(1, 55)]
+
+
+def glass_inputs(
+    rng: random.Random, board: Callable[[], PublicBoard | None]
+) -> Iterator[tuple[str, Event]]:
+    """A card of the deck scanned, by a new tag."""
+    yield "card", CardScanned(f"{rng.getrandbits(32):08X}", rng.choice(GLASS_CARDS), "reader")
+
 
 PLAYERS = ("Ann", "Ben", "Cleo", "Dev")
 

@@ -4,22 +4,51 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.benchmarks import Figure, rate
+from companion.devices.base import ButtonPressed, DieRolled, Event
 from companion.games.jumpy_jack import (
     Board,
+    JumpyJackBoard,
     JumpyJackMatch,
     JumpyPhase,
     Position,
     place_chances,
     random_race,
 )
+from companion.session.view import PublicBoard
 
 NAME = "jumpy_jack"
 
 #: The session benchmark's game: a match to 60 points, which 1,000 inputs never end.
 SESSION: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"target": 60})
+
+#: The glass benchmark's presses once the menu has started the match: three predictions.
+GLASS_OPENING = ("horse1", "horse2", "horse3", "horse2", "horse3", "horse4", "horse3",
+                 "horse4", "horse5")  # fmt: skip
+#: How often the glass benchmark's random input is a roll and a move.
+GLASS_SHARE = 0.7
+#: The web benchmark's taps, in turn (each undone by the host): a prediction sealed.
+WEB_TAPS: tuple[dict[str, Any], ...] = (
+    {"type": "predict", "horses": ["blue", "red", "green"]},
+    {"type": "predict", "horses": ["red", "blue", "green"]},
+)
+
+
+def glass_inputs(
+    rng: random.Random, board: Callable[[], PublicBoard | None]
+) -> Iterator[tuple[str, Event]]:
+    """A roll, then a horse the roll may move (read from the ``board`` once it is rolled)."""
+    yield "die", ButtonPressed("die")
+    yield "roll", DieRolled(rng.randint(1, 6))
+    now = board()
+    legal = []
+    if isinstance(now, JumpyJackBoard):
+        names = list(now.horse_names)
+        legal = [names.index(n) + 1 for n in now.legal_horses if n in names]
+    yield "horse", ButtonPressed(f"horse{rng.choice(legal or [1, 2, 3, 4, 5])}")
 
 
 def _mid_race_positions(board: Board, rng: random.Random, count: int) -> list[Position]:

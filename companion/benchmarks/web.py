@@ -1,12 +1,14 @@
 """The pages as a table feels them: a phone's tap to the scoreboards, memory, idle cost, bytes.
 
 A real daemon (`companion simulate --headless`) serves its pages on a free loopback port; a
-host joins (the panel's push confirms it) and starts a two-player Jumpy Jack match, one
-phone joins, and ten scoreboards keep a socket open each.
+host joins (the panel's push confirms it) and starts a two-player game of the menu's first
+game (Jumpy Jack), one phone joins, and ten scoreboards keep a socket open each. The phone
+taps the inputs the game's benchmark module gives (``WEB_TAPS``), each undone by the host.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import queue
 import re
@@ -24,6 +26,7 @@ from typing import Any
 
 from companion.benchmarks import Figure, percentile
 from companion.benchmarks.daemon import _cpu_seconds, _rss_mb
+from companion.games.registry import KINDS
 
 NAME = "web"
 SCOREBOARDS = 10
@@ -151,13 +154,15 @@ def scoreboards(url: str, count: int) -> Iterator[queue.Queue[float]]:
 
 def run(quick: bool) -> dict[str, Figure]:
     """Measure taps, memory, idle CPU and page weights on a real daemon."""
-    taps = 30 if quick else 100
+    count = 30 if quick else 100
     with tempfile.TemporaryDirectory(prefix="cmp-web-") as folder:
         child = DaemonChild(Path(folder))
         try:
             host, phone = PhoneClient(child.url), PhoneClient(child.url)
             join(child, host, "#host", "?host")
-            host.send("/api/host", {"do": "new_game", "game": "jumpy_jack", "players": "A\nB"})
+            game = KINDS[0]
+            taps = importlib.import_module(f"companion.benchmarks.{game}").WEB_TAPS
+            host.send("/api/host", {"do": "new_game", "game": game, "players": "A\nB"})
             join(child, phone, "A")
             weights = {
                 page: len(PhoneClient.send(client, page)[0])
@@ -166,11 +171,10 @@ def run(quick: bool) -> dict[str, Figure]:
             assets = sum(len(phone.send(f"/static/{a}")[0]) for a in ("app.js", "style.css"))
             samples: list[float] = []
             with scoreboards(child.url, SCOREBOARDS) as arrivals:
-                for number in range(taps):
+                for number in range(count):
                     time.sleep(PACE_S)
-                    horses = ["red", "blue", "green"] if number % 2 else ["blue", "red", "green"]
                     began = time.perf_counter()
-                    phone.send("/api/input", {"type": "predict", "horses": horses})
+                    phone.send("/api/input", taps[number % len(taps)])
                     last = began
                     for _ in range(SCOREBOARDS):
                         last = arrivals.get(timeout=10)
@@ -199,15 +203,19 @@ def run(quick: bool) -> dict[str, Figure]:
 
 
 def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
-    """Weigh the largest player pages: a Jockey hand being counted (every kind of card with
-    its stepper) and a Course hippique croupier laying the course (the pack's cards)."""
+    """Weigh the largest player pages each game's benchmark module names (``WEB_PAGE``): a
+    Jockey hand being counted (every kind of card with its stepper), a Course hippique
+    croupier laying the course (the pack's cards)."""
     weights = {}
-    games: tuple[tuple[str, str, dict[str, Any], str], ...] = (
-        ("jockey", "A\nB", {"jockey": {"hands": "true"}}, "hand"),
-        ("course_hippique", "A\nB\nC", {}, "croupier"),
-    )
-    for kind, players, options, label in games:
-        host.send("/api/host", {"do": "new_game", "game": kind, "players": players, **options})
+    for kind in KINDS:
+        page = getattr(importlib.import_module(f"companion.benchmarks.{kind}"), "WEB_PAGE", None)
+        if page is None:
+            continue
+        players, options, label = page
+        host.send(
+            "/api/host",
+            {"do": "new_game", "game": kind, "players": "\n".join(players), kind: options},
+        )
         phone = PhoneClient(child.url)
         join(child, phone, "A")
         weights[f"/play, {label}"] = len(phone.send("/play")[0])

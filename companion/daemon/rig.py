@@ -55,11 +55,11 @@ class JockeyRace:
     def of(cls, session: Session) -> JockeyRace:
         """The Jockey race in progress in ``session`` (the default deck when there is none)."""
         table = session.table
-        if table is None or table.kind != "jockey":
+        board = session.view().board
+        if table is None or not isinstance(board, JockeyBoard):  # a game without Jockey cards
             return cls()
         deck = JockeyOptions.from_data(table.start.options).deck
-        board = session.view().board
-        return cls(deck, frozenset(board.pile if isinstance(board, JockeyBoard) else ()))
+        return cls(deck, frozenset(board.pile))
 
 
 @dataclass

@@ -9,11 +9,13 @@ from companion.games.info import Option
 from companion.games.registry import GAMES, find_game
 from companion.render.language import _
 from companion.session.journal import GameRecord
-from companion.web.fragments import GAME_TITLES, e
+from companion.web.fragments import GAME_TITLES
+from companion.web.games import pages_of
+from companion.web.html import e
 from companion.web.joins import JoinRequest
 from companion.web.qr import qr_svg
 from companion.web.seats import HOST
-from companion.web.words import marked, t
+from companion.web.words import t
 
 
 def host_html(
@@ -83,24 +85,17 @@ def _command(do: str, game_id: int, label: str, confirm: str = "") -> str:
     )
 
 
-#: Options only phones make playable, beside the ones the registry declares: a Jockey table
-#: tracks hands when each player counts their cards on their phone (the panel cannot).
-PHONE_OPTIONS: dict[str, tuple[Option, ...]] = {
-    "jockey": (Option("hands", marked("Hands counted on the phones"), (False, True)),),
-}
-
-
 def host_options(kind: str) -> tuple[Option, ...]:
-    """The options the host page offers for ``kind``: the registry's, then the phones' own
-    (those the registry does not declare itself)."""
+    """The options the host page offers for ``kind``: the registry's, then those only phones
+    make playable (``phone_options`` of the game's part of the pages) it does not declare."""
     declared = find_game(kind).options
     keys = {option.key for option in declared}
-    return declared + tuple(o for o in PHONE_OPTIONS.get(kind, ()) if o.key not in keys)
+    return declared + tuple(o for o in pages_of(kind).phone_options if o.key not in keys)
 
 
 def _label(kind: str, option: Option) -> str:
     """An option's label in the table's language: the phones' own from the pages' words."""
-    if option in PHONE_OPTIONS.get(kind, ()):
+    if option in pages_of(kind).phone_options:
         return t(option.label)
     return _(option.label)
 

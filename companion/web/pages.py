@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.render.language import current
-from companion.web.fragments import e
+from companion.web.html import e
 from companion.web.words import script_words, t
 
 _HEAD = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,7 +66,8 @@ class TableSide:
         self.address = address
         self._version = 0
         self._stale = True
-        self._odds = RaceOdds()
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
+        self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
 
     @property
     def language(self) -> str:
@@ -87,6 +89,19 @@ class TableSide:
         self._stale = True
         if self.hub.connections:
             self.drawn()
+
+    def close(self) -> None:
+        """Drop chances not computed yet (the loop is stopping)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    def _chances_arrived(self, keep: Callable[[], None]) -> None:
+        """From the worker: keep the chances computed and redraw, in the loop's turn."""
+
+        def redraw() -> None:
+            keep()
+            self.refresh()
+
+        self.daemon.call(redraw)
 
     def drawn(self) -> Snapshot:
         """Draw what every page shows now, unless nothing changed since; return it."""
@@ -324,6 +339,8 @@ class WebTable:
         return Screen(rows(lcd), screen.oled, screen.leds)
 
     def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
         self.controller.close()
 
 

@@ -1,20 +1,19 @@
 """Read the session for the pages: the public and private views, the race chart's data and
-Course hippique's chances beside its odds.
+the chances a game shows beside its odds (Course hippique's).
 
-Everything here runs on the daemon loop's thread (the only one that may read the session).
+Everything here runs on the daemon loop's thread (the only one that may read the session),
+except the work of slow chances, which reads a snapshot of the race on a worker thread.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiqueGame, RaceChances
-from companion.games.errors import Refusal
-from companion.games.jockey import JockeyBoard
-from companion.games.jumpy_jack import JumpyJackBoard
 from companion.session.session import Session
 from companion.session.view import PrivateView, PublicBoard, RefusalView
+from companion.web.games import pages_of
 
 
 @dataclass(frozen=True)
@@ -57,47 +56,76 @@ def public_state(session: Session, odds: RaceOdds | None = None) -> Public:
     board = view.board
     data = view.to_json()
     data.pop("board", None)
-    start = session.table.start.options if session.table is not None else {}
-    unit, chart = race_chart(view.players, board, start)
+    table = session.table
+    start = table.start.options if table is not None else {}
+    unit, chart = (
+        pages_of(table.kind).chart(view.players, board, start)
+        if table is not None
+        else ("points", ())
+    )
     chances = (odds or RaceOdds()).of(session)
     return Public(data, board, chart, unit, dict(start), chances, view.last_refusal)
 
 
+@dataclass(frozen=True)
+class ChanceWork:
+    """How a game's chances are computed now, and the key that changes when they do."""
+
+    key: Hashable
+    #: Safe to run on another thread: it reads a snapshot of the race, not the session.
+    compute: Callable[[], tuple[Chance, ...]]
+    #: Too slow for the loop's thread (an estimate from simulated endings).
+    slow: bool = False
+
+
 class RaceOdds:
-    """Every horse's chance of winning the Course hippique race in progress, as the engine
-    computes it: exact, or in the setback variant a seeded estimate (computed again only when
-    a card has been laid or turned since)."""
+    """Every horse's chance of winning the race in progress, as the game's engine computes it
+    (exact, or in Course hippique's setback variant a seeded estimate): computed again only
+    when the game's key for them changes (a card laid or turned).
 
-    #: Simulated endings behind a setback estimate on the pages (a standard error of about 1.5
-    #: points of chance; `companion odds` gives a finer one).
-    SAMPLES = 1000
+    Slow chances are computed by ``later`` (a worker thread in the daemon) while the pages
+    go on without them; ``arrived`` is then called with a step to run on the loop's thread,
+    after which the pages are drawn again with the chances. Without ``later``, every chance is
+    computed at once.
+    """
 
-    def __init__(self) -> None:
-        self._key: tuple[Any, ...] = ()
+    def __init__(
+        self,
+        later: Callable[[Callable[[], None]], object] | None = None,
+        arrived: Callable[[Callable[[], None]], object] | None = None,
+    ) -> None:
+        self._later = later
+        self._arrived = arrived
+        self._key: Hashable = ()
         self._chances: tuple[Chance, ...] = ()
 
     def of(self, session: Session) -> tuple[Chance, ...]:
-        """The chances now; () when there is no race to bet on (no course yet, or another
-        game, or the race is won)."""
+        """The chances now; () when there is no race to bet on (no course yet, a game
+        without chances, or the race is won), or while slow chances are being computed."""
         table = session.table
-        game = getattr(table.binding, "game", None) if table is not None else None
-        if not isinstance(game, CourseHippiqueGame) or game.winner is not None:
+        work = pages_of(table.kind).chances(session) if table is not None else None
+        if work is None:
             return ()
-        key = (session.game_id, game.race_number, game.course, game.turned)
-        if key != self._key:
-            self._key, self._chances = key, _chances(game, self.SAMPLES)
+        if work.key != self._key:
+            self._key = work.key
+            if work.slow and self._later is not None and self._arrived is not None:
+                self._chances = ()
+                self._later(lambda: self._compute(work))
+            else:
+                self._chances = work.compute()
         return self._chances
 
+    def _compute(self, work: ChanceWork) -> None:
+        """On the worker: compute, unless the race moved on meanwhile; hand the result over."""
+        if work.key != self._key:
+            return
+        found = work.compute()
+        assert self._arrived is not None
+        self._arrived(lambda: self._keep(work.key, found))
 
-def _chances(game: CourseHippiqueGame, samples: int) -> tuple[Chance, ...]:
-    try:
-        chances: RaceChances = game.chances(samples=samples)
-    except Refusal:  # no usable course yet
-        return ()
-    return tuple(
-        Chance(h.horse.letter, h.probability, "" if h.exact is None else str(h.exact))
-        for h in chances.horses
-    )
+    def _keep(self, key: Hashable, found: tuple[Chance, ...]) -> None:
+        if key == self._key:
+            self._chances = found
 
 
 def private_state(session: Session, player: str) -> PrivateView:
@@ -105,29 +133,8 @@ def private_state(session: Session, player: str) -> PrivateView:
     return session.private_view(player)
 
 
-def race_chart(
-    players: tuple[str, ...], board: PublicBoard, options: dict[str, Any]
-) -> tuple[str, tuple[Series, ...]]:
-    """Return each player's score or balance race by race, from the board's race results."""
-    if isinstance(board, JumpyJackBoard):
-        return "points", tuple(
-            Series(p, _running(0, [r.total(p) for r in board.results])) for p in players
-        )
-    if isinstance(board, CourseHippiqueBoard):
-        chips = int(options.get("starting_chips", 100))
-        return "chips", tuple(
-            Series(p, _running(chips, [r.change(p) for r in board.results])) for p in players
-        )
-    if isinstance(board, JockeyBoard):
-        series = []
-        for p in players:
-            changes = [sum(x.change for x in r.payouts if x.player == p) for r in board.results]
-            series.append(Series(p, _running(1000, changes)))
-        return "balance", tuple(series)
-    return "points", ()
-
-
-def _running(start: int, changes: list[int]) -> tuple[int, ...]:
+def running(start: int, changes: list[int]) -> tuple[int, ...]:
+    """A chart's line: ``start``, then after each race the total of the changes so far."""
     points = [start]
     for change in changes:
         points.append(points[-1] + change)

@@ -298,7 +298,15 @@ class CourseHippiqueGame:
         simulated endings seeded with ``seed`` (``exact`` is False). Raises Refusal
         ``no_course`` or ``redeal_required`` before a usable course is dealt.
         """
-        return self._rules.chances(self._state, samples, seed)
+        return self.chances_as_now(samples, seed)()
+
+    def chances_as_now(
+        self, samples: int = DEFAULT_SAMPLES, seed: int = 0
+    ) -> Callable[[], RaceChances]:
+        """The work of ``chances`` for the race as it stands now, to run later or on another
+        thread: it keeps this moment's state, so inputs taken meanwhile do not change it."""
+        rules, state = self._rules, self._state
+        return lambda: rules.chances(state, samples, seed)
 
     @property
     def actions(self) -> tuple[Action, ...]:

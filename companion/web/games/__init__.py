@@ -1,0 +1,63 @@
+"""Each game's part of the pages: one module per game, named by its kind, declaring ``PAGES``.
+
+The shared pages (``companion/web/fragments.py``, ``state.py``, ``inputs.py``, ``host.py``)
+find a game's part by the kind of the game on the table, as the table controller finds its
+flow; a game's module is imported the first time a page shows a table of that game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.games.info import Option
+from companion.games.registry import find_game
+
+if TYPE_CHECKING:
+    from companion.session.session import Session
+    from companion.session.view import PrivateDetails, PublicBoard
+    from companion.web.state import ChanceWork, Public, Series
+
+    #: The race chart: what it counts ("points", "chips"...), and each player's line.
+    Chart = tuple[str, tuple[Series, ...]]
+
+
+def as_entered(fields: dict[str, Any], session: Session) -> dict[str, Any]:
+    """A phone's fields as they are: the game needs nothing more to make the entry."""
+    return fields
+
+
+def no_chances(session: Session) -> ChanceWork | None:
+    """No chances beside the odds: the game has none to show."""
+    return None
+
+
+@dataclass(frozen=True)
+class GamePages:
+    """What the pages show and take of one game (``PAGES`` of ``web/games/<kind>.py``)."""
+
+    #: The game's part of the public section (every page): its board, drawn from the state.
+    board: Callable[[Public], str]
+    #: One seat's part: ``(player, details, state)`` to what only that player sees and enters.
+    seat: Callable[[str, PrivateDetails, Public], str]
+    #: The race chart from ``(players, board, options)``.
+    chart: Callable[[tuple[str, ...], PublicBoard, Mapping[str, Any]], Chart]
+    #: Each phase of the game (its code in the view) in the pages' words, marked for ``t``.
+    phases: Mapping[str, str]
+    #: Options only phones make playable, offered on the host page after the registry's.
+    phone_options: tuple[Option, ...] = ()
+    #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind).
+    complete: Callable[[dict[str, Any], Session], dict[str, Any]] = as_entered
+    #: Each horse's chance of winning from here, shown beside the odds (None: not now).
+    chances: Callable[[Session], ChanceWork | None] = no_chances
+
+
+def pages_of(kind: str) -> GamePages:
+    """Return ``PAGES`` of ``companion.web.games.<kind>``, imported on first use.
+
+    Raises Refusal ``unknown_game`` for a kind the registry does not list.
+    """
+    pages: GamePages = importlib.import_module(f"{__name__}.{find_game(kind).kind}").PAGES
+    return pages

@@ -1,0 +1,288 @@
+"""Jockey on the pages: lanes, balances and payouts; bets, hands counted and cards tapped.
+
+A Jockey card is tapped by its kind (``red +7``), as a player holding the card sees it: the
+copy (``red+7#2``) is the table's bookkeeping, so the companion gives the tap a copy that is
+free (in the player's hand when hands are tracked; not yet on the pile when they are not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.info import Option
+from companion.games.jockey import (
+    HORSES,
+    Deck,
+    JockeyBet,
+    JockeyBoard,
+    JockeyOptions,
+    JockeyPrivate,
+)
+from companion.render.language import word
+from companion.session.session import Session
+from companion.session.view import PrivateDetails, PublicBoard
+from companion.web.games import GamePages
+from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
+from companion.web.inputs import PageRefusal
+from companion.web.state import Public, Series, running
+from companion.web.words import marked, t, tn
+
+#: The game's phases in the pages' words.
+PHASES = {
+    "betting": marked("betting"),
+    "racing": marked("racing"),
+    "race_over": marked("race over"),
+    "game_over": marked("game over"),
+}
+#: The kinds of bet, in the order the bet form offers them.
+BET_KINDS = ("win", "place", "double", "order")
+
+
+@dataclass(frozen=True)
+class PickerRow:
+    """One kind of card as a picker shows it: its name, its printed label, and how many of it
+    (copies in the deck, cards in a hand, or cards still to play)."""
+
+    kind: str
+    label: str
+    count: int
+
+
+def deck_of(options: Mapping[str, Any]) -> Deck:
+    """The deck a game plays with (its ``deck`` option, else the default one)."""
+    return JockeyOptions.from_data(options).deck
+
+
+def kind_of(card_id: str) -> str:
+    """The kind of a card id: ``red+7`` for ``red+7#2``."""
+    return card_id.split("#", 1)[0]
+
+
+def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[PickerRow, ...]:
+    """``ids`` counted kind by kind, in deck order (kinds with none left out)."""
+    counts: dict[str, int] = {}
+    for card_id in ids:
+        counts[kind_of(card_id)] = counts.get(kind_of(card_id), 0) + 1
+    kinds: dict[str, PickerRow] = {}
+    for card in deck.cards:
+        kind = kind_of(card.id)
+        if kind in counts and kind not in kinds:
+            kinds[kind] = PickerRow(kind, card.label, counts[kind])
+    return tuple(kinds.values())
+
+
+def copies_of(deck: Deck, kind: str, free: Iterable[str], count: int) -> list[str] | None:
+    """``count`` copies of ``kind`` among the ``free`` card ids, in deck order; None if fewer."""
+    allowed = set(free)
+    found = [c.id for c in deck.cards if kind_of(c.id) == kind and c.id in allowed][:count]
+    return found if len(found) == count else None
+
+
+def label_of(deck: Deck, kind: str) -> str:
+    """The printed label of ``kind`` (the kind itself when the deck has no such card)."""
+    return next((c.label for c in deck.cards if kind_of(c.id) == kind), kind)
+
+
+def board_html(state: Public) -> str:
+    """The last card's effect, the lanes, balances and limits, the last race's payouts."""
+    board = state.board
+    if not isinstance(board, JockeyBoard):
+        return ""
+    length = board.track_length or 80
+    lanes = "".join(
+        lane(word(h), v, length, h if h != "yellow" else "#d4b000")
+        for h, v in board.progress.items()
+    )
+    effect = board.last_effect
+    said = f'<p class="status">{e(effect.sentence())}</p>' if effect is not None else ""
+    balances = grid(
+        (t("player"), t("balance"), t("limit"), t("cards")),
+        (
+            (p, b, board.limits.get(p, ""), board.hand_sizes.get(p, ""))
+            for p, b in board.balances.items()
+        ),
+        "scores",
+    )
+    results = board.results
+    reveal = ""
+    if results:
+        last = results[-1]
+        settled = t("Race {number} settled").format(number=last.number)
+        reveal = f'<div class="reveal"><h2>{e(settled)}</h2>' + grid(
+            (t("player"), t("bet"), t("change")),
+            ((p.player, _bet_words(p.bet), p.change) for p in last.payouts),
+        )
+        reveal += "</div>"
+    return said + f'<div class="track">{lanes}</div>' + balances + reveal
+
+
+def _bet_words(bet: JockeyBet | None) -> str:
+    if bet is None:
+        return t("no bet")
+    return f"{word(bet.kind)} " + ", ".join(
+        f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
+    )
+
+
+def _kind_words(kind: PickerRow) -> str:
+    return kind.label + (f" ×{kind.count}" if kind.count > 1 else "")
+
+
+def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
+    """``player``'s balance, sealed bet and hand; the forms to bet, count a hand, play a card."""
+    view, board = state.view, state.board
+    if not isinstance(board, JockeyBoard) or not isinstance(details, JockeyPrivate):
+        return ""
+    deck = deck_of(state.options)
+    balance = board.balances.get(player, "")
+    said = t("Balance: {balance} · stake limit: {limit}").format(
+        balance=balance, limit=details.limit
+    )
+    parts = [f'<p class="secret">{e(said)}</p>']
+    bet = details.bet
+    if bet:
+        said = t("Your bet: {bet}").format(bet=_bet_words(bet))
+        parts.append(f'<p class="secret">{e(said)}</p>')
+    hand = details.hand
+    if hand:
+        words = ", ".join(_kind_words(k) for k in by_kind(deck, hand))
+        said = t("Your hand ({count}): {cards}").format(count=len(hand), cards=words)
+        parts.append(f'<p class="secret hand">{e(said)}</p>')
+    phase = view.get("phase")
+    if phase == "betting" and not bet:
+        horses = [(h.value, word(h.value)) for h in HORSES]
+        fields = (
+            select("kind", ((k, word(k)) for k in BET_KINDS), t("Kind"))
+            + select("horse", horses, t("Horse"))
+            + stepper("stake", t("Stake"), details.limit, 100)
+            + select("horse2", horses, t("Second horse (double, order)"))
+            + stepper("stake2", t("Second stake (order)"), details.limit, 100)
+        )
+        parts.append(entry_form("bet", t("Place my bet"), fields))
+    if details.owed and phase in ("betting", "racing"):
+        parts.append(_hand_form(deck, details.owed, details.leftover))
+    on_turn = view.get("turn") == player and phase in ("betting", "racing")
+    if on_turn and not view.get("waiting_for"):
+        if board.hands:
+            kinds = by_kind(deck, details.playable)
+        else:
+            kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.pile])
+        choices = ((k.kind, _kind_words(k)) for k in kinds)
+        parts.append("<h3>" + e(t("Play a card")) + "</h3>" + card_picker("play_card", choices))
+    return "".join(parts)
+
+
+def _hand_form(deck: Deck, owed: int, leftover: Sequence[str]) -> str:
+    """Count the cards just dealt to you, kind by kind (and keep up to two from last race)."""
+    every = by_kind(deck, [c.id for c in deck.cards])
+    fields = "".join(stepper(f"cards:{k.kind}", k.label, k.count, 1, 0) for k in every)
+    if leftover:
+        keep = "".join(
+            f'<label><input type="checkbox" name="kept[]" value="{e(c)}"> '
+            f"{e(label_of(deck, kind_of(c)))}</label>"
+            for c in leftover
+        )
+        fields = "<p>" + e(t("Keep from the last race (at most 2):")) + f"</p>{keep}" + fields
+    count = tn(
+        "Your card: count the {count} dealt to you",
+        "Your cards: count the {count} dealt to you",
+        owed,
+    ).format(count=owed)
+    return f"<h3>{e(count)}</h3>" + entry_form(
+        "hand", t("These are my cards"), f'<div class="counts">{fields}</div>'
+    )
+
+
+def chart(
+    players: tuple[str, ...], board: PublicBoard, options: Mapping[str, Any]
+) -> tuple[str, tuple[Series, ...]]:
+    """Each player's balance race by race, from 1000."""
+    if not isinstance(board, JockeyBoard):
+        return "points", ()
+    series = []
+    for p in players:
+        changes = [sum(x.change for x in r.payouts if x.player == p) for r in board.results]
+        series.append(Series(p, running(1000, changes)))
+    return "balance", tuple(series)
+
+
+def complete(fields: dict[str, Any], session: Session) -> dict[str, Any]:
+    """A tapped card becomes a free copy of its kind; a hand counted kind by kind, free copies."""
+    if fields.get("type") == "play_card":
+        return {**fields, "card": _played_copy(fields, session)}
+    if fields.get("type") == "hand":
+        return {**fields, "cards": _dealt_copies(fields, session)}
+    return fields
+
+
+def _played_copy(fields: dict[str, Any], session: Session) -> Any:
+    """The copy of the tapped kind the player plays: one in their hand (hands tracked), else
+    the first one not yet on the pile."""
+    card = fields.get("card")
+    assert session.table is not None
+    deck = deck_of(session.table.start.options)
+    if not isinstance(card, str) or not any(kind_of(c.id) == card for c in deck.cards):
+        return card  # a copy named in full, or no card of the deck: the engine judges it
+    board = session.view().board
+    assert isinstance(board, JockeyBoard)
+    if board.hands:
+        free = list(_hand(session, str(fields["player"])))
+        missing = ("card_not_in_hand", "That card is not in your hand.")
+    else:
+        free = [c.id for c in deck.cards if c.id not in board.pile]
+        missing = ("card_played_twice", f"Every {label_of(deck, card)} was played.")
+    copies = copies_of(deck, card, free, 1)
+    if copies is None:
+        raise PageRefusal(*missing)
+    return copies[0]
+
+
+def _dealt_copies(fields: dict[str, Any], session: Session) -> Any:
+    """Free copies of the kinds the player counted in their hand (``cards``: kind to count)."""
+    counted = fields.get("cards")
+    if not isinstance(counted, dict):
+        return counted  # a list of copies named in full (or nothing): the engine judges it
+    assert session.table is not None
+    deck = deck_of(session.table.start.options)
+    board = session.view().board
+    assert isinstance(board, JockeyBoard)
+    taken = set(board.pile)
+    for player in session.table.start.players:
+        taken.update(_hand(session, player))
+    kept = fields.get("kept") or []
+    taken.update(k for k in kept if isinstance(k, str))
+    free = [c.id for c in deck.cards if c.id not in taken]
+    cards: list[str] = []
+    for kind, count in counted.items():
+        number = int(count) if isinstance(count, int | str) and str(count).isdigit() else -1
+        if number < 0 or number > len(deck.cards):
+            raise PageRefusal("malformed", "Count your cards with whole numbers.")
+        if not any(kind_of(c.id) == kind for c in deck.cards):
+            raise PageRefusal("unknown_card", "Unknown card: check the deck or enroll it.")
+        copies = copies_of(deck, str(kind), free, number)
+        if copies is None:
+            sentence = f"There are no more {label_of(deck, str(kind))} cards: count again."
+            raise PageRefusal("card_in_a_hand", sentence)
+        cards.extend(copies)
+    return cards
+
+
+def _hand(session: Session, player: str) -> tuple[str, ...]:
+    """The cards in ``player``'s hand (read on the loop's thread, never sent anywhere)."""
+    details = session.private_view(player).details
+    assert isinstance(details, JockeyPrivate)
+    return details.hand
+
+
+PAGES = GamePages(
+    board=board_html,
+    seat=seat_html,
+    chart=chart,
+    phases=PHASES,
+    #: A table tracks hands when each player counts their cards on their phone (the panel
+    #: cannot).
+    phone_options=(Option("hands", marked("Hands counted on the phones"), (False, True)),),
+    complete=complete,
+)
