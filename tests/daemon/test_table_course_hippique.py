@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.devices.base import ButtonHeld, Tone
+from companion.games.cards import Suit
+from companion.games.course_hippique import CARDS_PER_SUIT, win_probabilities
 from companion.render.leds import SUIT_COLOURS
 from companion.render.screen import Cue, Screen
 from companion.session.session import Session
@@ -253,3 +255,27 @@ def test_after_a_restart_the_bets_and_the_race_go_on(make_table: Any, tmp_path: 
     third.wait()
     assert third.screen.lcd[3] == "Ben ♦1 Chloé ♣1"
     third.ctl.close()
+
+
+def test_the_chances_shown_follow_the_race_card_by_card(make_table: Any) -> None:
+    table = make_table(Session.in_memory(), NAMES)
+    start(table)
+    rng = random.Random(5)
+    cards = deal(table, shuffled(rng), rng)
+    table.press("push")  # the max bet as the dial stands
+    table.press("push", "push")  # no bets
+    seen_chances: set[tuple[str, ...]] = set()
+    while table.view.phase in ("betting", "racing"):
+        board = table.view.board
+        seen = [*(c.code for c in board.course if c), *(c.code for c in board.turned)]
+        need = {s: board.finish - board.positions[s] for s in Suit}
+        left = {s: CARDS_PER_SUIT - sum(1 for c in seen if c.endswith(s.letter)) for s in Suit}
+        exact = win_probabilities(need, left)
+        expected = tuple(f"{float(exact[s]) * 100:.1f}%" for s in Suit)
+        shown = tuple(line.split()[-1] for line in table.screen.oled.lines)
+        # What the OLED says is the race as it stands now, not as it stood the last time the
+        # horses were in the same place.
+        assert shown == expected, (shown, expected)
+        seen_chances.add(shown)
+        table.scan(cards.pop())
+    assert len(seen_chances) > 3
