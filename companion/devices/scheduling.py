@@ -39,12 +39,14 @@ class ThreadScheduler:
     def call_later(self, delay_s: float, action: Callable[[], None]) -> None:
         """Run ``action`` on the timer thread ``delay_s`` seconds from now."""
         due = time.monotonic() + max(0.0, delay_s)
+        entry = (due, next(self._order), action)
         with self._changed:
-            heapq.heappush(self._queue, (due, next(self._order), action))
+            heapq.heappush(self._queue, entry)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="timer", daemon=True)
                 self._thread.start()
-            self._changed.notify()
+            if self._queue[0] is entry:  # the timer waits for an earlier action otherwise
+                self._changed.notify()
 
     def _run(self) -> None:
         while True:

@@ -163,6 +163,22 @@ def test_the_thread_scheduler_runs_actions_without_blocking_the_caller() -> None
     assert done.wait(10.0)
 
 
+def test_the_timer_thread_runs_actions_in_the_order_they_fall_due() -> None:
+    ran: list[str] = []
+    now_ran = threading.Event()
+    done = threading.Event()
+    timer = ThreadScheduler()
+    running = threading.Event()
+    timer.call_later(0.0, running.set)
+    assert running.wait(10.0)  # the timer thread is up: next it waits for the late action
+    timer.call_later(0.6, lambda: (ran.append("late"), done.set()))
+    timer.call_later(0.0, lambda: (ran.append("now"), now_ran.set()))  # wakes the timer
+    timer.call_later(0.3, lambda: ran.append("middle"))  # behind the first: nothing to wake
+    assert now_ran.wait(0.3), "the timer slept past an action queued before the one it awaited"
+    assert done.wait(10.0)
+    assert ran == ["now", "middle", "late"]
+
+
 def test_a_tune_plays_to_the_end_on_real_timers() -> None:
     buzzer = MemoryBuzzer()
     buzzer.play(Tone.ACCEPTED)
