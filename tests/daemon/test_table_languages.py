@@ -16,12 +16,10 @@ from typing import Any
 import pytest
 
 from companion.daemon.flows import base
-from companion.daemon.table import TableController
 from companion.render import language as spoken
 from companion.render import text
 from companion.render.text import COLS, ROWS, fits
-from companion.session.session import Session
-from tests.golden.test_golden import EVENTS
+from tests.golden.test_golden import played
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "golden" / "table_scripts.jsonl.gz"
 
@@ -32,24 +30,7 @@ def scripts() -> list[dict[str, Any]]:
 
 
 def play(script: dict[str, Any], language: str) -> list[tuple[str, ...]]:
-    now = [0.0]
-    table = TableController(
-        Session.in_memory(),
-        player_names=script["names"],
-        clock=lambda: now[0],
-        language=language,
-    )
-    shown = []
-    for step in script["steps"]:
-        data = dict(step)
-        name = data.pop("event")
-        if name == "tick":
-            now[0] += data["seconds"]
-            table.tick(now[0])
-            continue
-        table.handle(EVENTS[name](**data))
-        shown.append(table.screen().lcd)
-    return shown
+    return [table.screen().lcd for table, _cues in played(script, language)]
 
 
 @pytest.mark.parametrize("language", ["fr", "de", "en"])

@@ -68,13 +68,19 @@ def test_the_kept_roll_survives_a_restart(make_table: Any, tmp_path: Path) -> No
     again.ctl.close()
 
 
-def test_a_manual_value_taken_back_is_not_kept(make_table: Any) -> None:
+def keyed_die_table(make_table: Any) -> Any:
+    """A Jumpy Jack table on the short board, its die keyed by hand, predictions made."""
     table = make_table(
         Session.in_memory(), die="manual", game_options={"jumpy_jack": {"board": SHORT_BOARD}}
     )
     start_jumpy(table)
     predict(table, "red", "blue", "green")
     predict(table, "blue", "red", "white")
+    return table
+
+
+def test_a_manual_value_taken_back_is_not_kept(make_table: Any) -> None:
+    table = keyed_die_table(make_table)
     table.press("horse4")  # the real die shows 4: horse button 4
     assert table.view.board.die == 4
     table.hold_undo()
@@ -84,12 +90,7 @@ def test_a_manual_value_taken_back_is_not_kept(make_table: Any) -> None:
 
 
 def test_a_real_die_is_keyed_with_the_knob_or_the_buttons(make_table: Any) -> None:
-    table = make_table(
-        Session.in_memory(), die="manual", game_options={"jumpy_jack": {"board": SHORT_BOARD}}
-    )
-    start_jumpy(table)
-    predict(table, "red", "blue", "green")
-    predict(table, "blue", "red", "white")
+    table = keyed_die_table(make_table)
     assert table.screen.lcd[1:3] == ("Die: turn < 1 > push", "Or horse 1-5, die: 6")
     assert table.screen.oled.lines == ("Anna", "rolls", "die 1?")
     table.turn(-2)  # round the dial: 1, 6, 5

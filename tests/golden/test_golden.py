@@ -19,7 +19,7 @@ import io
 import json
 import sys
 from argparse import Namespace
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,11 +90,15 @@ def _cue_text(cue: Cue) -> str:
     return f"{tone} {move} {cue.rolling}"
 
 
-def table_digest(script: dict[str, Any]) -> str:
-    """The SHA-256 of every screen and cue the table gave for a script of events."""
+def played(
+    script: dict[str, Any], language: str = "en"
+) -> Iterator[tuple[TableController, Sequence[Cue]]]:
+    """Play a script of events through a table controller on a pretend clock: the table and
+    its cues after each event (a tick only moves the clock)."""
     now = [0.0]
-    table = TableController(Session.in_memory(), player_names=script["names"], clock=lambda: now[0])
-    digest = hashlib.sha256()
+    table = TableController(
+        Session.in_memory(), player_names=script["names"], clock=lambda: now[0], language=language
+    )
     for step in script["steps"]:
         data = dict(step)
         name = data.pop("event")
@@ -102,7 +106,13 @@ def table_digest(script: dict[str, Any]) -> str:
             now[0] += data["seconds"]
             table.tick(now[0])
             continue
-        cues = table.handle(EVENTS[name](**data))
+        yield table, table.handle(EVENTS[name](**data))
+
+
+def table_digest(script: dict[str, Any]) -> str:
+    """The SHA-256 of every screen and cue the table gave for a script of events."""
+    digest = hashlib.sha256()
+    for table, cues in played(script):
         digest.update("\n".join([_screen_text(table.screen()), *map(_cue_text, cues)]).encode())
         digest.update(b"\0")
     return digest.hexdigest()
