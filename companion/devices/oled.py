@@ -78,12 +78,6 @@ def draw_die(image: Image.Image, face: int, box: tuple[int, int, int]) -> None:
 
 def die_image(face: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """Return a frame with die ``face`` centred as large as the screen allows."""
-    return _die_frame(face, size).copy()
-
-
-@functools.lru_cache(maxsize=16)
-def _die_frame(face: int, size: tuple[int, int]) -> Image.Image:
-    """``die_image``, drawn once per face (callers copy it: the cached frame is never drawn on)."""
     image = Image.new("1", size)
     side = min(size) - 4
     draw_die(image, face, ((size[0] - side) // 2, (size[1] - side) // 2, side))
@@ -92,12 +86,6 @@ def _die_frame(face: int, size: tuple[int, int]) -> Image.Image:
 
 def roll_image(step: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """Return frame ``step`` of the roll: a smaller die tumbling (tilted) across the screen."""
-    return _roll_frame(step % len(ROLL_FACES), size).copy()
-
-
-@functools.lru_cache(maxsize=16)
-def _roll_frame(step: int, size: tuple[int, int]) -> Image.Image:
-    """``roll_image``, drawn once per step of the cycle (callers copy it)."""
     side = min(size) * 2 // 3
     canvas = Image.new("1", (min(size), min(size)))
     offset = (canvas.width - side) // 2
@@ -141,12 +129,6 @@ def text_image(lines: Sequence[str], size: tuple[int, int] = (128, 64)) -> Image
     the way a message should read from across the table. Otherwise lines are drawn left-aligned
     from the top, 21 characters by 5 lines; longer lines and extra lines are cut.
     """
-    return _text_frame(tuple(lines), size).copy()
-
-
-@functools.lru_cache(maxsize=64)
-def _text_frame(lines: tuple[str, ...], size: tuple[int, int]) -> Image.Image:
-    """``text_image``, drawn once for the last few texts shown (callers copy it)."""
     width, height = size
     big_cols, big_rows = width // (2 * CELL_W), height // (2 * LINE_PITCH)
     if len(lines) <= big_rows and all(len(line) <= big_cols for line in lines):
@@ -343,12 +325,12 @@ class Oled:
     def show_die(self, face: int) -> None:
         """Draw die ``face`` (1..6) as pips. Raises ValueError for another number."""
         size = (self.width, self.height)
-        self._show(self._known(("die", face), lambda: _die_frame(face, size)))
+        self._show(self._known(("die", face), lambda: die_image(face, size)))
 
     def show_text(self, lines: Sequence[str]) -> None:
         """Draw a few short lines of text (suits, accents allowed)."""
         shown, size = tuple(lines), (self.width, self.height)
-        self._show(self._known(("text", shown), lambda: _text_frame(shown, size)))
+        self._show(self._known(("text", shown), lambda: text_image(shown, size)))
 
     def show_image(self, image: Image.Image) -> None:
         """Show a ready-made frame of the display's size (converted to 1 bit)."""
@@ -407,7 +389,7 @@ class Oled:
     def _send_roll_frame(self, step: int, size: tuple[int, int], until: float) -> None:
         if step == 0 or self._clock() < until:
             cycle = step % len(ROLL_FACES)
-            self._send(self._known(("roll", cycle), lambda: _roll_frame(cycle, size)))
+            self._send(self._known(("roll", cycle), lambda: roll_image(cycle, size)))
 
     def _send_steady(self) -> None:
         if self._steady is not None:
