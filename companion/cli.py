@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import pkgutil
 import sys
@@ -18,8 +19,10 @@ DESCRIPTION = (
 )
 
 
-def command_modules() -> list[ModuleType]:
-    """Return every command module, sorted by command name.
+@functools.cache
+def command_modules() -> tuple[ModuleType, ...]:
+    """Return every command module, sorted by command name (found once per process: a
+    process that later drops its privileges may no longer be able to list the folder).
 
     A command module defines NAME, HELP, configure(parser) and run(args) -> int.
     """
@@ -29,7 +32,7 @@ def command_modules() -> list[ModuleType]:
             continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         found.append(module)
-    return sorted(found, key=lambda m: str(m.NAME))
+    return tuple(sorted(found, key=lambda m: str(m.NAME)))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,12 +11,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import json
-import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,8 +29,7 @@ from companion.session.journal import (
 )
 from companion.session.log import NewGame, Roll, dumps
 from companion.session.session import Session
-
-NOBODY = 65534
+from tests.unprivileged import as_unprivileged_user
 
 
 def fingerprint(path: Path) -> str:
@@ -196,34 +193,6 @@ def test_a_new_game_on_a_full_disk_raises_the_journals_error_and_no_game_starts(
 
 
 # ---- a folder and a file this user may not write -------------------------------------------
-
-
-def as_unprivileged_user(work: Callable[[], object]) -> object:
-    """Run ``work`` in a child process that cannot override permission bits; return its result.
-
-    The result travels back as JSON; an exception comes back as ``{"raised": type, "message"}``.
-    """
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.close(reader)
-        try:
-            if os.geteuid() == 0:
-                os.setgroups([])
-                os.setgid(NOBODY)
-                os.setuid(NOBODY)
-            try:
-                result: object = work()
-            except Exception as error:
-                result = {"raised": type(error).__name__, "message": str(error)}
-            os.write(writer, json.dumps(result).encode())
-        finally:
-            os._exit(0)
-    os.close(writer)
-    with os.fdopen(reader, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    return json.loads(data)
 
 
 @pytest.fixture
