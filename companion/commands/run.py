@@ -7,6 +7,8 @@ import logging
 import sys
 from pathlib import Path
 
+from companion.commands._pages import add_options, with_options
+
 NAME = "run"
 HELP = "run the companion on the real hardware (what the systemd service starts)"
 
@@ -21,6 +23,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="debug-level log (device retries, refusals by reason code; never a secret)",
     )
+    add_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     try:
-        config = load_config(args.config)
+        config = with_options(load_config(args.config), args)
         companion = build(config, simulate=False, state_dir=args.state_dir)
     except (ConfigError, JournalError) as error:
         print(f"companion: {error}", file=sys.stderr)

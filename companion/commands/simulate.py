@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from companion.commands._pages import add_options, with_options
+
 NAME = "simulate"
 HELP = "run the companion with simulated hardware in this terminal"
 
@@ -50,6 +52,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--headless", action="store_true", help="no terminal interface (drive it with --control)"
     )
     parser.add_argument("--control", metavar="SOCKET", type=Path, help="serve a control socket")
+    add_options(parser)
     parser.add_argument(
         "-v",
         "--verbose",
@@ -112,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             config = dataclasses.replace(
                 config, web=dataclasses.replace(config.web, bind="127.0.0.1")
             )
+        config = with_options(config, args)
         companion = build(config, simulate=True, state_dir=state_dir)
     except (ConfigError, ControlError, JournalError, OSError) as error:
         if server is not None:

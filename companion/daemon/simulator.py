@@ -34,11 +34,14 @@ from companion.daemon.simulator_view import (
     CardInput,
     LcdPanel,
     OledPanel,
+    PagesPanel,
     StripPanel,
+    half_blocks,
     pixels,
 )
 from companion.devices.cards_file import card_label
 from companion.devices.simulated import PRESS_S
+from companion.web.qr import qr_rows
 
 log = logging.getLogger("companion.simulator")
 
@@ -56,6 +59,9 @@ STOP_TIMEOUT_S = 5.0
 
 #: Below this terminal size the OLED is drawn at half resolution.
 FULL_OLED_MIN = (96, 32)
+
+#: From this terminal width on, the join page's QR code is drawn beside the displays.
+QR_MIN_WIDTH = 132
 
 LEGEND = (
     "[b]1[/]-[b]5[/] horse buttons   [b]space[/]/[b]d[/] die   [b]enter[/] push   "
@@ -155,6 +161,10 @@ class SimulatorApp(App[None]):
         background: #1b3a9c; color: #eef3ff; text-style: bold;
         border: heavy #6b7280; border-title-color: #d1d5db;
     }
+    PagesPanel {
+        width: auto; height: auto; padding: 0 1; margin-left: 2;
+        border: heavy #6b7280; border-title-color: #d1d5db;
+    }
     OledPanel {
         width: auto; height: auto; padding: 0 1;
         background: #000000; color: #9ad7ff;
@@ -210,6 +220,12 @@ class SimulatorApp(App[None]):
         self.oled_panel = (
             OledPanel(sim.oled.width, sim.oled.height) if sim.oled is not None else None
         )
+        self.pages_panel = None
+        if companion.web is not None:
+            join_url = f"{companion.web.url}join"
+            self.pages_panel = PagesPanel(
+                companion.web.url, join_url, half_blocks(qr_rows(join_url))
+            )
         leds = sim.leds()
         self.strip_panel = StripPanel(len(leds)) if leds else None
         self.tones = Static(id="tones")
@@ -225,7 +241,8 @@ class SimulatorApp(App[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="displays"):
-            yield from (panel for panel in (self.lcd_panel, self.oled_panel) if panel is not None)
+            panels = (self.lcd_panel, self.oled_panel, self.pages_panel)
+            yield from (panel for panel in panels if panel is not None)
         if self.strip_panel is not None:
             yield self.strip_panel
         yield self.tones
@@ -269,6 +286,8 @@ class SimulatorApp(App[None]):
         compact = width < FULL_OLED_MIN[0] or height < FULL_OLED_MIN[1]
         if self.oled_panel is not None:
             self.oled_panel.set_compact(compact)
+        if self.pages_panel is not None:
+            self.pages_panel.set_qr(width >= QR_MIN_WIDTH)
 
     # Reading the fakes.
 
@@ -291,7 +310,10 @@ class SimulatorApp(App[None]):
             self.exit(return_code=1 if self.loop_thread.error is not None else 0)
         elif not self._ready_said and self.companion.daemon.running.is_set():
             self._ready_said = True
-            self.say("Ready: the companion is running.")
+            ready = "Ready: the companion is running."
+            if self.companion.web is not None:
+                ready += f" Phones: {self.companion.web.url}"
+            self.say(ready)
 
     def _read_buzzer(self, sim: Simulation) -> None:
         buzzer = sim.buzzer

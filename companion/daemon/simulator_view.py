@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 #: The names the reader reports for the Jockey cards ("jockey:1".."jockey:54").
 
+#: Half blocks by (upper module dark, lower module dark): two QR rows in one line of text.
+_HALF_BLOCKS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+
 #: Braille dot bits by (row, column) inside one 2x4 character cell.
 _BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 
@@ -73,6 +76,17 @@ def braille(grid: Sequence[Sequence[bool]]) -> list[str]:
                         bits |= bit
             chars.append(chr(0x2800 + bits))
         lines.append("".join(chars))
+    return lines
+
+
+def half_blocks(modules: Sequence[Sequence[bool]]) -> list[str]:
+    """Draw a QR code's modules (True is dark) two rows to a line, dark on the terminal's
+    light; an odd last row is paired with a light one."""
+    lines = []
+    for top in range(0, len(modules), 2):
+        upper = modules[top]
+        lower = modules[top + 1] if top + 1 < len(modules) else [False] * len(upper)
+        lines.append("".join(_HALF_BLOCKS[pair] for pair in zip(upper, lower, strict=True)))
     return lines
 
 
@@ -134,6 +148,33 @@ class OledPanel(Widget):
 
     def render(self) -> Text:
         return Text("\n".join(self.lines), no_wrap=True)
+
+
+class PagesPanel(Widget):
+    """Where the phone pages are: their address, and the join page's QR code to scan."""
+
+    def __init__(self, url: str, join_url: str, qr: list[str]) -> None:
+        super().__init__()
+        self.border_title = "Phones"
+        self.url = url
+        self.join_url = join_url
+        self.qr = qr
+        self.with_qr = True
+
+    def set_qr(self, shown: bool) -> None:
+        """Draw the QR code (wide terminals) or only the addresses."""
+        if shown != self.with_qr:
+            self.with_qr = shown
+            self.refresh(layout=True)
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True)
+        if self.with_qr:  # dark modules on a light square, as a phone's camera expects
+            for line in self.qr:
+                text.append(line, style="#000000 on #ffffff")
+                text.append("\n")
+        text.append(f"pages: {self.url}\njoin:  {self.join_url}")
+        return text
 
 
 class StripPanel(Widget):

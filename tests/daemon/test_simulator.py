@@ -30,8 +30,10 @@ from companion.daemon.simulator_view import (
     CardInput,
     LcdPanel,
     OledPanel,
+    PagesPanel,
     StripPanel,
     braille,
+    half_blocks,
     pixels,
     seen_colour,
     shrink,
@@ -40,6 +42,7 @@ from companion.devices.base import ButtonPressed, CardScanned, DeviceStatus, Die
 from companion.devices.config import Config, default_config
 from companion.devices.oled import die_image
 from companion.games.jockey import JockeyBoard
+from companion.web.qr import qr_rows
 
 SIZE = (120, 40)
 
@@ -153,6 +156,41 @@ def test_a_die_face_in_braille_shows_its_pips() -> None:
     assert shrink([[False, True], [False, False]], 2) == [[True]]
     half = braille(shrink(pixels(die_image(5)), 2))
     assert len(half) == 8 and braille(shrink(pixels(die_image(4)), 2)) != half
+
+
+def test_half_blocks_put_two_rows_of_a_qr_code_on_each_line() -> None:
+    modules = qr_rows("http://127.0.0.1:8080/join")
+    lines = half_blocks(modules)
+    assert len(lines) == (len(modules) + 1) // 2
+    upper = {"▀", "█"}
+    lower = {"▄", "█"}
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            assert (lines[y // 2][x] in (upper if y % 2 == 0 else lower)) is dark
+
+
+def test_the_screen_says_where_the_phone_pages_are(tmp_path: Path) -> None:
+    companion, _ = companion_on(tmp_path)
+    assert companion.web is not None
+    url = companion.web.url
+    app = SimulatorApp(companion)
+    qr = half_blocks(qr_rows(f"{url}join"))
+
+    def shown() -> list[str]:
+        panel = app.query_one(PagesPanel)
+        return [panel.render_line(y).text.strip() for y in range(panel.size.height)]
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: f"Phones: {url}" in status(app), "the address in the status")
+        await until(pilot, lambda: f"pages: {url}" in shown(), "the pages' address")
+        assert f"join:  {url}join" in shown()
+        assert not any("█" in line for line in shown())  # too narrow for the QR code
+        await pilot.resize_terminal(140, 48)
+        await until(pilot, lambda: any("█" in line for line in shown()), "the QR code")
+        drawn = [line for line in shown() if line and not line.startswith(("pages", "join"))]
+        assert [line.strip() for line in qr if line.strip()] == drawn
+
+    play(app, scenario)
 
 
 def test_dim_led_colours_are_shown_at_full_strength() -> None:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -113,3 +118,36 @@ def test_run_comes_up_without_its_displays_and_pico_and_stops_cleanly(
     assert took < 5
     assert "Traceback" not in out, out
     assert "LCD not responding" in out or "LCD failed" in out
+
+
+def test_the_pages_address_is_set_on_the_command_line(daemon: Callable[..., Any]) -> None:
+    with socket.socket() as probe:  # a port nobody listens on now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    child = daemon(
+        "simulate", "--headless", "--web-bind", "127.0.0.1", "--web-port", str(port)
+    )  # the configuration turns the pages off: the options turn them on
+    child.start()
+    assert child.process is not None and child.process.stdout is not None
+    printed = child.process.stdout.readline()
+    assert f"the pages are at http://127.0.0.1:{port}/" in printed, printed
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/scoreboard", timeout=10) as page:
+        assert page.status == 200
+    status, _ = child.terminate()
+    assert status == 0
+
+
+def test_a_pages_address_that_is_not_one_is_refused_in_a_sentence(tmp_path: Path) -> None:
+    for option, value, said in (
+        ("--web-port", "99999", "'99999' is not a port number"),
+        ("--web-port", "８０", "is not a port number"),
+        ("--web-bind", "pi.local", "'pi.local' is not an IPv4 address"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "companion", "simulate", "--headless", option, value,
+             "--state-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert run.returncode == 2, run
+        assert said in run.stderr and "Traceback" not in run.stderr, run.stderr
+        assert not (tmp_path / "journal.sqlite3").exists()
