@@ -98,8 +98,12 @@ class Child:
     def control(self) -> Path:
         return self.workdir / "control.sock"
 
-    def start(self, timeout: float = 20.0) -> float:
-        """Start the daemon and wait for READY=1; return the seconds it took."""
+    def start(self, timeout: float = 60.0) -> float:
+        """Start the daemon and wait for READY=1; return the seconds it took.
+
+        About a second on a quiet machine; the wait is long enough for one whose cores are
+        busy with other work (a slow start is measured by the bench, not failed here).
+        """
         notify_path = self.workdir / "notify.sock"
         if notify_path.exists():
             notify_path.unlink()
