@@ -59,9 +59,9 @@ class Scenario:
 
 
 class World:
-    """One table the way the daemon runs it with its pages, every player seated."""
+    """One table the way the daemon runs it with its pages, the prober's phone seated."""
 
-    def __init__(self, start: NewGame, entries: tuple[LogEntry, ...]) -> None:
+    def __init__(self, start: NewGame, entries: tuple[LogEntry, ...], prober: str) -> None:
         self.controller = TableController(Session.in_memory(), clock=lambda: 100.0)
         for entry in (start, *entries):
             self.controller.apply(lambda ctx, entry=entry: ctx.submit(entry)[1])
@@ -72,8 +72,7 @@ class World:
             daemon, self.controller, self.seats, Joins(lambda: 100.0), Hub(), "10.0.0.2:8080"
         )
         self.seats.follow(self.controller.session.game_id)
-        for player in start.players:
-            self.seats.issue(player)
+        self.seats.issue(prober)  # the other pages are not the prober's to see
 
     def seen_by(self, player: str) -> tuple[Any, ...]:
         """All ``player`` can see of the table now: the LCD, the OLED, both pages."""
@@ -177,7 +176,7 @@ def probes(game: GameInfo, start: NewGame, owner: str, legal: list[LogEntry]) ->
         kinds = list(dict.fromkeys(card.id.split("#")[0] for card in deck.cards))
         for kind in kinds:  # the probe of the issue: a known kind beside an unknown one
             sent += [{"type": "hand", "cards": {kind: n, "zzz": 1}} for n in range(1, 5)]
-        for kind in kinds:
+        for kind in kinds[:3]:
             sent += [{"type": "hand", "cards": {kind: "²"}}, {"type": "hand", "cards": {kind: True}},
                      {"type": "hand", "cards": {kind: 1}, "kept": 5},
                      {"type": "hand", "cards": {kind: 1}, "kept": [f"{kind}#1"]}]  # fmt: skip
@@ -192,7 +191,7 @@ def probes(game: GameInfo, start: NewGame, owner: str, legal: list[LogEntry]) ->
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)
 @settings(
-    max_examples=6,
+    max_examples=5,
     deadline=None,
     derandomize=True,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a failure names its probe
@@ -211,7 +210,7 @@ def test_two_tables_differing_in_a_secret_answer_every_probe_alike(
     assert found is not None, "twenty random games never sealed two different secrets"
     players = found.start.players
     prober = data.draw(st.sampled_from([p for p in players if p != found.owner]), "prober")
-    worlds = [World(found.start, (*found.before, secret)) for secret in found.secrets]
+    worlds = [World(found.start, (*found.before, secret), prober) for secret in found.secrets]
     try:
         first, second = worlds
         assert first.seen_by(prober) == second.seen_by(prober)
