@@ -177,7 +177,8 @@ def probes(game: GameInfo, start: NewGame, owner: str, legal: list[LogEntry]) ->
         for kind in kinds:  # the probe of the issue: a known kind beside an unknown one
             sent += [{"type": "hand", "cards": {kind: n, "zzz": 1}} for n in range(1, 5)]
         for kind in kinds[:3]:
-            sent += [{"type": "hand", "cards": {kind: "²"}}, {"type": "hand", "cards": {kind: True}},
+            sent += [{"type": "hand", "cards": {kind: "²"}},
+                     {"type": "hand", "cards": {kind: True}},
                      {"type": "hand", "cards": {kind: 1}, "kept": 5},
                      {"type": "hand", "cards": {kind: 1}, "kept": [f"{kind}#1"]}]  # fmt: skip
         for kind in kinds:
