@@ -106,8 +106,8 @@ def test_probing_another_hand_through_refusals_learns_nothing(table: Table) -> N
         copies[kind] = copies.get(kind, 0) + 1
     answers = {}
     for kind, count in copies.items():
-        status, answer, _ = anna.call("/api/input", {"type": "hand", "cards": {kind: count,
-                                                                               "zzz": 1}})  # fmt: skip
+        probe = {"type": "hand", "cards": {kind: count, "zzz": 1}}
+        status, answer, _ = anna.call("/api/input", probe)
         answers[kind] = (status, answer["code"], answer["sentence"])
     learned = {kind for kind, said in answers.items() if said[1] != "unknown_card"}
     assert learned == set(), f"the refusals gave away Ben's {sorted(learned)}"
@@ -117,11 +117,8 @@ def test_probing_another_hand_through_refusals_learns_nothing(table: Table) -> N
     # Counting her own hand, Anna is told only what she could know: the deck has 4 red +7.
     status, answer, _ = anna.call("/api/input", {"type": "hand", "cards": {"red+7": 5}})
     assert (status, answer["code"]) == (409, "too_many_copies")
-    status, answer, _ = anna.call("/api/input", {"type": "hand", "cards": {"red+7": 4,
-                                                                           "no2+15": 4,
-                                                                           "blue+10": 3,
-                                                                           "red+10": 3,
-                                                                           "yellow+7": 1}})  # fmt: skip
+    hers = {"red+7": 4, "no2+15": 4, "blue+10": 3, "red+10": 3, "yellow+7": 1}
+    status, answer, _ = anna.call("/api/input", {"type": "hand", "cards": hers})
     assert (status, answer) == (200, {"ok": True})  # the same kinds as Ben's: copies are hers
 
 
