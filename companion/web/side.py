@@ -193,19 +193,19 @@ class TableSide:
         """Make the entry of ``fields`` (checked by ``seat_request``) for ``seat``, seated at
         ``game_id``; answer with the real reason."""
         answer: list[Answer] = []
-        await self.enter(lambda ctx: self.seat_change(ctx, seat, game_id, fields, answer))
+        await self.enter(lambda ctx: self.seat_change(ctx, game_id, fields, answer))
         return answer[0] if answer else self._ignored(marked("That input was ignored."))
 
     def seat_change(
         self,
         ctx: Context,
-        seat: str,
         game_id: int | None,
         fields: dict[str, Any],
         answer: list[Answer],
     ) -> Reply:
-        """On the loop's thread: make ``seat``'s entry and put the page's Answer in
-        ``answer`` (a full disk is answered, then goes on to the table, which says so too)."""
+        """On the loop's thread: make the seat's entry of ``fields`` (in its name since
+        ``seat_request``) and put the page's Answer in ``answer`` (a full disk is answered,
+        then goes on to the table, which says so too)."""
         if ctx.session.game_id != game_id or game_id is None:
             answer.append(Answer(False, "old_seat", t("This game is over: join again.")))
             return Reply()
