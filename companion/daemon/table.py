@@ -202,23 +202,31 @@ class TableController:
                 self.flow = reply.goto
             reply.add(self.flow.settle())
         except JournalFull as error:
-            if not self._disk_full:  # told once per episode, not once per press
-                log.error("%s; inputs are refused until there is space again", error)
-            self._disk_full = True
-            reply = refused(_(DISK_FULL))
-            self._recover()
+            reply = self._full(error)
         except Exception:
             log.exception(
                 "handling a %s failed", type(event).__name__
             )  # never the button: it may be sealed
             reply = refused(_(OOPS))
             self._recover()
+        self._space_back()
+        self._show(reply.flash)
+        return reply.cues
+
+    def _full(self, error: JournalFull) -> Reply:
+        """An input the full disk kept out: said on the LCD, logged once per episode."""
+        if not self._disk_full:  # told once per episode, not once per press
+            log.error("%s; inputs are refused until there is space again", error)
+        self._disk_full = True
+        self._recover()
+        return refused(_(DISK_FULL))
+
+    def _space_back(self) -> None:
+        """Log once that the journal is written again after a full disk."""
         journal = self.ctx.session.journal
         if self._disk_full and journal is not None and not journal.full:
             log.warning("the journal is written again: the disk has space")
             self._disk_full = False
-        self._show(reply.flash)
-        return reply.cues
 
     @spoken
     def apply(self, change: Callable[[Context], Reply]) -> Sequence[Cue]:
@@ -240,10 +248,13 @@ class TableController:
             elif self.ctx.session.game_id != before:
                 self.flow = game_flow(self.ctx)
             reply.add(self.flow.settle())
+        except JournalFull as error:
+            reply = self._full(error)
         except Exception:
             log.exception("a change from a page failed")
             reply = refused(_(OOPS))
             self._recover()
+        self._space_back()
         self._show(reply.flash)
         return reply.cues
 

@@ -204,6 +204,8 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             return refused("not_host", "Only the host page can do that.", 401)
         game_id = int(request.path_params["game_id"])
         text = await side.read(lambda: side.log_lines(game_id))
+        if text is None:  # a game's log holds its sealed inputs
+            return refused("log_sealed", "A game's log opens once the game is over.", 403)
         return Response(
             text,
             media_type="application/jsonl",

@@ -62,7 +62,9 @@ def host_html(
     statuses = {"active": t("active"), "finished": t("finished"), "abandoned": t("abandoned")}
     log, on = e(t("log")), e(t(" (on)"))
     for game in reversed(games[-20:]):
-        actions = f'<a href="/host/log/{game.id}" download>{log}</a>'
+        actions = ""
+        if game.status == "finished":  # the log holds sealed inputs until the game is over
+            actions = f'<a href="/host/log/{game.id}" download>{log}</a>'
         if game.id != current and game.status != "finished":
             actions += _command("resume", game.id, t("Resume"))
         if game.status == "active":

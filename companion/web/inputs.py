@@ -1,6 +1,6 @@
 """What a page may ask of the table: a seat's table-log entry, checked before it is queued and
 completed on the loop's thread by the game's part of the pages (a tapped Jockey card becomes
-a free copy of its kind)."""
+a copy of its kind), from that seat's sight alone: the public view and its own private view."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.session.log import LogEntry, LogError, parse_entry
 from companion.session.session import Session
-from companion.web.games import pages_of
+from companion.web.games import pages_of, sight_of
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
 SEAT_TYPES = frozenset(
@@ -44,7 +44,11 @@ def seat_request(player: str, data: object) -> dict[str, Any]:
             if extra not in _SECOND.get(str(fields["kind"]), ()):
                 fields.pop(extra, None)
     for key in ("stake", "stake2", "amount"):
-        if isinstance(fields.get(key), str) and fields[key].strip().isdigit():
+        if (
+            isinstance(fields.get(key), str)
+            and fields[key].strip().isascii()
+            and fields[key].strip().isdigit()
+        ):
             fields[key] = int(fields[key])
     if kind == "deal_course" and isinstance(fields.get("cards"), str):  # tapped in row order
         fields["cards"] = [c for c in fields["cards"].split(",") if c]
@@ -55,10 +59,12 @@ def seat_request(player: str, data: object) -> dict[str, Any]:
 
 def seat_entry(fields: dict[str, Any], session: Session) -> LogEntry:
     """Turn checked ``fields`` into the entry (on the loop's thread, where the session may be
-    read); raises PageRefusal when it is not one."""
+    read); raises PageRefusal when it is not one. The game's part completes them from the
+    seat's sight (see ``SeatSight``), never from the session."""
     table = session.table
     if table is not None:
-        fields = pages_of(table.kind).complete(fields, session)
+        sight = sight_of(session, str(fields.get("player", "")))
+        fields = pages_of(table.kind).complete(fields, sight)
     try:
         return parse_entry(fields)
     except LogError:

@@ -22,6 +22,7 @@ from companion.games.registry import KINDS
 from companion.render.language import _, say, speaking
 from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, ROWS, named, rows
+from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
 from companion.web.fragments import private_html, public_html
 from companion.web.host import host_html, host_options
@@ -35,6 +36,8 @@ from companion.web.words import marked, t
 
 #: What the LCD asks while a phone waits for a seat.
 ASKED = "push: yes"
+#: What a phone is told when the table's disk is full (its input changed nothing).
+DISK_FULL = marked("The table's disk is full: this input was not saved.")
 
 
 @dataclass(frozen=True)
@@ -190,26 +193,38 @@ class TableSide:
         """Make the entry of ``fields`` (checked by ``seat_request``) for ``seat``, seated at
         ``game_id``; answer with the real reason."""
         answer: list[Answer] = []
-
-        def change(ctx: Context) -> Reply:
-            if ctx.session.game_id != game_id or game_id is None:
-                answer.append(Answer(False, "old_seat", t("This game is over: join again.")))
-                return Reply()
-            try:
-                entry = seat_entry(fields, ctx.session)
-            except PageRefusal as error:
-                answer.append(Answer(False, error.code, _(error.sentence)))
-                return Reply()
-            outcome, reply = ctx.submit(entry)
-            if outcome.accepted:
-                answer.append(Answer(True))
-                return Reply([Cue(tone=Tone.ACCEPTED)])
-            said = say(outcome.message) if outcome.message else _("Refused.")
-            answer.append(Answer(False, outcome.code or "refused", said))
-            return reply
-
-        await self.enter(change)
+        await self.enter(lambda ctx: self.seat_change(ctx, game_id, fields, answer))
         return answer[0] if answer else self._ignored(marked("That input was ignored."))
+
+    def seat_change(
+        self,
+        ctx: Context,
+        game_id: int | None,
+        fields: dict[str, Any],
+        answer: list[Answer],
+    ) -> Reply:
+        """On the loop's thread: make the seat's entry of ``fields`` (in its name since
+        ``seat_request``) and put the page's Answer in ``answer`` (a full disk is answered,
+        then goes on to the table, which says so too)."""
+        if ctx.session.game_id != game_id or game_id is None:
+            answer.append(Answer(False, "old_seat", t("This game is over: join again.")))
+            return Reply()
+        try:
+            entry = seat_entry(fields, ctx.session)
+        except PageRefusal as error:
+            answer.append(Answer(False, error.code, _(error.sentence)))
+            return Reply()
+        try:
+            outcome, reply = ctx.submit(entry)
+        except JournalFull:
+            answer.append(Answer(False, "disk_full", t(DISK_FULL)))
+            raise
+        if outcome.accepted:
+            answer.append(Answer(True))
+            return Reply([Cue(tone=Tone.ACCEPTED)])
+        said = say(outcome.message) if outcome.message else _("Refused.")
+        answer.append(Answer(False, outcome.code or "refused", said))
+        return reply
 
     async def host_command(self, command: str, data: dict[str, Any]) -> Answer:
         """Do one of the host page's commands on the daemon's loop."""
@@ -258,11 +273,14 @@ class TableSide:
             return notice("Game abandoned.")
         raise PageRefusal("unknown_command", "The table does not know that.")
 
-    def log_lines(self, game_id: int) -> str:
-        """A game's accepted inputs as a table log (run on the loop's thread)."""
+    def log_lines(self, game_id: int) -> str | None:
+        """A game's accepted inputs as a table log, once the game is over; None before (its
+        log holds every sealed input) and for no such game (run on the loop's thread)."""
         journal = self.controller.session.journal
         if journal is None:
-            return ""
+            return None
+        if not any(g.id == game_id and g.status == "finished" for g in journal.games()):
+            return None
         return "".join(line + "\n" for line in journal.events(game_id))
 
 

@@ -85,11 +85,24 @@ def test_a_deal_is_checked_card_by_card() -> None:
     game = new_game(3)
     game.deal("Ann", DECK[:10])
     assert refused(game, lambda: game.deal("Ann", DECK[10:13])) == "too_many_cards"
-    assert refused(game, lambda: game.deal("Bob", [DECK[3]])) == "card_in_a_hand"
+    assert refused(game, lambda: game.deal("Ann", [DECK[3]])) == "card_in_a_hand"  # her own
     assert refused(game, lambda: game.deal("Bob", [DECK[20], DECK[20]])) == "card_scanned_twice"
     assert refused(game, lambda: game.deal("Bob", [])) == "no_cards"
     assert refused(game, lambda: game.deal("Bob", ["red+99#1"])) == "unknown_card"
     assert refused(game, lambda: game.deal("Zed", [DECK[20]])) == "unknown_player"
+
+
+def test_a_deal_never_depends_on_another_players_hand() -> None:
+    game = new_game(3)
+    game.deal("Ann", DECK[:12])
+    game.deal("Bob", DECK[:12])  # the same copy numbers: bookkeeping, Ann's hand is hers
+    assert game.hand("Bob") == game.hand("Ann")
+    game.deal("Cy", DECK[12:24])
+    first = sorted(game.hand("Ann"), key=DECK.index)[0]
+    game.play(first, "Ann")
+    game.play(first, "Bob")  # Bob's copy of that number is his own card, not the one played
+    assert game.pile == (first, first)
+    assert type(game).from_json(game.to_json()).to_json() == game.to_json()
 
 
 def test_without_hands_the_table_deals_nothing() -> None:

@@ -303,7 +303,11 @@ class JockeyGame:
         ``hands_off``, ``game_over``, ``race_over``, ``unknown_player``, ``unknown_card``,
         ``no_cards``, ``card_scanned_twice``, ``keep_too_many``, ``keep_too_late``,
         ``card_not_left_over``, ``no_cards_owed``, ``too_many_cards``, ``card_in_a_hand``
-        or ``card_on_pile``.
+        (already in the player's own hand) or ``card_on_pile``.
+
+        A deal is judged by the deck, the played pile and the player's own hand alone, never
+        by another player's hand: which refusal a player gets must not tell them what another
+        holds. A card's copy number is bookkeeping, so two hands may name the same copy.
         """
         if not self._options.hands:
             raise Refusal("hands_off", "This table does not track hands.")
@@ -325,9 +329,8 @@ class JockeyGame:
             raise Refusal(
                 "too_many_cards", "Too many cards: that player is owed {count}.", count=owed
             )
-        held = frozenset[str]().union(*s.hands)
-        if not held.isdisjoint(ids):
-            raise Refusal("card_in_a_hand", "That card is already in a player's hand.")
+        if not s.hands[seat].isdisjoint(ids):
+            raise Refusal("card_in_a_hand", "That card is already in your hand.")
         if not set(s.pile).isdisjoint(ids):
             raise Refusal("card_on_pile", "That card is still on the played pile.")
         self._commit(
@@ -369,9 +372,10 @@ class JockeyGame:
             )
         if any(s.owed):
             raise Refusal("deal_missing", "Deal every player's cards first.")
-        if played.id in s.pile:
-            raise Refusal("card_played_twice", "That card was already played this race.")
         hands = s.hands
+        own = self._options.hands and played.id in hands[seat]
+        if played.id in s.pile and not own:  # a copy in one's hand is one's own card
+            raise Refusal("card_played_twice", "That card was already played this race.")
         if self._options.hands:
             if played.id not in hands[seat]:
                 raise self._not_in_hand(played, player)

@@ -197,14 +197,15 @@ def _per_player(data: Mapping[str, object], key: str, players: tuple[str, ...]) 
     return [values[p] for p in players]
 
 
-def _cards(value: object, deck: Deck, what: str) -> tuple[str, ...]:
+def _cards(value: object, deck: Deck, what: str, once: bool = True) -> tuple[str, ...]:
+    """Card ids of the deck; each at most ``once`` (a pile of copies from hands may not be)."""
     if not isinstance(value, list):
         raise DataError(f"saved game: {what} must be a list of card ids")
     ids = tuple(str(card) for card in value)
     for card in ids:
         if card not in deck.by_id:
             raise DataError(f"saved game: {what} holds an unknown card {card!r}")
-    if len(set(ids)) != len(ids):
+    if once and len(set(ids)) != len(ids):
         raise DataError(f"saved game: {what} holds a card twice")
     return ids
 
@@ -248,7 +249,7 @@ def state_from_data(data: object) -> tuple[tuple[str, ...], JockeyOptions, Jocke
             race=Race.from_data(race),
             ledger=Ledger(players, tuple(balances), tuple(bets)),
             plays=_whole(data["plays"], "plays"),
-            pile=_cards(data["pile"], deck, "the pile"),
+            pile=_cards(data["pile"], deck, "the pile", once=not options.hands),
             left=_whole(data["left"], "left"),
             hands=tuple(hands),
             owed=tuple(owed),
@@ -281,7 +282,9 @@ def _check_state(players: tuple[str, ...], options: JockeyOptions, state: Jockey
     places: list[str] = [*state.pile]
     for hand in state.hands:
         places += hand
-    if len(set(places)) != len(places) or len(places) > DECK_SIZE:
+    # With hands counted on the phones a copy number is bookkeeping: two hands may name it.
+    twice = len(set(places)) != len(places) and not options.hands
+    if twice or len(places) > DECK_SIZE:
         problems.append("a card is in two places at once")
     if not options.hands and (any(state.hands) or any(state.owed) or any(state.leftover)):
         problems.append("hands are recorded but the table does not track them")

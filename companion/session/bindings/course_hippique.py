@@ -137,8 +137,16 @@ class CourseHippiqueBinding(Binding):
         )
 
     def private(self, player: str) -> CourseHippiquePrivate:
-        """The player's own bet this race and real balance."""
-        return CourseHippiquePrivate(self.game.bet_of(player), self.game.balance(player))
+        """The player's own bet this race and their balance less their own sealed stake.
+
+        Stakes of sealed bets are counted as the public balances count them (not moved yet):
+        a croupier shown the stakes coming in would learn other players' sealed bets.
+        """
+        bet = self.game.bet_of(player)
+        balance = self.public_balances()[player]
+        if bet is not None and self._sealed_bets():
+            balance -= bet.stake
+        return CourseHippiquePrivate(bet, balance)
 
     def engine_state(self) -> Any:
         """The game's saved form (players, options, every input, a summary)."""

@@ -3,6 +3,10 @@
 The shared pages (``companion/web/fragments.py``, ``state.py``, ``inputs.py``, ``host.py``)
 find a game's part by the kind of the game on the table, as the table controller finds its
 flow; a game's module is imported the first time a page shows a table of that game.
+
+A game's part completes a seat's input from a ``SeatSight``: the public view and that seat's
+own private view, never the session, so nothing a seat is told can depend on what another
+player holds.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.info import Option
 from companion.games.registry import find_game
+from companion.session.view import PrivateView, View
 
 if TYPE_CHECKING:
     from companion.session.session import Session
@@ -24,7 +29,32 @@ if TYPE_CHECKING:
     Chart = tuple[str, tuple[Series, ...]]
 
 
-def as_entered(fields: dict[str, Any], session: Session) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SeatSight:
+    """All a seat's input may be judged by: what the whole table sees, the game's options,
+    and that seat's own private view (its hand, its sealed inputs), and nothing else."""
+
+    #: The public view (board, phase, turn, who has sealed a secret...).
+    view: View
+    #: The options the game was started with (public: the whole table chose them).
+    options: Mapping[str, Any]
+    #: What only the seat making the input sees.
+    own: PrivateView
+
+    @property
+    def player(self) -> str:
+        """The seat making the input."""
+        return self.own.player
+
+
+def sight_of(session: Session, player: str) -> SeatSight:
+    """What ``player``'s input may be judged by now (read on the loop's thread)."""
+    table = session.table
+    options = dict(table.start.options) if table is not None else {}
+    return SeatSight(session.view(), options, session.private_view(player))
+
+
+def as_entered(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
     """A phone's fields as they are: the game needs nothing more to make the entry."""
     return fields
 
@@ -48,8 +78,9 @@ class GamePages:
     phases: Mapping[str, str]
     #: Options only phones make playable, offered on the host page after the registry's.
     phone_options: tuple[Option, ...] = ()
-    #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind).
-    complete: Callable[[dict[str, Any], Session], dict[str, Any]] = as_entered
+    #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind),
+    #: from the seat's sight alone: the public view and that seat's own private view.
+    complete: Callable[[dict[str, Any], SeatSight], dict[str, Any]] = as_entered
     #: Each horse's chance of winning from here, shown beside the odds (None: not now).
     chances: Callable[[Session], ChanceWork | None] = no_chances
 

@@ -21,9 +21,8 @@ from companion.games.jockey import (
     JockeyPrivate,
 )
 from companion.render.language import word
-from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
-from companion.web.games import GamePages
+from companion.web.games import GamePages, SeatSight
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
 from companion.web.inputs import PageRefusal
 from companion.web.state import Public, Series, running
@@ -208,27 +207,35 @@ def chart(
     return "balance", tuple(series)
 
 
-def complete(fields: dict[str, Any], session: Session) -> dict[str, Any]:
-    """A tapped card becomes a free copy of its kind; a hand counted kind by kind, free copies."""
+def complete(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
+    """A tapped card becomes a copy of its kind; a hand counted kind by kind, copies of each.
+
+    Judged by the seat's sight alone (the public board and the seat's own hand), so no
+    answer depends on what another player holds.
+    """
     if fields.get("type") == "play_card":
-        return {**fields, "card": _played_copy(fields, session)}
+        return {**fields, "card": _played_copy(fields, sight)}
     if fields.get("type") == "hand":
-        return {**fields, "cards": _dealt_copies(fields, session)}
+        return {**fields, "cards": _dealt_copies(fields, sight)}
     return fields
 
 
-def _played_copy(fields: dict[str, Any], session: Session) -> Any:
+def _seen(sight: SeatSight) -> tuple[Deck, JockeyBoard, JockeyPrivate]:
+    """The deck, the public board and the seat's own details of a Jockey game."""
+    board, details = sight.view.board, sight.own.details
+    assert isinstance(board, JockeyBoard) and isinstance(details, JockeyPrivate)
+    return deck_of(sight.options), board, details
+
+
+def _played_copy(fields: dict[str, Any], sight: SeatSight) -> Any:
     """The copy of the tapped kind the player plays: one in their hand (hands tracked), else
     the first one not yet on the pile."""
     card = fields.get("card")
-    assert session.table is not None
-    deck = deck_of(session.table.start.options)
+    deck, board, details = _seen(sight)
     if not isinstance(card, str) or not any(kind_of(c.id) == card for c in deck.cards):
         return card  # a copy named in full, or no card of the deck: the engine judges it
-    board = session.view().board
-    assert isinstance(board, JockeyBoard)
     if board.hands:
-        free = list(_hand(session, str(fields["player"])))
+        free = list(details.hand)
         missing = ("card_not_in_hand", "That card is not in your hand.")
     else:
         free = [c.id for c in deck.cards if c.id not in board.pile]
@@ -239,41 +246,52 @@ def _played_copy(fields: dict[str, Any], session: Session) -> Any:
     return copies[0]
 
 
-def _dealt_copies(fields: dict[str, Any], session: Session) -> Any:
-    """Free copies of the kinds the player counted in their hand (``cards``: kind to count)."""
+def _dealt_copies(fields: dict[str, Any], sight: SeatSight) -> Any:
+    """Copies of the kinds the player counted in their hand (``cards``: kind to count).
+
+    Checked in this order: the form's shape and the names of the cards (the deck is public),
+    then what the player is owed (their own), then that the deck has that many of each kind
+    left beside the played pile and the player's own hand. Another player's hand is never
+    looked at: a copy number is bookkeeping, and two hands may name the same copy.
+    """
     counted = fields.get("cards")
     if not isinstance(counted, dict):
         return counted  # a list of copies named in full (or nothing): the engine judges it
-    assert session.table is not None
-    deck = deck_of(session.table.start.options)
-    board = session.view().board
-    assert isinstance(board, JockeyBoard)
-    taken = set(board.pile)
-    for player in session.table.start.players:
-        taken.update(_hand(session, player))
-    kept = fields.get("kept") or []
-    taken.update(k for k in kept if isinstance(k, str))
-    free = [c.id for c in deck.cards if c.id not in taken]
-    cards: list[str] = []
+    deck, board, details = _seen(sight)
+    numbers: dict[str, int] = {}
     for kind, count in counted.items():
-        number = int(count) if isinstance(count, int | str) and str(count).isdigit() else -1
+        number = count if type(count) is int else _whole(count)
         if number < 0 or number > len(deck.cards):
             raise PageRefusal("malformed", "Count your cards with whole numbers.")
+        numbers[str(kind)] = number
+    for kind in numbers:
         if not any(kind_of(c.id) == kind for c in deck.cards):
             raise PageRefusal("unknown_card", "Unknown card: check the deck or enroll it.")
-        copies = copies_of(deck, str(kind), free, number)
+    kept = fields.get("kept") or []
+    if not isinstance(kept, list) or not all(isinstance(k, str) for k in kept):
+        raise PageRefusal("malformed", "That input is not complete.")
+    total = sum(numbers.values())
+    owed = details.owed - len(kept)
+    if total and owed <= 0:
+        raise PageRefusal("no_cards_owed", "You are owed no cards now.")
+    if total > owed:
+        raise PageRefusal("too_many_cards", "Too many cards: count the ones just dealt.")
+    taken = set(board.pile) | set(details.hand) | set(kept)
+    free = [c.id for c in deck.cards if c.id not in taken]
+    cards: list[str] = []
+    for kind, number in numbers.items():
+        copies = copies_of(deck, kind, free, number)
         if copies is None:
-            sentence = f"There are no more {label_of(deck, str(kind))} cards: count again."
-            raise PageRefusal("card_in_a_hand", sentence)
+            raise PageRefusal("too_many_copies", "The deck has fewer of a card: count again.")
         cards.extend(copies)
     return cards
 
 
-def _hand(session: Session, player: str) -> tuple[str, ...]:
-    """The cards in ``player``'s hand (read on the loop's thread, never sent anywhere)."""
-    details = session.private_view(player).details
-    assert isinstance(details, JockeyPrivate)
-    return details.hand
+def _whole(count: object) -> int:
+    """A count typed on the phone as a number (-1 when it is none: ``"²"`` is no number)."""
+    if isinstance(count, str) and count.isascii() and count.isdigit():
+        return int(count)
+    return -1
 
 
 PAGES = GamePages(
