@@ -30,6 +30,7 @@ from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
 from companion.web.qr import oled_image
 from companion.web.seats import HOST, SeatBook
+from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.state import RaceOdds, private_state, public_state
 from companion.web.words import marked, t
 
@@ -248,7 +249,7 @@ class TableSide:
                 raise PageRefusal(outcome.code or "refused", said)
             return notice("New game started.")
         game_id = data.get("game")
-        if not isinstance(game_id, int) or game_id not in {g.id for g in session.games()}:
+        if not is_int(game_id) or game_id not in {g.id for g in session.games()}:
             raise PageRefusal("no_such_game", "There is no such game.")
         if command == "resume":
             session.resume(game_id)
@@ -289,9 +290,9 @@ def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = 
         value = option.values[0]
         if option.key in chosen:
             try:
-                value = json.loads(str(chosen[option.key]))
-            except ValueError:
-                value = None
+                value = read_json(str(chosen[option.key]).encode())
+            except Malformed:
+                raise PageRefusal("bad_option", "These game options are not valid.") from None
             if value not in option.values:
                 raise PageRefusal("bad_option", "These game options are not valid.")
         if value is not None:

@@ -26,6 +26,7 @@ from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
 from companion.web.inputs import PageRefusal
+from companion.web.shapes import whole
 from companion.web.state import Public, Series, running
 from companion.web.words import marked, t, tn
 
@@ -251,13 +252,13 @@ def _dealt_copies(fields: dict[str, Any], session: Session) -> Any:
     taken = set(board.pile)
     for player in session.table.start.players:
         taken.update(_hand(session, player))
-    kept = fields.get("kept") or []
-    taken.update(k for k in kept if isinstance(k, str))
+    kept = fields.get("kept")
+    taken.update(k for k in (kept if isinstance(kept, list) else ()) if isinstance(k, str))
     free = [c.id for c in deck.cards if c.id not in taken]
     cards: list[str] = []
     for kind, count in counted.items():
-        number = int(count) if isinstance(count, int | str) and str(count).isdigit() else -1
-        if number < 0 or number > len(deck.cards):
+        number = whole(count)
+        if number is None or number > len(deck.cards):
             raise PageRefusal("malformed", "Count your cards with whole numbers.")
         if not any(kind_of(c.id) == kind for c in deck.cards):
             raise PageRefusal("unknown_card", "Unknown card: check the deck or enroll it.")
