@@ -8,18 +8,25 @@ has (a new route is fuzzed without an edit here).
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import Message
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from companion.web.door import FAILED
+from companion.web.door import CSP, FAILED, Door
 from tests.web.conftest import Table
 from tests.web.hostile.conftest import Answer, Served, send
 
@@ -272,3 +279,41 @@ def test_socket_text_frames_never_fail(served: Served, frame: str) -> None:
             return  # still open, nothing more to say: a ping gets no answer
         except ConnectionClosed as closed:
             assert closed.rcvd is not None and closed.rcvd.code in (1000, 1009), closed
+
+
+def test_the_backstop_answers_a_short_refusal_and_logs_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """An error no route expected (none is known: the fuzz fails if one is) answers 400
+    "failed" in JSON, with the headers, and logs one line with no traceback."""
+
+    async def broken(request: Request) -> Response:
+        raise KeyError("a secret the request carried")
+
+    def refuse(code: str, sentence: str, status: int) -> Response:
+        return JSONResponse({"ok": False, "code": code, "sentence": sentence}, status)
+
+    app = Starlette(routes=[Route("/broken", broken)], middleware=[Middleware(Door, refuse=refuse)])
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def collect(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "method": "GET", "path": "/broken", "raw_path": b"/broken",
+        "query_string": b"", "headers": [(b"host", b"localhost:8080")], "scheme": "http",
+        "http_version": "1.1", "server": ("127.0.0.1", 8080), "client": ("127.0.0.1", 5000),
+        "root_path": "",
+    }  # fmt: skip
+    with caplog.at_level(logging.ERROR, logger="companion.web"):
+        asyncio.run(app(scope, receive, collect))
+    start, body = sent[0], sent[1]
+    assert start["status"] == 400
+    assert json.loads(body["body"])["code"] == FAILED
+    assert (b"content-security-policy", CSP.encode()) in start["headers"]
+    lines = [r for r in caplog.records if r.name == "companion.web"]
+    assert len(lines) == 1 and lines[0].exc_info is None
+    assert lines[0].getMessage() == "GET /broken failed: KeyError"
