@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -24,7 +25,7 @@ from companion.web.words import marked
 log = logging.getLogger("companion.web")
 
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
@@ -39,8 +40,10 @@ NO_STORE = (b"cache-control", b"no-store")
 SHARED = ("/static/", "/favicon")
 #: The names every machine gives itself.
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-#: How many addresses are remembered as the machine's own or not (a Host header is typed).
+#: How many addresses are remembered as the machine's own or not, and for how long (s): an
+#: address the Pi is given later is answered within a minute.
 _KNOWN = 64
+_KNOWN_S = 60.0
 
 
 def host_name(header: str) -> str:
@@ -77,7 +80,8 @@ class HostNames:
 
     configured: Iterable[str] = ()
     names: frozenset[str] = field(init=False)
-    _seen: dict[str, bool] = field(init=False, default_factory=dict)
+    clock: Callable[[], float] = time.monotonic
+    _seen: dict[str, tuple[bool, float]] = field(init=False, default_factory=dict)
     _lock: threading.Lock = field(init=False, default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -93,17 +97,19 @@ class HostNames:
         name = host_name(header)
         if name in self.names:
             return True
+        now = self.clock()
         with self._lock:
-            known = self._seen.get(name)
-        if known is None:
-            try:
-                known = _own_address(name)
-            except OSError:
-                return False
-            with self._lock:
-                if len(self._seen) >= _KNOWN:
-                    self._seen.clear()
-                self._seen[name] = known
+            known, since = self._seen.get(name, (False, -_KNOWN_S))
+        if now - since < _KNOWN_S:
+            return known
+        try:
+            known = _own_address(name)
+        except OSError:
+            return False
+        with self._lock:
+            if len(self._seen) >= _KNOWN:
+                self._seen.clear()
+            self._seen[name] = (known, now)
         return known
 
 
