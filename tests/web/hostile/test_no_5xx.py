@@ -188,13 +188,14 @@ scalars = st.one_of(
     st.floats(allow_nan=False),
     hostile_text,
 )
-values = st.recursive(
-    scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(hostile_text, inner, max_size=4)
-    ),
-    max_leaves=12,
-)
+
+
+def nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Lists and objects of ``inner`` values."""
+    return st.one_of(st.lists(inner, max_size=4), st.dictionaries(hostile_text, inner, max_size=4))
+
+
+values = st.recursive(scalars, nested, max_leaves=12)
 forms = st.dictionaries(st.sampled_from(KEYS), values, max_size=6)
 
 
