@@ -129,12 +129,13 @@ def served() -> Iterator[Served]:
     thread.start()
     made = Served(root, companion, port, thread)
     try:
-        for _ in range(200):  # the server is up once it answers
-            try:
-                made.send("GET", "/")
+        server = companion.web.server
+        waited = threading.Event()
+        for _ in range(1500):  # up to 30 s on a loaded machine; usually a few hundredths
+            if server.started:
                 break
-            except OSError:
-                threading.Event().wait(0.02)
+            waited.wait(0.02)
+        assert server.started, "the pages never started"
         yield made
     finally:
         companion.daemon.stop()
