@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -154,6 +155,8 @@ class Door:
 
         try:
             await self.app(scope, receive, sending)
+        except ClientDisconnect:
+            return  # the phone went away mid-request: nobody to answer, nothing to log
         except Exception as error:
             # One line, no traceback: a request's own words never reach the log.
             log.error("%s %s failed: %s", scope.get("method", "WS"), path, type(error).__name__)

@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 from typing import Any
 
 import pytest
@@ -344,3 +345,20 @@ def test_the_backstop_answers_a_short_refusal_and_logs_one_line(
     lines = [r for r in caplog.records if r.name == "companion.web"]
     assert len(lines) == 1 and lines[0].exc_info is None
     assert lines[0].getMessage() == "GET /broken failed: KeyError"
+
+
+def test_a_body_cut_by_a_phone_going_away_is_not_logged(
+    served: Served, jockey: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.DEBUG, logger="companion.web"):
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", served.port)) as raw:
+                raw.sendall(
+                    b"POST /api/input HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Origin: http://127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 100\r\nCookie: " + jockey["seat"].encode() + b"\r\n\r\n"
+                    b'{"type": "bet", '
+                )
+        answer = served.send("GET", "/scoreboard")  # the pages go on
+    assert answer.status == 200
+    assert [r.getMessage() for r in caplog.records if r.name == "companion.web"] == []
