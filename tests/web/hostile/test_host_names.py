@@ -15,6 +15,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from companion.web.server import lan_address
 from tests.e2e.conftest import FAST_CONFIG
 from tests.web.conftest import Table
 from tests.web.hostile.conftest import send
@@ -64,7 +65,7 @@ def test_a_forged_host_equal_to_a_forged_origin_is_refused(table: Table) -> None
     assert table.view() == before
 
 
-@pytest.mark.parametrize("name", ["evil.test", "192.0.2.7", "127.0.0.1.nip.io", "localhost.evil"])
+@pytest.mark.parametrize("name", ["evil.test", "203.0.113.77", "127.0.0.1.nip.io", "localhost.evil"])
 def test_other_names_and_addresses_are_refused(table: Table, name: str) -> None:
     answer = send(table.port, "GET", "/", headers={"Host": f"{name}:{table.port}"})
     assert answer.status == 421, name
@@ -72,7 +73,8 @@ def test_other_names_and_addresses_are_refused(table: Table, name: str) -> None:
 
 def test_the_machines_own_names_are_answered(table: Table) -> None:
     machine = socket.gethostname().split(".")[0]
-    for name in ("127.0.0.1", "localhost", "LOCALHOST", "[::1]", f"{machine}.local", machine):
+    lan = lan_address()  # the address the LCD and the QR code give phones
+    for name in ("127.0.0.1", "localhost", "LOCALHOST", "[::1]", f"{machine}.local", machine, lan):
         answer = send(table.port, "GET", "/", headers={"Host": f"{name}:{table.port}"})
         assert answer.status == 200, name
     assert send(table.port, "GET", "/", headers={"Host": "localhost."}).status == 200
