@@ -65,7 +65,9 @@ def test_a_forged_host_equal_to_a_forged_origin_is_refused(table: Table) -> None
     assert table.view() == before
 
 
-@pytest.mark.parametrize("name", ["evil.test", "203.0.113.77", "127.0.0.1.nip.io", "localhost.evil"])
+@pytest.mark.parametrize(
+    "name", ["evil.test", "203.0.113.77", "127.0.0.1.nip.io", "localhost.evil"]
+)
 def test_other_names_and_addresses_are_refused(table: Table, name: str) -> None:
     answer = send(table.port, "GET", "/", headers={"Host": f"{name}:{table.port}"})
     assert answer.status == 421, name
