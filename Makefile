@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench install clean catalogs catalogs-update
+.PHONY: run test lint typecheck pytest bench install clean catalogs catalogs-update lock
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -38,6 +38,15 @@ catalogs-update: $(VENV)/.dev
 	$(BIN)/pybabel extract -F babel-pages.cfg $(PAGE_KEYWORDS) --no-location --sort-output -o companion/locale/pages.pot .
 	$(BIN)/pybabel update -i companion/locale/pages.pot -d companion/locale -D pages --no-location --no-fuzzy-matching
 	rm companion/locale/pages.pot
+
+# The installer's dependencies pinned with their hashes (systemd/install.sh installs only
+# these, with pip's --require-hashes). Run after changing a dependency in pyproject.toml: it
+# asks PyPI (a minute or two) and keeps the pins it can; tests/daemon/test_install.py checks
+# that the lock still answers pyproject.toml.
+lock: $(VENV)/.dev
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	  --extra pi --extra usbhid --all-build-deps --no-emit-index-url --no-emit-find-links \
+	  --output-file requirements.lock pyproject.toml
 
 install: $(VENV)/.sim catalogs
 

@@ -124,7 +124,10 @@ make_venv() {
         # The OS's lgpio and gpiozero are used through --system-site-packages (no wheel on 3.13).
         system python3 -m venv --system-site-packages "$PREFIX/venv"
     fi
-    system "$PREFIX/venv/bin/pip" install --upgrade "${SRC}[pi,usbhid]"
+    # Only the versions pinned in requirements.lock (`make lock`), each file checked against
+    # its hash; then the companion itself, built with those same tools and nothing fetched.
+    system "$PREFIX/venv/bin/pip" install --require-hashes --no-deps -r "$SRC/requirements.lock"
+    system "$PREFIX/venv/bin/pip" install --no-deps --no-build-isolation --upgrade "$SRC"
 }
 
 install_docs() {

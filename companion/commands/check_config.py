@@ -72,6 +72,8 @@ def describe(config: Config) -> list[str]:
     """Return the report for a valid configuration: wiring table, absent devices, notes."""
     web = config.web
     pages = f"on {web.bind}, port {web.port}" if web.enabled else "off"
+    if web.enabled and web.names:
+        pages += f", also as {', '.join(web.names)}"
     lines = [f"GPIO pin factory: {config.gpio.pin_factory}", f"Web pages: {pages}", ""]
     lines += _table(wiring(config))
     present = {f.name for f in fields(config) if getattr(config, f.name) is not None}

@@ -19,6 +19,7 @@ the next write tries again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -210,6 +211,25 @@ def _writable(path: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
 
+def _keep_private(path: Path) -> None:
+    """Create the journal readable and writable by its owner only (0600), and narrow an older
+    one to that; SQLite gives its side files (-wal, -shm) the journal's own mode.
+
+    It holds sealed inputs and the phones' token hashes: nobody else on the machine reads it.
+    """
+    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if os.fstat(handle).st_uid == os.geteuid():
+            os.fchmod(handle, 0o600)
+    finally:
+        os.close(handle)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        with contextlib.suppress(OSError):
+            if side.stat().st_uid == os.geteuid():
+                side.chmod(0o600)
+
+
 def _connect_read_only(path: Path) -> sqlite3.Connection:
     """Open an existing journal for reading only, even where SQLite cannot add its side files.
 
@@ -299,11 +319,15 @@ class Journal:
                 "file this user may not write): the companion needs to write it"
             )
         try:
+            if not read_only:
+                _keep_private(path)
             db = (
                 _connect_read_only(path)
                 if read_only
                 else sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             )
+        except OSError as error:
+            raise JournalError(f"cannot open the journal {path}: {error.strerror}") from None
         except sqlite3.Error as error:
             raise JournalError(f"cannot open the journal {path}: {error}") from None
         db.text_factory = _text

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -24,11 +25,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.daemon.flows.base import Reply
 from companion.render.language import _, speaking
+from companion.web.door import Door, HostNames
 from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
 from companion.web.hub import REJOIN, PageSocket
 from companion.web.inputs import PageRefusal, seat_request
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
+from companion.web.shapes import Malformed, read_json, text_frame, whole
 from companion.web.side import Answer, TableSide
 from companion.web.words import t
 
@@ -37,7 +40,7 @@ HOST_COOKIE = "host"
 JOIN_COOKIE = "join"
 #: A seat's cookie lasts a long evening of games.
 COOKIE_S = 24 * 3600
-STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+STATIC = {"app.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
 
 
 def refusal(code: str, sentence: str, status: int = 400) -> JSONResponse:
@@ -60,8 +63,10 @@ def _client(request: Request | WebSocket) -> str:
     return request.client.host if request.client else "?"
 
 
-def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> Starlette:
-    """Return the app serving ``side``'s table."""
+def create_app(
+    side: TableSide, clock: Callable[[], float] = time.monotonic, names: HostNames | None = None
+) -> Starlette:
+    """Return the app serving ``side``'s table under ``names`` (see ``HostNames``)."""
     joins_limit = RateLimit(burst=5, per_s=0.2, clock=clock)
     inputs_limit = RateLimit(burst=20, per_s=5.0, clock=clock)
     hub = side.hub
@@ -91,15 +96,15 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
     async def body(request: Request) -> dict[str, Any] | JSONResponse:
         if not same_origin(request.headers):
             return refused("cross_origin", "Open the companion's own page.", 403)
-        length = request.headers.get("content-length")
-        if length is None or not length.isdigit() or int(length) > MAX_BODY:
+        length = whole(request.headers.get("content-length"))
+        if length is None or length > MAX_BODY:
             return refused("too_large", "That request is too large.", 413)
         raw = await request.body()
         if len(raw) > MAX_BODY:
             return refused("too_large", "That request is too large.", 413)
         try:
-            data = json.loads(raw)
-        except ValueError:
+            data = read_json(raw)
+        except Malformed:
             return refused("malformed", "That was not an input.")
         if not isinstance(data, dict):
             return refused("malformed", "That was not an input.")
@@ -203,7 +208,9 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         if not is_host(request):
             return refused("not_host", "Only the host page can do that.", 401)
         game_id = int(request.path_params["game_id"])
-        text = await side.read(lambda: side.log_lines(game_id))
+        known, text = await side.read(lambda: side.game_log(game_id))
+        if not known:
+            return refused("no_such_game", "There is no such game.", 404)
         if text is None:  # a game's log holds its sealed inputs
             return refused("log_sealed", "A game's log opens once the game is over.", 403)
         return Response(
@@ -215,7 +222,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in STATIC:
-            return Response("not found", 404)
+            return refused("not_found", "There is no such page.", 404)
         data = resources.files("companion.web").joinpath("static", name).read_bytes()
         return Response(data, media_type=STATIC[name], headers={"cache-control": "max-age=300"})
 
@@ -238,7 +245,10 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         task = asyncio.ensure_future(hub.serve(connection))
         try:
             while True:  # pages only ping; anything else, or too large, closes the socket
-                message = await socket.receive_text()
+                message = await text_frame(socket)
+                if message is None:  # a binary frame: no page sends one
+                    await socket.close(code=1003)
+                    break
                 if len(message) > 64:
                     await socket.close(code=1009)
                     break
@@ -246,6 +256,12 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             pass
         finally:
             task.cancel()
+
+    async def no_route(request: Request, error: Exception) -> Response:
+        """A path or method no route serves: refused like any other request."""
+        if isinstance(error, HTTPException) and error.status_code == 405:
+            return refused("wrong_method", "That request is not one the pages make.", 405)
+        return refused("not_found", "There is no such page.", 404)
 
     app = Starlette(
         routes=[
@@ -263,6 +279,8 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             WebSocketRoute("/live", live),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(Door, refuse=refused, names=names)],
+        exception_handlers={HTTPException: no_route},
     )
 
     return app

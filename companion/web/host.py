@@ -117,10 +117,6 @@ def _new_game() -> str:
         )
         sets.append(f'<fieldset data-game="{e(game.kind)}"><legend>{e(game.title)}</legend>'
                     f"{fields}</fieldset>")  # fmt: skip
-    shown = "".join(
-        f"form[data-game={g.kind}] fieldset:not([data-game={g.kind}]){{display:none}}"
-        for g in GAMES
-    )  # only the chosen game's options
     new, which, players, start = (
         e(t("New game")),
         e(t("Game")),
@@ -128,7 +124,6 @@ def _new_game() -> str:
         e(t("Start")),
     )
     return (
-        f"<style>{shown}</style>"
         f"<h2>{new}</h2>"
         f'<form class="command" data-do="new_game" data-game="{GAMES[0].kind}">'
         f'<label>{which} <select name="game" class="game">{games}</select></label>'

@@ -9,6 +9,7 @@ from typing import Any
 from companion.session.log import LogEntry, LogError, parse_entry
 from companion.session.session import Session
 from companion.web.games import pages_of, sight_of
+from companion.web.shapes import whole
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
 SEAT_TYPES = frozenset(
@@ -44,12 +45,9 @@ def seat_request(player: str, data: object) -> dict[str, Any]:
             if extra not in _SECOND.get(str(fields["kind"]), ()):
                 fields.pop(extra, None)
     for key in ("stake", "stake2", "amount"):
-        if (
-            isinstance(fields.get(key), str)
-            and fields[key].strip().isascii()
-            and fields[key].strip().isdigit()
-        ):
-            fields[key] = int(fields[key])
+        typed = fields.get(key)
+        if isinstance(typed, str) and whole(typed) is not None:
+            fields[key] = whole(typed)
     if kind == "deal_course" and isinstance(fields.get("cards"), str):  # tapped in row order
         fields["cards"] = [c for c in fields["cards"].split(",") if c]
     if kind != "next_race":

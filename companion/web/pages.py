@@ -11,7 +11,8 @@ from companion.web.words import script_words, t
 _HEAD = (
     '<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    '<title>{title}</title><link rel="stylesheet" href="/static/style.css"></head>'
+    '<title>{title}</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+    '<link rel="stylesheet" href="/static/style.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
 _FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script></body></html>'

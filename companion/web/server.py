@@ -14,6 +14,7 @@ from companion.daemon.loop import Daemon
 from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
 from companion.web.app import create_app
+from companion.web.door import HostNames
 from companion.web.hub import Hub
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
@@ -91,7 +92,7 @@ def install(
     daemon.table = table
     daemon.outputs = WebOutputs(daemon.outputs, side)
     config = uvicorn.Config(
-        create_app(side),
+        create_app(side, names=HostNames(section.names)),
         log_level="warning",
         access_log=False,  # no request line (nor anything a phone sent) reaches a log
         ws="websockets-sansio",

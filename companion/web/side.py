@@ -31,6 +31,7 @@ from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
 from companion.web.qr import oled_image
 from companion.web.seats import HOST, SeatBook
+from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.state import RaceOdds, private_state, public_state
 from companion.web.words import marked, t
 
@@ -263,7 +264,7 @@ class TableSide:
                 raise PageRefusal(outcome.code or "refused", said)
             return notice("New game started.")
         game_id = data.get("game")
-        if not isinstance(game_id, int) or game_id not in {g.id for g in session.games()}:
+        if not is_int(game_id) or game_id not in {g.id for g in session.games()}:
             raise PageRefusal("no_such_game", "There is no such game.")
         if command == "resume":
             session.resume(game_id)
@@ -273,15 +274,16 @@ class TableSide:
             return notice("Game abandoned.")
         raise PageRefusal("unknown_command", "The table does not know that.")
 
-    def log_lines(self, game_id: int) -> str | None:
-        """A game's accepted inputs as a table log, once the game is over; None before (its
-        log holds every sealed input) and for no such game (run on the loop's thread)."""
+    def game_log(self, game_id: int) -> tuple[bool, str | None]:
+        """Whether the journal has game ``game_id``, and its accepted inputs as a table log once
+        it is over (None before: its log holds every sealed input); run on the loop's thread."""
         journal = self.controller.session.journal
-        if journal is None:
-            return None
-        if not any(g.id == game_id and g.status == "finished" for g in journal.games()):
-            return None
-        return "".join(line + "\n" for line in journal.events(game_id))
+        game = next((g for g in journal.games() if g.id == game_id), None) if journal else None
+        if journal is None or game is None:
+            return False, None
+        if game.status != "finished":
+            return True, None
+        return True, "".join(line + "\n" for line in journal.events(game_id))
 
 
 def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = None) -> NewGame:
@@ -307,9 +309,9 @@ def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = 
         value = option.values[0]
         if option.key in chosen:
             try:
-                value = json.loads(str(chosen[option.key]))
-            except ValueError:
-                value = None
+                value = read_json(str(chosen[option.key]).encode())
+            except Malformed:
+                raise PageRefusal("bad_option", "These game options are not valid.") from None
             if value not in option.values:
                 raise PageRefusal("bad_option", "These game options are not valid.")
         if value is not None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion.service"
@@ -184,3 +188,63 @@ def test_the_installer_sets_the_bus_speeds_the_build_guide_describes(tmp_path: P
     second = run_installer("--root", str(tmp_path), "--no-start")
     assert "unchanged: dtoverlay=i2c4,pins_8_9,baudrate=400000" in second.stdout
     assert boot.read_text().count("baudrate") == 2
+
+
+# -- the lock file ----------------------------------------------------------------------------
+
+LOCK = REPO / "requirements.lock"
+#: The extras the installer puts on a Pi (the lock is made with them: `make lock`).
+LOCKED_EXTRAS = ("pi", "usbhid")
+
+
+def pyproject_requirements() -> dict[str, Requirement]:
+    """What pyproject.toml asks for on a Pi: dependencies, the Pi's extras, the build's tools."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    lines = list(project["project"]["dependencies"])
+    for extra in LOCKED_EXTRAS:
+        lines += project["project"]["optional-dependencies"][extra]
+    lines += project["build-system"]["requires"]
+    wanted: dict[str, Requirement] = {}
+    for line in lines:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        if name in wanted:  # asked twice (a dependency and a build tool): both must hold
+            requirement.specifier &= wanted[name].specifier
+        wanted[name] = requirement
+    return wanted
+
+
+def locked() -> dict[str, tuple[Version, int, str]]:
+    """Each package of the lock: its pinned version, its number of hashes, its "via" notes."""
+    entries: dict[str, tuple[Version, int, str]] = {}
+    for block in re.split(r"\n(?=\S)", LOCK.read_text()):
+        pinned = re.match(r"([A-Za-z0-9_.\-]+)==(\S+)", block)
+        if pinned:
+            hashes = len(re.findall(r"--hash=sha256:[0-9a-f]{64}", block))
+            name = canonicalize_name(pinned.group(1))
+            entries[name] = (Version(pinned.group(2)), hashes, block)
+    return entries
+
+
+def test_the_lock_pins_what_pyproject_asks_for_with_hashes() -> None:
+    wanted, pins = pyproject_requirements(), locked()
+    stale = [
+        f"{name}{req.specifier}"
+        for name, req in wanted.items()
+        if name not in pins or not req.specifier.contains(pins[name][0], prereleases=True)
+    ]
+    assert not stale, f"requirements.lock does not answer pyproject.toml: run `make lock` ({stale})"
+    assert all(hashes > 0 for _, hashes, _ in pins.values()), "every pin needs its hashes"
+    from_pyproject = {name for name, (*_, block) in pins.items() if "companion (pyproject" in block}
+    assert from_pyproject == set(wanted), "pyproject.toml dropped a dependency: run `make lock`"
+    assert "--find-links" not in LOCK.read_text() and "--index-url" not in LOCK.read_text()
+
+
+def test_the_installer_installs_only_the_locked_pins(tmp_path: Path) -> None:
+    out = run_installer("--dry-run", "--root", str(tmp_path)).stdout
+    pip = [line for line in out.splitlines() if "/venv/bin/pip install" in line]
+    assert pip == [
+        f"would run: /opt/companion/venv/bin/pip install --require-hashes --no-deps -r {LOCK}",
+        f"would run: /opt/companion/venv/bin/pip install --no-deps --no-build-isolation "
+        f"--upgrade {REPO}",
+    ]

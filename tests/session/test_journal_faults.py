@@ -233,6 +233,7 @@ def test_a_journal_in_a_read_only_folder_is_read_and_never_written(shared_folder
 def test_the_companion_refuses_to_start_on_a_read_only_journal(shared_folder: Path) -> None:
     path = shared_folder / "journal.sqlite3"
     a_game(path)
+    path.chmod(0o644)  # shared on purpose: the companion makes its journals 0600
     shared_folder.chmod(0o555)
     outcome = as_unprivileged_user(lambda: Session.open(path).game_id)
     assert isinstance(outcome, dict) and outcome["raised"] == "JournalReadOnly"
@@ -263,6 +264,7 @@ def test_games_and_export_read_a_journal_this_user_may_not_write(shared_folder: 
     # Every module the commands load is loaded here, where the library can be read by root.
     for argv in (["games", "--db", db], ["export", "1", "--db", db]):
         assert command_output(argv)[0] == 0
+    path.chmod(0o644)  # shared on purpose: the companion makes its journals 0600
     shared_folder.chmod(0o555)
     before = fingerprint(path)
     results = as_unprivileged_user(

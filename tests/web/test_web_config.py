@@ -20,6 +20,9 @@ def test_the_pages_are_on_by_default_on_port_8080() -> None:
         ("[web]\nport = 70000\n", "web.port", "65535"),
         ('[web]\nenabled = "yes"\n', "web.enabled", "true or false"),
         ("[web]\nprot = 8080\n", "web.prot", "did you mean 'port'"),
+        ('[web]\nnames = "table.lan"\n', "web.names", "list of host names"),
+        ('[web]\nnames = ["table lan"]\n', "web.names", "not a host name"),
+        ('[web]\nnames = ["evil.test:80"]\n', "web.names", "not a host name"),
     ],
 )
 def test_a_bad_web_setting_is_named_with_its_reason(text: str, key: str, words: str) -> None:
@@ -33,3 +36,12 @@ def test_check_config_says_where_the_pages_are() -> None:
 
     assert "Web pages: on 0.0.0.0, port 8080" in describe(parse_config("", "t"))
     assert "Web pages: off" in describe(parse_config("[web]\nenabled = false\n", "t"))
+
+
+def test_more_host_names_are_read_and_said() -> None:
+    web = parse_config('[web]\nnames = ["Table.LAN", "pi.home."]\n', "t").web
+    assert web.names == ("table.lan", "pi.home")
+    from companion.commands.check_config import describe
+
+    said = describe(parse_config('[web]\nnames = ["table.lan"]\n', "t"))
+    assert "Web pages: on 0.0.0.0, port 8080, also as table.lan" in said

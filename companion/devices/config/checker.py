@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import ipaddress
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -143,6 +144,8 @@ def _hint(word: str, known: Sequence[str]) -> str:
 
 #: The languages the table speaks.
 LANGUAGES = ("en", "fr", "de")
+#: A host name the pages may answer to: DNS labels of letters, digits and hyphens.
+_HOST_NAME = re.compile(r"(?i)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?")
 
 
 class _Table:
@@ -354,7 +357,18 @@ class _Checker:
             ipaddress.ip_address(bind)
         except ValueError:
             t.problem("bind", f"must be an IP address such as 0.0.0.0 or 127.0.0.1, not {bind!r}")
-        return WebSection(enabled=enabled, bind=bind, port=t.integer("port", d.port, 0, 65535))
+        port = t.integer("port", d.port, 0, 65535)
+        names = d.names
+        t.read.append("names")
+        if "names" in t.data:
+            raw = t.data["names"]
+            if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+                t.problem("names", 'must be a list of host names in quotes: ["table.lan"]')
+            elif bad := [n for n in raw if not _HOST_NAME.fullmatch(n)]:
+                t.problem("names", f"{bad[0]!r} is not a host name such as table.lan")
+            else:
+                names = tuple(n.lower().rstrip(".") for n in raw)
+        return WebSection(enabled=enabled, bind=bind, port=port, names=names)
 
     def _gpio(self, t: _Table) -> GpioSection:
         return GpioSection(pin_factory=t.text("pin_factory", "lgpio", PIN_FACTORIES))

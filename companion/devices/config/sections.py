@@ -181,11 +181,16 @@ class ReaderSection:
 
 @dataclass(frozen=True)
 class WebSection:
-    """[web]: the phone and scoreboard pages served on the local network (on by default)."""
+    """[web]: the phone and scoreboard pages served on the local network (on by default).
+
+    ``names`` are the host names the pages answer to besides the Pi's own addresses,
+    ``localhost`` and ``<hostname>.local`` (a name given to the Pi by the router's DNS, say).
+    """
 
     enabled: bool = True
     bind: str = "0.0.0.0"
     port: int = 8080
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
 from companion.web.inputs import PageRefusal
+from companion.web.shapes import whole
 from companion.web.state import Public, Series, running
 from companion.web.words import marked, t, tn
 
@@ -260,8 +261,8 @@ def _dealt_copies(fields: dict[str, Any], sight: SeatSight) -> Any:
     deck, board, details = _seen(sight)
     numbers: dict[str, int] = {}
     for kind, count in counted.items():
-        number = count if type(count) is int else _whole(count)
-        if number < 0 or number > len(deck.cards):
+        number = whole(count)
+        if number is None or number > len(deck.cards):
             raise PageRefusal("malformed", "Count your cards with whole numbers.")
         numbers[str(kind)] = number
     for kind in numbers:
@@ -285,13 +286,6 @@ def _dealt_copies(fields: dict[str, Any], sight: SeatSight) -> Any:
             raise PageRefusal("too_many_copies", "The deck has fewer of a card: count again.")
         cards.extend(copies)
     return cards
-
-
-def _whole(count: object) -> int:
-    """A count typed on the phone as a number (-1 when it is none: ``"²"`` is no number)."""
-    if isinstance(count, str) and count.isascii() and count.isdigit():
-        return int(count)
-    return -1
 
 
 PAGES = GamePages(

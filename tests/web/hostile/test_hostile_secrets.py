@@ -135,5 +135,5 @@ def test_the_log_of_a_game_is_given_only_once_it_is_over(table: Table) -> None:
     status, _, log = host.call("/host/log/1")
     lines = [json.loads(line) for line in log.splitlines()]
     assert status == 200 and lines[0]["type"] == "new_game" and len(lines) > 10  # ...and given
-    assert host.call("/host/log/99")[0] == 403  # no such game: nothing either
+    assert host.call("/host/log/99")[0] == 404  # no such game
     assert Phone(table).call(f"/host/log/{current}")[0] == 401  # and never to a stranger
