@@ -39,6 +39,10 @@ def host_html(
                 f'<button type="submit">{confirm}</button>'
                 f'<button type="submit" name="decline" value="1">{decline}</button></form>'
             )
+        parts.append(
+            '<form class="command" data-do="decline_all">'
+            f'<button type="submit">{e(t("Decline all"))}</button></form>'
+        )
     where = t("Address: {address} · join code {code}").format(
         address=f"<b>{e(join_url)}</b>", code=f'<b class="code">{e(code)}</b>'
     )

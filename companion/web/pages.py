@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from companion.render.language import current
 from companion.web.html import e
+from companion.web.seats import HOST
 from companion.web.words import script_words, t
 
 _HEAD = (
@@ -40,7 +41,9 @@ def host_page(public: str, host: str) -> str:
 
 def join_page(players: Sequence[str], taken: frozenset[str], host: bool) -> str:
     """The join page: the code from the LCD, then a seat (or the host's)."""
-    if host:
+    if host and HOST in taken:
+        seats = "<p>" + e(t("This table has a host already.")) + "</p>"
+    elif host:
         hosting = e(t("Host this table"))
         seats = f'<button type="submit" name="seat" value="#host">{hosting}</button>'
     elif not players:
@@ -57,7 +60,7 @@ def join_page(players: Sequence[str], taken: frozenset[str], host: bool) -> str:
     body = (
         f'<main><h1>{heading}</h1><form id="join" autocomplete="off">'
         f'<label>{code} <input name="code" inputmode="numeric" '
-        'pattern="[0-9]{4}" maxlength="4" required></label>'
+        'pattern="[0-9]{4}([0-9]{4})?" maxlength="8" required></label>'
         f'<div class="seats">{seats}</div></form>'
         '<p id="joined" role="status"></p></main>'
     )
