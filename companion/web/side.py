@@ -367,6 +367,8 @@ class WebTable:
         self._asked: str | None = None
         #: When a push held back reaches the table, if no long push came first.
         self._push_due: float | None = None
+        #: The request asked about when the knob was last pushed down.
+        self._pressed_on: str | None = None
 
     def handle(self, event: Event) -> Sequence[Cue]:
         """Confirm the phone asked about on a long push; else hand the event to the table."""
@@ -376,13 +378,15 @@ class WebTable:
         if event == ButtonHeld("push"):
             self._push_due = None  # the push that began the hold was no push of the table
             asked = self._asked
-            if asked is None:
+            if asked is None or asked != self._pressed_on:  # asked before the hold began only
                 return ()
             return self.controller.apply(lambda ctx: side.confirm(asked, True))
         cues = list(self._held_push())
-        if event == ButtonPressed("push") and self._asked is not None:
-            self._push_due = self.controller.clock() + HOLD_WAIT_S
-            return cues
+        if event == ButtonPressed("push"):
+            self._pressed_on = self._asked
+            if self._asked is not None:
+                self._push_due = self.controller.clock() + HOLD_WAIT_S
+                return cues
         cues.extend(self.controller.handle(event))
         return cues
 

@@ -79,7 +79,7 @@ def asked_about(table: Table, seat: str) -> None:
     """Wait until the table asks about a phone for ``seat`` (LCD rows or OLED)."""
     question = f"Phone for {seat}?"
     table.child.wait_until(
-        lambda s: question in s["lcd"] + s["oled"]["lines"], f"the table to ask {question!r}"
+        lambda s: any(question in row for row in s["lcd"] + s["oled"]["lines"]), question
     )
 
 
