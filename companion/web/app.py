@@ -151,9 +151,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
                 await side.enter(lambda ctx: Reply())  # the table shows the new code
             return refused("wrong_code", "Wrong code: read it on the table.", 403)
         if seat == HOST and HOST in side.seats.taken():
-            return refused(
-                "host_taken", "This table has a host: only the table can change it.", 409
-            )
+            return refused("host_taken", "This table has a host already.", 409)
         players = await side.read(side.players)
         if seat != HOST and seat not in players:
             return refused("no_such_seat", "There is no such seat.", 404)

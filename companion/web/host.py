@@ -39,9 +39,10 @@ def host_html(
                 f'<button type="submit">{confirm}</button>'
                 f'<button type="submit" name="decline" value="1">{decline}</button></form>'
             )
+        every = e(t("Decline all"))
         parts.append(
-            '<form class="command" data-do="decline_all">'
-            f'<button type="submit">{e(t("Decline all"))}</button></form>'
+            f'<form class="command" data-do="decline_all"><button type="submit">{every}</button>'
+            "</form>"
         )
     where = t("Address: {address} · join code {code}").format(
         address=f"<b>{e(join_url)}</b>", code=f'<b class="code">{e(code)}</b>'
