@@ -222,6 +222,6 @@ def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
             {"do": "new_game", "game": kind, "players": "\n".join(players), kind: options},
         )
         phone = PhoneClient(child.url)
-        join(child, phone, "A")
+        join(child, phone, "A", host)
         weights[f"/play, {label}"] = len(phone.send("/play")[0])
     return weights
