@@ -31,7 +31,7 @@ MAX_WAITING = 4
 KEPT = 4 * MAX_WAITING
 #: Digits of the usual code, and of the code in force while the budget is spent.
 SHORT_DIGITS = 4
-LONG_DIGITS = 8
+LONG_DIGITS = 9
 #: Wrong tries the budget allows at once (every address together)...
 BURST = 10
 #: ...then one more every this many seconds.

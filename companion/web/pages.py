@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from companion.render.language import current
 from companion.web.html import e
+from companion.web.joins import LONG_DIGITS, SHORT_DIGITS
 from companion.web.seats import HOST
 from companion.web.words import script_words, t
 
@@ -15,6 +16,8 @@ _HEAD = (
     '<title>{title}</title><link rel="stylesheet" href="/static/style.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
+#: A join code as the form takes it: the usual short one, or the long one.
+CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?"
 _FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script></body></html>'
 
 
@@ -60,7 +63,7 @@ def join_page(players: Sequence[str], taken: frozenset[str], host: bool) -> str:
     body = (
         f'<main><h1>{heading}</h1><form id="join" autocomplete="off">'
         f'<label>{code} <input name="code" inputmode="numeric" '
-        'pattern="[0-9]{4}([0-9]{4})?" maxlength="8" required></label>'
+        f'pattern="{CODE_PATTERN}" maxlength="{LONG_DIGITS}" required></label>'
         f'<div class="seats">{seats}</div></form>'
         '<p id="joined" role="status"></p></main>'
     )

@@ -60,7 +60,7 @@ class Table:
         the QR code on the OLED in the menu (the simulator reports it as its lines)."""
 
         def shown(state: dict[str, Any]) -> str | None:
-            found = re.search(r"Join code (\d{4,8})", " ".join(state["lcd"]))
+            found = re.search(r"Join code (\d{4,9})", " ".join(state["lcd"]))
             lines = state["oled"]["lines"]
             if found is None and len(lines) == 2 and lines[0] == "#qr":
                 return str(lines[1])
