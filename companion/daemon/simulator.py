@@ -37,6 +37,7 @@ from companion.daemon.simulator_view import (
     StripPanel,
     pixels,
 )
+from companion.devices.base import PUSH_HOLD_S
 from companion.devices.cards_file import card_label
 from companion.devices.simulated import PRESS_S
 
@@ -59,6 +60,7 @@ FULL_OLED_MIN = (96, 32)
 
 LEGEND = (
     "[b]1[/]-[b]5[/] horse buttons   [b]space[/]/[b]d[/] die   [b]enter[/] push   "
+    "[b]h[/] hold push (seat a phone)   "
     "[b]←[/]/[b]→[/] or [b]-[/]/[b]+[/] turn   [b]u[/] hold undo   "
     "[b]c[/] or [b]/[/] type a card   [b]q[/] quit"
 )
@@ -174,6 +176,7 @@ class SimulatorApp(App[None]):
         *(Binding(str(n), f"horse({n})", f"horse {n}", show=False) for n in range(1, 6)),
         Binding("space,d", "die", "die", show=False),
         Binding("enter", "push", "push", show=False),
+        Binding("h", "hold_push", "hold push", show=False),
         Binding("left,minus", "turn(-1)", "turn left", show=False),
         Binding("right,plus,equals_sign", "turn(1)", "turn right", show=False),
         Binding("u", "undo", "hold undo", show=False),
@@ -364,6 +367,11 @@ class SimulatorApp(App[None]):
     def action_push(self) -> None:
         """Push the encoder's knob."""
         self._operate("Pushed the knob.", lambda: self._press("push"))
+
+    def action_hold_push(self) -> None:
+        """Hold the knob down long enough to seat the phone the table asks about."""
+        held = PUSH_HOLD_S + HOLD_MARGIN_S
+        self._operate(f"Holding the knob ({held:.1f} s)…", lambda: self._press("push", held))
 
     def action_turn(self, steps: int) -> None:
         """Turn the encoder ``steps`` detents (negative: anticlockwise)."""

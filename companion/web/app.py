@@ -129,8 +129,8 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
     async def join(request: Request) -> Response:
         players = await side.read(side.players)
         wants_host = "host" in request.query_params
-        taken = side.seats.taken()
-        return html_in_language(lambda: join_page(players, taken, wants_host))
+        taken, hosted = side.seats.taken(), side.host_taken()
+        return html_in_language(lambda: join_page(players, taken, wants_host, hosted))
 
     async def ask_seat(request: Request) -> Response:
         data = await body(request)
@@ -150,7 +150,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             if side.joins.code != before:
                 await side.enter(lambda ctx: Reply())  # the table shows the new code
             return refused("wrong_code", "Wrong code: read it on the table.", 403)
-        if seat == HOST and HOST in side.seats.taken():
+        if seat == HOST and side.host_taken():
             return refused("host_taken", "This table has a host already.", 409)
         players = await side.read(side.players)
         if seat != HOST and seat not in players:

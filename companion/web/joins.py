@@ -25,6 +25,8 @@ from dataclasses import dataclass, replace
 
 #: How long a request waits for the table before it is dropped (seconds).
 WAIT_S = 300.0
+#: How long the host's seat stays open to a new phone once the menu opened it (seconds).
+HOST_OPEN_S = 120.0
 #: At most this many requests wait at once, one per seat (a flood of joins grows nothing).
 MAX_WAITING = 4
 #: Requests kept at most, answered ones included (until their phone hears the answer).
@@ -130,6 +132,24 @@ class Joins:
         self._lock = threading.Lock()
         self._budget = CodeBudget(clock)
         self._waiting: dict[str, JoinRequest] = {}
+        self._host_open_until: float | None = None
+
+    def open_host(self) -> None:
+        """The table opens the host's seat to a new phone for a while."""
+        with self._lock:
+            self._host_open_until = self.clock() + HOST_OPEN_S
+
+    def close_host(self) -> None:
+        """The host's seat has its phone: closed again."""
+        with self._lock:
+            self._host_open_until = None
+
+    @property
+    def host_open(self) -> bool:
+        """Whether the table has opened the host's seat to a new phone, and it is still open."""
+        with self._lock:
+            until = self._host_open_until
+            return until is not None and self.clock() < until
 
     @property
     def code(self) -> str:

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from companion.render.language import current
 from companion.web.html import e
 from companion.web.joins import LONG_DIGITS, SHORT_DIGITS
-from companion.web.seats import HOST
 from companion.web.words import script_words, t
 
 _HEAD = (
@@ -42,9 +41,12 @@ def host_page(public: str, host: str) -> str:
     return page("host", t("Host"), f'<main id="live">{host}{public}</main>')
 
 
-def join_page(players: Sequence[str], taken: frozenset[str], host: bool) -> str:
-    """The join page: the code from the LCD, then a seat (or the host's)."""
-    if host and HOST in taken:
+def join_page(
+    players: Sequence[str], taken: frozenset[str], host: bool, hosted: bool = False
+) -> str:
+    """The join page: the code from the table, then a seat (or the host's, unless ``hosted``:
+    it has a phone the table has not let go)."""
+    if host and hosted:
         seats = "<p>" + e(t("This table has a host already.")) + "</p>"
     elif host:
         hosting = e(t("Host this table"))

@@ -86,6 +86,17 @@ class TableSide:
         self._stale = True
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
         self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
+        controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
+
+    def open_host_seat(self) -> Reply:
+        """The menu opens the host's seat to a new phone (on the loop's thread)."""
+        self.joins.open_host()
+        return notice(_("Host seat open: ask for it on the new phone."))
+
+    def host_taken(self) -> bool:
+        """Whether a request for the host's seat is refused: it has a phone, and the table
+        has not opened it to another."""
+        return HOST in self.seats.taken() and not self.joins.host_open
 
     @property
     def language(self) -> str:
@@ -202,14 +213,15 @@ class TableSide:
         if not yes:
             self.joins.settle(key, None)
             return notice(_("Phone declined."), tone=None)
-        if request.seat == HOST and HOST in self.seats.taken():
-            self.joins.settle(key, None)  # the host's seat is never taken over by a request
+        if request.seat == HOST and self.host_taken():
+            self.joins.settle(key, None)  # the host's seat is given over only from the table
             return refused(_("This table has a host."))
         if request.seat != HOST and request.seat not in self.players():
             self.joins.settle(key, None)
             return refused(_("That seat is gone."))
         self.joins.settle(key, self.seats.issue(request.seat))
         if request.seat == HOST:
+            self.joins.close_host()
             return notice(_("Host: phone joined."))
         return notice(fitted(_("{seat}: phone joined."), request.seat))
 

@@ -135,7 +135,7 @@ def screen(table: Table) -> tuple[list[str], dict[str, Any]]:
     return state["lcd"], state["oled"]
 
 
-def test_a_push_made_for_the_table_never_seats_a_phone_and_the_host_seat_is_the_tables(
+def test_a_push_for_the_table_never_seats_a_phone_and_only_the_table_gives_the_host_seat(
     table: Table,
 ) -> None:
     call(table, "GET", "/join?host")
@@ -157,6 +157,19 @@ def test_a_push_made_for_the_table_never_seats_a_phone_and_the_host_seat_is_the_
     assert (status, answer["code"]) == (409, "host_taken")  # never by a request
     _status, page, _ = call(table, "GET", "/host", cookies=host)
     assert 'id="host"' in str(page)  # the real host's page is still the host's
+    # The table hands the seat over: the menu's "New host phone", then the knob held down.
+    table.child.press("push")  # to the options
+    table.child.turn(-2)
+    table.child.wait_text(">New host phone")
+    table.child.press("push")
+    table.child.wait_text("Host seat open")
+    status, _answer, key = ask(table, host_code(table, host), "#host", source="127.0.0.11")
+    assert status == 200
+    asked_about(table, "the host")
+    table.child.send("hold push")
+    assert "host" in seated(table, key)
+    status, _page, _ = call(table, "GET", "/host", cookies=host)
+    assert status == 303  # the old phone is no host any more
 
 
 def test_requests_wait_one_a_seat_a_few_in_all_and_the_host_declines_them_at_once(
