@@ -33,10 +33,10 @@ def host_html(
         confirm, decline = e(t("Confirm")), e(t("Decline"))
         for request in pending:
             seat = t("host") if request.seat == HOST else request.seat
+            yes = "" if request.seat == HOST else f'<button type="submit">{confirm}</button>'
             parts.append(
                 f'<form class="command" data-do="confirm"><input type="hidden" name="request" '
-                f'value="{e(request.key)}"><span>{e(seat)}</span>'
-                f'<button type="submit">{confirm}</button>'
+                f'value="{e(request.key)}"><span>{e(seat)}</span>{yes}'
                 f'<button type="submit" name="decline" value="1">{decline}</button></form>'
             )
         every = e(t("Decline all"))

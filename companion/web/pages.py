@@ -60,7 +60,7 @@ def join_page(
             f"{moving if p in taken else ''}</button>"
             for p in players
         )
-    code = e(t("Join code (on the table's screen)"))
+    code = e(t("Join code (on the host's phone, or the table's screen)"))
     heading = e(t("Join the table"))
     body = (
         f'<main><h1>{heading}</h1><form id="join" autocomplete="off">'

@@ -298,7 +298,11 @@ class TableSide:
     def _host(self, ctx: Context, command: str, data: dict[str, Any]) -> Reply:
         session = ctx.session
         if command == "confirm":
-            return self.confirm(str(data.get("request", "")), not data.get("decline"))
+            key, yes = str(data.get("request", "")), not data.get("decline")
+            request = self.joins.find(key)
+            if yes and request is not None and request.seat == HOST:
+                raise PageRefusal("table_only", "Only the table gives the host's seat.")
+            return self.confirm(key, yes)
         if command == "decline_all":
             return self.decline_all()
         if command == "new_game":

@@ -165,6 +165,13 @@ def test_a_push_for_the_table_never_seats_a_phone_and_only_the_table_gives_the_h
     table.child.wait_text("Host seat open")
     status, _answer, key = ask(table, host_code(table, host), "#host", source="127.0.0.11")
     assert status == 200
+    _status, page, _ = call(table, "GET", "/host", cookies=host)
+    shown = re.search(r'name="request" value="([^"]+)"', str(page))
+    assert shown is not None
+    status, answer, _ = call(
+        table, "POST", "/api/host", {"do": "confirm", "request": shown.group(1)}, cookies=host
+    )
+    assert (status, answer["code"]) == (409, "table_only")  # not from a page, even the host's
     asked_about(table, "the host")
     table.child.send("hold push")
     assert "host" in seated(table, key)
