@@ -199,8 +199,14 @@ class Joins:
     def next_expiry(self) -> float | None:
         """When the oldest waiting request is dropped (monotonic seconds), or None."""
         with self._lock:
-            waiting = [r.since + WAIT_S for r in self._waiting.values() if r.token is None]
-            return min(waiting, default=None)
+            return min(
+                (
+                    r.since + WAIT_S
+                    for r in self._waiting.values()
+                    if r.token is None and not r.declined
+                ),
+                default=None,
+            )
 
     def find(self, key: str | None) -> JoinRequest | None:
         """The request whose key is ``key`` (compared in constant time), or None."""
@@ -236,5 +242,5 @@ class Joins:
 
     def _expire(self) -> None:
         now = self.clock()
-        for key in [k for k, r in self._waiting.items() if now - r.since > WAIT_S]:
+        for key in [k for k, r in self._waiting.items() if now - r.since >= WAIT_S]:
             del self._waiting[key]

@@ -9,7 +9,7 @@ from companion.daemon.table import TableController
 from companion.devices.base import ButtonHeld, ButtonPressed
 from companion.session.session import Session
 from companion.web.hub import Hub
-from companion.web.joins import JoinRequest, Joins
+from companion.web.joins import WAIT_S, JoinRequest, Joins
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import HOLD_WAIT_S, TableSide, WebTable
 
@@ -98,3 +98,12 @@ def test_the_host_seat_is_never_given_over_to_a_request() -> None:
     bench.event(ButtonPressed("push"), ButtonHeld("push"))
     found = bench.joins.find(request.key)
     assert found is not None and found.declined and "This table has a host." in bench.lcd()
+
+
+def test_a_request_nobody_confirms_leaves_the_displays_in_time() -> None:
+    bench = Bench()
+    request = bench.ask(HOST)
+    assert bench.table.next_deadline() == request.since + WAIT_S  # the loop wakes for it
+    bench.wait(WAIT_S)
+    assert "Phone for the host?" not in bench.table.screen().oled.lines
+    assert bench.joins.pending() == [] and bench.table.next_deadline() is None
