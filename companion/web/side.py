@@ -179,8 +179,9 @@ class TableSide:
 
         A waiting request takes two blank LCD rows, else the OLED when it shows no die, else
         waits for a screen that leaves room: a row or a die the table uses is never covered.
-        While no phone hosts the table, the address and the join code take the blank rows
-        (the code alone when one is blank), and in the menu the OLED shows the join QR code.
+        While no phone hosts the table (or the menu opened the host's seat to a new phone),
+        the address and the join code take the blank rows (the code alone when one is blank),
+        and in the menu the OLED shows the join QR code.
         """
         lcd = list(rows(screen.lcd))
         blank = [i for i, row in enumerate(lcd) if not row.strip()]
@@ -194,7 +195,7 @@ class TableSide:
             if screen.oled.die is None:
                 return Screen(screen.lcd, OledScreen(lines=asked), screen.leds), pending[0].key
             return screen, None
-        if HOST in self.seats.taken():
+        if self.host_taken():
             return screen, None
         code = _("Join code {code}").format(code=self.joins.code)
         told = (self.address, code)[-len(blank) :] if blank else ()

@@ -157,13 +157,14 @@ def test_a_push_for_the_table_never_seats_a_phone_and_only_the_table_gives_the_h
     assert (status, answer["code"]) == (409, "host_taken")  # never by a request
     _status, page, _ = call(table, "GET", "/host", cookies=host)
     assert 'id="host"' in str(page)  # the real host's page is still the host's
-    # The table hands the seat over: the menu's "New host phone", then the knob held down.
+    # The table hands the seat over (the old phone is lost): the menu's "New host phone" shows
+    # the code again, and the knob held down seats the new phone.
     table.child.press("push")  # to the options
     table.child.turn(-2)
     table.child.wait_text(">New host phone")
     table.child.press("push")
     table.child.wait_text("Host seat open")
-    status, _answer, key = ask(table, host_code(table, host), "#host", source="127.0.0.11")
+    status, _answer, key = ask(table, table.join_code(), "#host", source="127.0.0.11")
     assert status == 200
     _status, page, _ = call(table, "GET", "/host", cookies=host)
     shown = re.search(r'name="request" value="([^"]+)"', str(page))
