@@ -37,7 +37,7 @@ LONG_DIGITS = 9
 #: Wrong tries the budget allows at once (every address together)...
 BURST = 10
 #: ...then one more every this many seconds.
-REFILL_S = 12.0
+REFILL_S = 15.0
 #: A new code is drawn after this many wrong tries against it.
 WRONG_PER_CODE = 3
 
