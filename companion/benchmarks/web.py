@@ -91,14 +91,16 @@ class DaemonChild:
         reply: dict[str, Any] = json.loads(self.stream.readline())
         return reply
 
-    def wait_lcd(self, text: str) -> str:
+    def wait_shown(self, text: str) -> str:
+        """Wait until the LCD or the OLED shows ``text``; return what they show."""
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            shown = " ".join(self.command("state")["lcd"])
+            state = self.command("state")
+            shown = " ".join(state["lcd"] + state["oled"]["lines"])
             if text in shown:
                 return shown
             time.sleep(0.02)
-        raise RuntimeError(f"the LCD never showed {text!r}")
+        raise RuntimeError(f"the table never showed {text!r}")
 
     def close(self) -> None:
         self.control.close()
@@ -106,14 +108,17 @@ class DaemonChild:
         self.process.wait(10)
 
 
-def join(child: DaemonChild, client: PhoneClient, seat: str, query: str = "") -> None:
-    """Join ``seat`` with the code the LCD shows; the panel's push confirms it."""
-    client.send("/join" + query)
-    code = re.search(r"Join code (\d{4})", child.wait_lcd("Join code"))
+def join(child: DaemonChild, client: PhoneClient, seat: str, host: PhoneClient | None) -> None:
+    """Join ``seat`` with the code the table shows (the host page's once there is a host);
+    the knob's long push confirms it."""
+    if host is None:
+        code = re.search(r"#qr (\d+)", child.wait_shown("#qr"))  # the menu's OLED: QR, code
+    else:
+        code = re.search(r'class="code">(\d+)<', host.send("/host")[0].decode())
     assert code is not None
     client.send("/api/join", {"code": code.group(1), "seat": seat})
-    child.wait_lcd("push: yes")
-    child.command("press push 0.2")
+    child.wait_shown("Phone for")
+    child.command("hold push")
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         answer = json.loads(client.send("/api/join")[0])
@@ -159,11 +164,11 @@ def run(quick: bool) -> dict[str, Figure]:
         child = DaemonChild(Path(folder))
         try:
             host, phone = PhoneClient(child.url), PhoneClient(child.url)
-            join(child, host, "#host", "?host")
+            join(child, host, "#host", None)
             game = KINDS[0]
             taps = importlib.import_module(f"companion.benchmarks.{game}").WEB_TAPS
             host.send("/api/host", {"do": "new_game", "game": game, "players": "A\nB"})
-            join(child, phone, "A")
+            join(child, phone, "A", host)
             weights = {
                 page: len(PhoneClient.send(client, page)[0])
                 for page, client in (("/scoreboard", phone), ("/play", phone), ("/host", host))
@@ -217,6 +222,6 @@ def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
             {"do": "new_game", "game": kind, "players": "\n".join(players), kind: options},
         )
         phone = PhoneClient(child.url)
-        join(child, phone, "A")
+        join(child, phone, "A", host)
         weights[f"/play, {label}"] = len(phone.send("/play")[0])
     return weights

@@ -39,6 +39,7 @@ from companion.daemon.simulator_view import (
     half_blocks,
     pixels,
 )
+from companion.devices.base import PUSH_HOLD_S
 from companion.devices.cards_file import card_label
 from companion.devices.simulated import PRESS_S
 from companion.web.qr import qr_rows
@@ -65,6 +66,7 @@ QR_MIN_WIDTH = 132
 
 LEGEND = (
     "[b]1[/]-[b]5[/] horse buttons   [b]space[/]/[b]d[/] die   [b]enter[/] push   "
+    "[b]h[/] hold push (seat a phone)   "
     "[b]←[/]/[b]→[/] or [b]-[/]/[b]+[/] turn   [b]u[/] hold undo   "
     "[b]c[/] or [b]/[/] type a card   [b]q[/] quit"
 )
@@ -184,6 +186,7 @@ class SimulatorApp(App[None]):
         *(Binding(str(n), f"horse({n})", f"horse {n}", show=False) for n in range(1, 6)),
         Binding("space,d", "die", "die", show=False),
         Binding("enter", "push", "push", show=False),
+        Binding("h", "hold_push", "hold push", show=False),
         Binding("left,minus", "turn(-1)", "turn left", show=False),
         Binding("right,plus,equals_sign", "turn(1)", "turn right", show=False),
         Binding("u", "undo", "hold undo", show=False),
@@ -386,6 +389,11 @@ class SimulatorApp(App[None]):
     def action_push(self) -> None:
         """Push the encoder's knob."""
         self._operate("Pushed the knob.", lambda: self._press("push"))
+
+    def action_hold_push(self) -> None:
+        """Hold the knob down long enough to seat the phone the table asks about."""
+        held = PUSH_HOLD_S + HOLD_MARGIN_S
+        self._operate(f"Holding the knob ({held:.1f} s)…", lambda: self._press("push", held))
 
     def action_turn(self, steps: int) -> None:
         """Turn the encoder ``steps`` detents (negative: anticlockwise)."""

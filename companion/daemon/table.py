@@ -191,6 +191,8 @@ class TableController:
         try:
             if isinstance(event, DeviceStatus):
                 return self._status(event)
+            if isinstance(event, ButtonHeld) and event.button != "undo":
+                return ()  # the knob's long push seats a phone (the pages' part): no input here
             self._flash = None  # a new input makes the last message old news
             if isinstance(event, ButtonHeld):
                 reply = self.flow.undo() if event.button == "undo" else Reply()

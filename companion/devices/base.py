@@ -10,6 +10,9 @@ from typing import Protocol
 #: A colour for one LED: red, green, blue, each 0..255.
 RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
+#: How long the knob's push is held to confirm a phone's seat (a held push is no other
+#: prompt's answer: every prompt takes a short push).
+PUSH_HOLD_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,7 @@ class ButtonPressed:
 
 @dataclass(frozen=True)
 class ButtonHeld:
-    """A button held down long enough to confirm (the undo button)."""
+    """A button held down long enough to confirm (undo: take back; push: seat a phone)."""
 
     button: str
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from companion.devices.base import (
+    PUSH_HOLD_S,
     ButtonHeld,
     ButtonPressed,
     DieIgnored,
@@ -300,7 +301,11 @@ class _Buttons(_GpioDevice):
 
 
 class PushButton(_Buttons):
-    """One button to GND: each press emits ButtonPressed(name) ("push" by default)."""
+    """One button to GND: each press emits ButtonPressed(name) ("push" by default).
+
+    With ``hold_s``, a press held that long also emits ButtonHeld(name) once (the knob's
+    long push, which seats a phone); the press itself is emitted at once all the same.
+    """
 
     def __init__(
         self,
@@ -308,12 +313,29 @@ class PushButton(_Buttons):
         name: str = "push",
         *,
         debounce_ms: int = 30,
+        hold_s: float | None = None,
         scheduler: Scheduler | None = None,
         pin_factory: PinFactory = None,
     ) -> None:
+        self.hold_s = hold_s
+        self._holds = 0
         super().__init__(
             {name: pin}, debounce_ms=debounce_ms, scheduler=scheduler, pin_factory=pin_factory
         )
+
+    def _pressed(self, name: str) -> None:
+        self._emit(ButtonPressed(name))
+        if self.hold_s is None:
+            return
+        self._holds += 1
+        hold = self._holds
+        delay = max(0.0, self.hold_s - self._debouncers[name].window_s)
+        self._scheduler.call_later(delay, lambda: self._held(name, hold))
+
+    def _held(self, name: str, hold: int) -> None:
+        with self._lock:
+            if hold == self._holds and self.is_pressed(name):
+                self._emit(ButtonHeld(name))
 
 
 class HorseButtons(_Buttons):
@@ -520,7 +542,13 @@ class ControlPanel:
                 )
             )
             builders.append(
-                lambda: PushButton(encoder.push, "push", debounce_ms=encoder.debounce_ms, **wired)
+                lambda: PushButton(
+                    encoder.push,
+                    "push",
+                    debounce_ms=encoder.debounce_ms,
+                    hold_s=PUSH_HOLD_S,
+                    **wired,
+                )
             )
         if (undo := config.undo) is not None:
             builders.append(

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.devices.base import PUSH_HOLD_S
 from companion.devices.config import Config
 from companion.devices.gpio import roll_die
 
@@ -122,8 +123,9 @@ class SimulatedControls:
         self._later(seconds, lambda: self._release(number, pin, time.monotonic() + SEEN_WAIT_S))
 
     def hold(self, button: str = "undo") -> None:
-        """Hold a button down past its hold time (the undo button's confirmation)."""
-        self.press(button, seconds=self.hold_s + 0.3)
+        """Hold a button down past its hold time (undo's, or the knob's long push)."""
+        held = PUSH_HOLD_S if button == "push" else self.hold_s
+        self.press(button, seconds=held + 0.3)
 
     def _release(self, number: int, pin: Any, deadline: float) -> None:
         if self._seen(number) is False and time.monotonic() < deadline:

@@ -29,6 +29,7 @@ from companion.web.door import Door, HostNames
 from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
 from companion.web.hub import REJOIN, PageSocket
 from companion.web.inputs import PageRefusal, seat_request
+from companion.web.joins import Refused, Verdict
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
 from companion.web.shapes import Malformed, read_json, text_frame, whole
@@ -131,11 +132,10 @@ def create_app(
         return html_in_language(lambda: host_page(snap.public, snap.host))
 
     async def join(request: Request) -> Response:
-        side.joins.opened()
-        await side.enter(lambda ctx: Reply())  # the LCD shows the address and the code
         players = await side.read(side.players)
         wants_host = "host" in request.query_params
-        return html_in_language(lambda: join_page(players, side.seats.taken(), wants_host))
+        taken, hosted = side.seats.taken(), side.host_taken()
+        return html_in_language(lambda: join_page(players, taken, wants_host, hosted))
 
     async def ask_seat(request: Request) -> Response:
         data = await body(request)
@@ -144,16 +144,28 @@ def create_app(
         if not joins_limit.allow(_client(request), spend=False):
             return refused("too_many", "Too many tries: wait a minute.", 429)
         code, seat = data.get("code"), data.get("seat")
-        if not isinstance(code, str) or not side.joins.code_matches(code.strip()):
-            joins_limit.allow(_client(request))  # only a wrong code counts: guessing is slowed
+        if not isinstance(code, str) or not isinstance(seat, str) or len(code) > 16:
+            return refused("malformed", "That was not an input.")
+        before = side.joins.code
+        verdict = side.joins.check(code.strip())
+        if verdict is Verdict.SPENT:
+            return refused("long_code", "The table shows a longer code now: type it.", 403)
+        if verdict is Verdict.WRONG:
+            joins_limit.allow(_client(request))  # one address cannot take the whole budget
+            if side.joins.code != before:
+                await side.enter(lambda ctx: Reply())  # the table shows the new code
             return refused("wrong_code", "Wrong code: read it on the table.", 403)
+        if seat == HOST and side.host_taken():
+            return refused("host_taken", "This table has a host already.", 409)
         players = await side.read(side.players)
         if seat != HOST and seat not in players:
             return refused("no_such_seat", "There is no such seat.", 404)
-        asked = side.joins.ask(str(seat))
-        if asked is None:
+        asked = side.joins.ask(seat)
+        if asked is Refused.SEAT_ASKED:
+            return refused("seat_asked", "A phone is already asking for that seat.", 409)
+        if asked is Refused.TOO_MANY:
             return refused("too_many", "Too many phones waiting: try again.", 429)
-        await side.enter(lambda ctx: Reply())  # the LCD asks the table at once
+        await side.enter(lambda ctx: Reply())  # the table asks about it at once
         response = JSONResponse({"ok": True, "waiting": True})
         _set_cookie(response, JOIN_COOKIE, asked.key)
         return response

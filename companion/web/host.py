@@ -33,12 +33,17 @@ def host_html(
         confirm, decline = e(t("Confirm")), e(t("Decline"))
         for request in pending:
             seat = t("host") if request.seat == HOST else request.seat
+            yes = "" if request.seat == HOST else f'<button type="submit">{confirm}</button>'
             parts.append(
                 f'<form class="command" data-do="confirm"><input type="hidden" name="request" '
-                f'value="{e(request.key)}"><span>{e(seat)}</span>'
-                f'<button type="submit">{confirm}</button>'
+                f'value="{e(request.key)}"><span>{e(seat)}</span>{yes}'
                 f'<button type="submit" name="decline" value="1">{decline}</button></form>'
             )
+        every = e(t("Decline all"))
+        parts.append(
+            f'<form class="command" data-do="decline_all"><button type="submit">{every}</button>'
+            "</form>"
+        )
     where = t("Address: {address} · join code {code}").format(
         address=f"<b>{e(join_url)}</b>", code=f'<b class="code">{e(code)}</b>'
     )

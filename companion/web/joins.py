@@ -1,12 +1,22 @@
-"""Joining a seat: the join code shown at the table, and the requests waiting for confirmation.
+"""Joining a seat: the join code and its budget of wrong tries, and the requests waiting.
 
 A phone that knows the code asks for a seat; the request waits until the table confirms it
-(the panel's push, or the host page) and then hands the phone its seat's token once. Only the
-phone that made a request can collect it: it holds the request's own random key, in a cookie.
+(a deliberate act at the panel, or the host page) and then hands the phone its seat's token
+once. Only the phone that made a request can collect it: it holds the request's own random
+key, in a cookie.
+
+The code has a budget of wrong tries shared by every address (``CodeBudget``): a few at
+once, then one every ``REFILL_S`` seconds, and a new code after ``WRONG_PER_CODE`` wrong
+tries. When the budget is spent, the table's code becomes a long one (``LONG_DIGITS``
+digits, shown where the short one was): a short try is then refused without being looked
+at, a long one is always checked. A phone that reads the code at the table is never kept
+out by someone else's guessing; a guesser gets one short try every ``REFILL_S`` seconds, or
+long tries in a space too large to search.
 """
 
 from __future__ import annotations
 
+import enum
 import hmac
 import secrets
 import threading
@@ -15,15 +25,85 @@ from dataclasses import dataclass, replace
 
 #: How long a request waits for the table before it is dropped (seconds).
 WAIT_S = 300.0
-#: The LCD shows the address and code this long after a phone opens the join page (seconds).
-SHOWN_S = 60.0
-#: At most this many requests wait at once (a flood of joins cannot grow memory).
-MAX_WAITING = 20
+#: How long the host's seat stays open to a new phone once the menu opened it (seconds).
+HOST_OPEN_S = 120.0
+#: At most this many requests wait at once, one per seat (a flood of joins grows nothing).
+MAX_WAITING = 4
+#: Requests kept at most, answered ones included (until their phone hears the answer).
+KEPT = 4 * MAX_WAITING
+#: Digits of the usual code, and of the code in force while the budget is spent.
+SHORT_DIGITS = 4
+LONG_DIGITS = 9
+#: Wrong tries the budget allows at once (every address together)...
+BURST = 10
+#: ...then one more every this many seconds.
+REFILL_S = 15.0
+#: A new code is drawn after this many wrong tries against it.
+WRONG_PER_CODE = 3
 
 
-def new_code() -> str:
-    """Return a fresh four-digit join code."""
-    return f"{secrets.randbelow(10_000):04d}"
+def new_code(digits: int = SHORT_DIGITS) -> str:
+    """Return a fresh join code of ``digits`` digits."""
+    return f"{secrets.randbelow(10**digits):0{digits}d}"
+
+
+class Verdict(enum.Enum):
+    """What became of a code typed on a phone."""
+
+    RIGHT = "right"
+    WRONG = "wrong"
+    #: A short code while the long one is in force: not looked at.
+    SPENT = "spent"
+
+
+class CodeBudget:
+    """The table's code and the budget of wrong tries it is guarded by (not thread-safe:
+    ``Joins`` holds the lock)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.code = new_code()
+        self.long = False
+        self._level = float(BURST)
+        self._since = clock()
+        self._wrong = 0
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self._level = min(float(BURST), self._level + (now - self._since) / REFILL_S)
+        self._since = now
+
+    @property
+    def level(self) -> float:
+        """Wrong tries the budget still allows now."""
+        self._refill()
+        return self._level
+
+    def renew(self) -> None:
+        """Draw a new code (a long one while the budget is spent)."""
+        self._refill()
+        if self.long and self._level >= BURST:
+            self.long = False
+        self.code = new_code(LONG_DIGITS if self.long else SHORT_DIGITS)
+        self._wrong = 0
+
+    def check(self, given: str) -> Verdict:
+        """Compare ``given`` with the code in force (in constant time); spend a wrong try."""
+        self._refill()
+        if self.long and len(given) != LONG_DIGITS:
+            return Verdict.SPENT
+        if hmac.compare_digest(given.encode(), self.code.encode()):
+            if self.long and self._level >= BURST:  # the guessing is over: short codes again
+                self.renew()
+            return Verdict.RIGHT
+        self._level = max(0.0, self._level - 1.0)
+        self._wrong += 1
+        if not self.long and self._level < 1.0:
+            self.long = True  # spent: a code too long to guess replaces the short one
+            self.renew()
+        elif not self.long and self._wrong >= WRONG_PER_CODE:
+            self.renew()
+        return Verdict.WRONG
 
 
 @dataclass(frozen=True)
@@ -37,52 +117,77 @@ class JoinRequest:
     declined: bool = False
 
 
+class Refused(enum.Enum):
+    """Why a request could not be filed."""
+
+    SEAT_ASKED = "seat_asked"
+    TOO_MANY = "too_many"
+
+
 class Joins:
     """The join code and the requests waiting for the table; safe from any thread."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._lock = threading.Lock()
-        self._code = new_code()
+        self._budget = CodeBudget(clock)
         self._waiting: dict[str, JoinRequest] = {}
-        self._opened: float | None = None
+        self._host_open_until: float | None = None
 
-    def opened(self) -> None:
-        """A phone opened the join page: the table shows the code for a while."""
+    def open_host(self) -> None:
+        """The table opens the host's seat to a new phone for a while."""
         with self._lock:
-            self._opened = self.clock()
+            self._host_open_until = self.clock() + HOST_OPEN_S
 
-    def shown_until(self) -> float | None:
-        """Until when the code is shown (monotonic seconds), or None when it is not."""
+    def close_host(self) -> None:
+        """The host's seat has its phone: closed again."""
         with self._lock:
-            if self._opened is None or self.clock() >= self._opened + SHOWN_S:
-                return None
-            return self._opened + SHOWN_S
+            self._host_open_until = None
+
+    @property
+    def host_open(self) -> bool:
+        """Whether the table has opened the host's seat to a new phone, and it is still open."""
+        with self._lock:
+            until = self._host_open_until
+            return until is not None and self.clock() < until
 
     @property
     def code(self) -> str:
-        """The code the LCD shows."""
+        """The code in force (the table and the host page show it)."""
         with self._lock:
-            return self._code
+            return self._budget.code
+
+    @property
+    def level(self) -> float:
+        """Wrong tries the budget still allows now."""
+        with self._lock:
+            return self._budget.level
 
     def renew(self) -> None:
         """A new game: a new code, and every waiting request dropped."""
         with self._lock:
-            self._code = new_code()
+            self._budget.renew()
             self._waiting.clear()
 
-    def code_matches(self, given: str) -> bool:
-        """Compare a code typed on a phone with the table's, in constant time."""
-        return hmac.compare_digest(given.encode(), self.code.encode())
+    def check(self, given: str) -> Verdict:
+        """Check a code typed on a phone against the code in force."""
+        with self._lock:
+            return self._budget.check(given)
 
-    def ask(self, seat: str) -> JoinRequest | None:
-        """File a request for ``seat``; None when too many are waiting already."""
+    def ask(self, seat: str) -> JoinRequest | Refused:
+        """File a request for ``seat``, unless one waits for it already or too many wait."""
         with self._lock:
             self._expire()
-            if len(self._waiting) >= MAX_WAITING:
-                return None
+            waiting = [r for r in self._waiting.values() if r.token is None and not r.declined]
+            if any(r.seat == seat for r in waiting):
+                return Refused.SEAT_ASKED
+            if len(waiting) >= MAX_WAITING:
+                return Refused.TOO_MANY
             request = JoinRequest(secrets.token_urlsafe(24), seat, self.clock())
             self._waiting[request.key] = request
+            answered = [k for k, r in self._waiting.items() if r.token or r.declined]
+            for key in answered[: max(0, len(self._waiting) - KEPT)]:
+                del self._waiting[key]  # answers nobody came for: the oldest go
             return request
 
     def pending(self) -> list[JoinRequest]:
@@ -90,6 +195,18 @@ class Joins:
         with self._lock:
             self._expire()
             return [r for r in self._waiting.values() if r.token is None and not r.declined]
+
+    def next_expiry(self) -> float | None:
+        """When the oldest waiting request is dropped (monotonic seconds), or None."""
+        with self._lock:
+            return min(
+                (
+                    r.since + WAIT_S
+                    for r in self._waiting.values()
+                    if r.token is None and not r.declined
+                ),
+                default=None,
+            )
 
     def find(self, key: str | None) -> JoinRequest | None:
         """The request whose key is ``key`` (compared in constant time), or None."""
@@ -110,12 +227,20 @@ class Joins:
             if request is not None:
                 self._waiting[key] = replace(request, token=token, declined=token is None)
 
+    def decline_all(self) -> int:
+        """Decline every request still waiting; return how many."""
+        with self._lock:
+            waiting = [k for k, r in self._waiting.items() if r.token is None and not r.declined]
+            for key in waiting:
+                self._waiting[key] = replace(self._waiting[key], declined=True)
+            return len(waiting)
+
     def collect(self, key: str) -> None:
-        """The phone has its token: forget the request."""
+        """The phone has its token (or its no): forget the request."""
         with self._lock:
             self._waiting.pop(key, None)
 
     def _expire(self) -> None:
         now = self.clock()
-        for key in [k for k, r in self._waiting.items() if now - r.since > WAIT_S]:
+        for key in [k for k, r in self._waiting.items() if now - r.since >= WAIT_S]:
             del self._waiting[key]

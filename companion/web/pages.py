@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from companion.render.language import current
 from companion.web.html import e
+from companion.web.joins import LONG_DIGITS, SHORT_DIGITS
 from companion.web.words import script_words, t
 
 _HEAD = (
@@ -15,6 +16,8 @@ _HEAD = (
     '<link rel="stylesheet" href="/static/style.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
+#: A join code as the form takes it: the usual short one, or the long one.
+CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?"
 _FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script></body></html>'
 
 
@@ -39,9 +42,14 @@ def host_page(public: str, host: str) -> str:
     return page("host", t("Host"), f'<main id="live">{host}{public}</main>')
 
 
-def join_page(players: Sequence[str], taken: frozenset[str], host: bool) -> str:
-    """The join page: the code from the LCD, then a seat (or the host's)."""
-    if host:
+def join_page(
+    players: Sequence[str], taken: frozenset[str], host: bool, hosted: bool = False
+) -> str:
+    """The join page: the code from the table, then a seat (or the host's, unless ``hosted``:
+    it has a phone the table has not let go)."""
+    if host and hosted:
+        seats = "<p>" + e(t("This table has a host already.")) + "</p>"
+    elif host:
         hosting = e(t("Host this table"))
         seats = f'<button type="submit" name="seat" value="#host">{hosting}</button>'
     elif not players:
@@ -53,12 +61,12 @@ def join_page(players: Sequence[str], taken: frozenset[str], host: bool) -> str:
             f"{moving if p in taken else ''}</button>"
             for p in players
         )
-    code = e(t("Join code (on the table's screen)"))
+    code = e(t("Join code (on the host's phone, or the table's screen)"))
     heading = e(t("Join the table"))
     body = (
         f'<main><h1>{heading}</h1><form id="join" autocomplete="off">'
         f'<label>{code} <input name="code" inputmode="numeric" '
-        'pattern="[0-9]{4}" maxlength="4" required></label>'
+        f'pattern="{CODE_PATTERN}" maxlength="{LONG_DIGITS}" required></label>'
         f'<div class="seats">{seats}</div></form>'
         '<p id="joined" role="status"></p></main>'
     )

@@ -17,11 +17,11 @@ from typing import Any
 from companion.daemon.flows.base import Context, Reply, notice, refused
 from companion.daemon.loop import Daemon, Outputs
 from companion.daemon.table import TableController
-from companion.devices.base import ButtonPressed, Event, Tone
+from companion.devices.base import PUSH_HOLD_S, ButtonHeld, ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
 from companion.render.language import _, say, speaking
 from companion.render.screen import Cue, OledScreen, Screen
-from companion.render.text import COLS, ROWS, named, rows
+from companion.render.text import COLS, named, rows
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
 from companion.web.fragments import private_html, public_html
@@ -35,10 +35,28 @@ from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.state import RaceOdds, private_state, public_state
 from companion.web.words import marked, t
 
-#: What the LCD asks while a phone waits for a seat.
-ASKED = "push: yes"
 #: What a phone is told when the table's disk is full (its input changed nothing).
 DISK_FULL = marked("The table's disk is full: this input was not saved.")
+#: The OLED's lines that stand for the join QR code (the code follows): drawn as a picture.
+QR = "#qr"
+#: How long a push waits, while a phone's request is asked, for the long push it may begin.
+HOLD_WAIT_S = PUSH_HOLD_S + 0.4
+
+
+def seat_word(seat: str) -> str:
+    """A seat as the table names it: a player's name, or the host."""
+    return _("the host") if seat == HOST else seat
+
+
+def fitted(template: str, seat: str) -> str:
+    """``template`` (with ``{seat}``) in one LCD row, the seat's name shortened if need be."""
+    before, _middle, after = template.partition("{seat}")
+    return before + named(seat, after, COLS - len(before))
+
+
+def asking(seat: str) -> tuple[str, str]:
+    """The two rows that ask the table about a phone for ``seat``."""
+    return (fitted(_("Phone for {seat}?"), seat_word(seat)), _("Hold push: yes"))
 
 
 @dataclass(frozen=True)
@@ -72,6 +90,17 @@ class TableSide:
         self._stale = True
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
         self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
+        controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
+
+    def open_host_seat(self) -> Reply:
+        """The menu opens the host's seat to a new phone (on the loop's thread)."""
+        self.joins.open_host()
+        return notice(_("Host seat open: ask for it on the new phone."))
+
+    def host_taken(self) -> bool:
+        """Whether a request for the host's seat is refused: it has a phone, and the table
+        has not opened it to another."""
+        return HOST in self.seats.taken() and not self.joins.host_open
 
     @property
     def language(self) -> str:
@@ -148,31 +177,63 @@ class TableSide:
         table = self.controller.session.table
         return table.start.players if table is not None else ()
 
-    def join_rows(self) -> tuple[str, ...]:
-        """The LCD rows for joining: a phone waiting for a seat, or the address and join code
-        for a while after a phone opened the join page."""
+    def overlay(self, screen: Screen) -> tuple[Screen, str | None]:
+        """``screen`` with joining over what it leaves free; the key of the request it asks
+        the table about (the one a long push confirms), or None.
+
+        A waiting request takes two blank LCD rows, else the OLED when it shows no die, else
+        waits for a screen that leaves room: a row or a die the table uses is never covered.
+        While no phone hosts the table (or the menu opened the host's seat to a new phone),
+        the address and the join code take the blank rows (the code alone when one is blank),
+        and in the menu the OLED shows the join QR code.
+        """
+        lcd = list(rows(screen.lcd))
+        blank = [i for i, row in enumerate(lcd) if not row.strip()]
         pending = self.joins.pending()
         if pending:
-            seat = "host" if pending[0].seat == HOST else pending[0].seat
-            return (named("Phone: ", seat)[:COLS], ASKED)
-        if self.joins.shown_until() is not None:
-            return (self.address[:COLS], f"Join code {self.joins.code}")
-        return ()
+            asked = asking(pending[0].seat)
+            if len(blank) >= len(asked):
+                for i, row in zip(blank[-len(asked) :], asked, strict=True):
+                    lcd[i] = row
+                return Screen(rows(lcd), screen.oled, screen.leds), pending[0].key
+            if screen.oled.die is None:
+                return Screen(screen.lcd, OledScreen(lines=asked), screen.leds), pending[0].key
+            return screen, None
+        if self.host_taken():
+            return screen, None
+        code = _("Join code {code}").format(code=self.joins.code)
+        told = (self.address, code)[-len(blank) :] if blank else ()
+        for i, row in zip(blank[-len(told) :], told, strict=True):
+            lcd[i] = row
+        oled = screen.oled
+        if self.controller.session.table is None and oled.die is None:
+            oled = OledScreen(lines=(QR, self.joins.code))  # drawn as the QR code
+        return Screen(rows(lcd), oled, screen.leds), None
 
     def confirm(self, key: str, yes: bool) -> Reply:
         """Give the waiting request ``key`` its seat (a new token), or decline it."""
         request = self.joins.find(key)
-        if request is None or request.token is not None:
+        if request is None or request.token is not None or request.declined:
             return Reply()
         if not yes:
             self.joins.settle(key, None)
-            return notice("Phone declined.", tone=None)
+            return notice(_("Phone declined."), tone=None)
+        if request.seat == HOST and self.host_taken():
+            self.joins.settle(key, None)  # the host's seat is given over only from the table
+            return refused(_("This table has a host."))
         if request.seat != HOST and request.seat not in self.players():
             self.joins.settle(key, None)
-            return refused("That seat is gone.")
+            return refused(_("That seat is gone."))
         self.joins.settle(key, self.seats.issue(request.seat))
-        seat = "Host" if request.seat == HOST else request.seat
-        return notice(named(seat, ": phone joined."))
+        if request.seat == HOST:
+            self.joins.close_host()
+            return notice(_("Host: phone joined."))
+        return notice(fitted(_("{seat}: phone joined."), request.seat))
+
+    def decline_all(self) -> Reply:
+        """Decline every request waiting (the host page's "decline all")."""
+        self.joins.decline_all()
+        return notice(_("Phone declined."), tone=None)
 
     # -- from the web server's thread ----------------------------------------------------
 
@@ -254,7 +315,13 @@ class TableSide:
     def _host(self, ctx: Context, command: str, data: dict[str, Any]) -> Reply:
         session = ctx.session
         if command == "confirm":
-            return self.confirm(str(data.get("request", "")), not data.get("decline"))
+            key, yes = str(data.get("request", "")), not data.get("decline")
+            request = self.joins.find(key)
+            if yes and request is not None and request.seat == HOST:
+                raise PageRefusal("table_only", "Only the table gives the host's seat.")
+            return self.confirm(key, yes)
+        if command == "decline_all":
+            return self.decline_all()
         if command == "new_game":
             configured = self.controller.ctx.game_options.get(str(data.get("game")))
             entry = new_game_entry(data, configured)
@@ -322,41 +389,73 @@ def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = 
 
 
 class WebTable:
-    """The table the loop drives, with the pages beside it: the panel's push confirms a phone
-    waiting for a seat, and the LCD's bottom rows say so (or give the join address)."""
+    """The table the loop drives, with the pages beside it: a long push of the knob confirms
+    the phone the displays ask about, and joining is drawn where the table leaves room.
+
+    While a request is asked, a push is held back until it is either a long push (it
+    confirms the phone and is nothing else) or let go (it reaches the table as a push):
+    no prompt of the table is answered by a confirmation, nor a phone by a prompt's push.
+    """
 
     def __init__(self, controller: TableController) -> None:
         self.controller = controller
         self.side: TableSide | None = None
+        #: The request the last picture asked about (the one a long push confirms).
+        self._asked: str | None = None
+        #: When a push held back reaches the table, if no long push came first.
+        self._push_due: float | None = None
+        #: The request asked about when the knob was last pushed down.
+        self._pressed_on: str | None = None
 
     def handle(self, event: Event) -> Sequence[Cue]:
-        """Confirm a waiting phone on push; else hand the event to the table."""
+        """Confirm the phone asked about on a long push; else hand the event to the table."""
         side = self.side
-        if side is not None and event == ButtonPressed("push"):
-            pending = side.joins.pending()
-            if pending:
-                return self.controller.apply(lambda ctx: side.confirm(pending[0].key, True))
-        return self.controller.handle(event)
+        if side is None:
+            return self.controller.handle(event)
+        if event == ButtonHeld("push"):
+            self._push_due = None  # the push that began the hold was no push of the table
+            asked = self._asked
+            if asked is None or asked != self._pressed_on:  # asked before the hold began only
+                return ()
+            return self.controller.apply(lambda ctx: side.confirm(asked, True))
+        cues = list(self._held_push())
+        if event == ButtonPressed("push"):
+            self._pressed_on = self._asked
+            if self._asked is not None:
+                self._push_due = self.controller.clock() + HOLD_WAIT_S
+                return cues
+        cues.extend(self.controller.handle(event))
+        return cues
+
+    def _held_push(self) -> Sequence[Cue]:
+        """Let a push held back reach the table."""
+        if self._push_due is None:
+            return ()
+        self._push_due = None
+        return self.controller.handle(ButtonPressed("push"))
 
     def tick(self, now: float) -> Sequence[Cue]:
-        return self.controller.tick(now)
+        cues = (
+            list(self._held_push()) if self._push_due is not None and now >= self._push_due else []
+        )
+        cues.extend(self.controller.tick(now))
+        return cues
 
     def next_deadline(self) -> float | None:
-        """The table's next deadline, or the join code's going away."""
-        deadlines = [self.controller.next_deadline()]
+        """The table's next deadline, a push held back, or a waiting request's expiry."""
+        deadlines = [self.controller.next_deadline(), self._push_due]
         if self.side is not None:
-            deadlines.append(self.side.joins.shown_until())
+            deadlines.append(self.side.joins.next_expiry())
         return min((d for d in deadlines if d is not None), default=None)
 
     def screen(self) -> Screen:
-        """The table's picture, with the joining rows at the bottom of the LCD."""
+        """The table's picture, with joining where it leaves room."""
         screen = self.controller.screen()
-        extra = self.side.join_rows() if self.side is not None else ()
-        if not extra:
+        if self.side is None:
             return screen
-        lcd = list(rows(screen.lcd))
-        lcd[ROWS - len(extra) :] = extra
-        return Screen(rows(lcd), screen.oled, screen.leds)
+        with speaking(self.controller.language):
+            shown, self._asked = self.side.overlay(screen)
+        return shown
 
     def close(self) -> None:
         if self.side is not None:
@@ -372,17 +471,13 @@ class WebOutputs:
         self.side = side
 
     def show(self, screen: Screen) -> None:
-        """Show ``screen``, with the join QR code on the OLED while someone is joining."""
-        joining = bool(self.side.join_rows())
-        if joining:  # a picture of its own, so the OLED is redrawn when joining is over
-            screen = Screen(
-                screen.lcd, OledScreen(lines=("Join", self.side.joins.code)), screen.leds
-            )
+        """Show ``screen``, the join QR code drawn on the OLED when the screen has it there."""
         self.panel.show(screen)
+        lines = screen.oled.lines
         oled = getattr(self.panel, "oled", None)
         show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame
-        if joining and callable(show_image):
-            show_image(oled_image(self.side.join_url, self.side.joins.code))
+        if len(lines) == 2 and lines[0] == QR and callable(show_image):
+            show_image(oled_image(self.side.join_url, lines[1]))
         self.side.refresh()
 
     def cue(self, cue: Cue, screen: Screen) -> None:

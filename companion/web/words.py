@@ -40,7 +40,7 @@ def script_words() -> str:
             "noAnswer": t("No answer."),
             "unreachable": t("The table cannot be reached."),
             "done": t("Done."),
-            "asked": t("Asked. Wait for the table to confirm (push on the panel)."),
+            "asked": t("Asked. Wait for the table to confirm (a long push of the knob)."),
         },
         ensure_ascii=False,
     )

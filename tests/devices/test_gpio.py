@@ -286,6 +286,25 @@ def test_a_chattering_brush_of_undo_never_undoes(
     assert sink == []
 
 
+def test_a_long_push_of_the_knob_is_a_push_then_one_hold(
+    factory: MockFactory, clock: ManualScheduler
+) -> None:
+    sink = Sink()
+    PushButton(27, hold_s=1.0, scheduler=clock).start(sink)
+    tap(factory, clock, 27, hold=0.5)  # a short push is a push, nothing more
+    clock.advance(2.0)
+    assert sink == [ButtonPressed("push")]
+    press(factory, 27)
+    clock.advance(0.1)
+    assert sink == [ButtonPressed("push")] * 2, "the push comes at once, as ever"
+    clock.advance(0.9)
+    assert sink == [ButtonPressed("push")] * 2 + [ButtonHeld("push")]
+    clock.advance(3.0)
+    release(factory, 27)
+    clock.advance(1.0)
+    assert sink == [ButtonPressed("push")] * 2 + [ButtonHeld("push")], "held on: one hold"
+
+
 # --- the encoder ---
 
 A, B = 22, 23

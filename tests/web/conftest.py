@@ -56,11 +56,17 @@ class Table:
         self.child = self._start()
 
     def join_code(self) -> str:
-        """The join code the LCD shows (a phone has opened the join page)."""
-        state = self.child.wait_text("Join code")
-        found = re.search(r"Join code (\d{4})", " ".join(state["lcd"]))
-        assert found is not None
-        return found.group(1)
+        """The join code the table shows while it has no host: on a blank LCD row, or with
+        the QR code on the OLED in the menu (the simulator reports it as its lines)."""
+
+        def shown(state: dict[str, Any]) -> str | None:
+            found = re.search(r"Join code (\d{4,9})", " ".join(state["lcd"]))
+            lines = state["oled"]["lines"]
+            if found is None and len(lines) == 2 and lines[0] == "#qr":
+                return str(lines[1])
+            return found.group(1) if found else None
+
+        return str(shown(self.child.wait_until(lambda s: shown(s) is not None, "a join code")))
 
     def view(self) -> dict[str, Any]:
         view: dict[str, Any] = self.child.send("state")["view"]

@@ -60,12 +60,27 @@ class Phone:
         return "\n".join(bodies + self.frames)
 
 
-def join(phone: Phone, table: Table, seat: str, *, host: bool = False) -> None:
-    """Open the join page, type the code the LCD shows, ask for ``seat``."""
+def join(
+    phone: Phone, table: Table, seat: str, *, host: bool = False, code: str | None = None
+) -> None:
+    """Open the join page, type the code (the table's while it has no host), ask for ``seat``."""
     phone.page.goto(table.url + ("/join?host" if host else "/join"))
-    phone.page.fill("input[name=code]", table.join_code())
+    phone.page.fill("input[name=code]", code or table.join_code())
     phone.page.click(f"button[value='{seat}']")
     phone.page.wait_for_selector("text=Wait for the table")
+
+
+def host_code(host: Phone) -> str:
+    """The join code the host page shows."""
+    return str(host.page.locator("#host b.code").inner_text())
+
+
+def asked_about(table: Table, seat: str) -> None:
+    """Wait until the table asks about a phone for ``seat`` (LCD rows or OLED)."""
+    question = f"Phone for {seat}?"
+    table.child.wait_until(
+        lambda s: any(question in row for row in s["lcd"] + s["oled"]["lines"]), question
+    )
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +88,8 @@ def seated(table: Table, browser: Any) -> dict[str, Phone]:
     """The host (confirmed by the panel's push), a started match, two phones, a scoreboard."""
     host = Phone(browser, PHONE)
     join(host, table, "#host", host=True)
-    table.child.wait_text("push: yes")
-    table.child.press("push")
+    asked_about(table, "the host")
+    table.child.send("hold push")  # the knob's long push seats the first host
     host.page.wait_for_url("**/host")
     host.page.select_option("select[name=game]", "jumpy_jack")
     host.page.fill("textarea[name=players]", "Anna\nBob")
@@ -83,12 +98,12 @@ def seated(table: Table, browser: Any) -> dict[str, Phone]:
     host.page.click("text=Start")
     host.page.wait_for_selector("#public >> text=Jumpy Jack")
     anna, bob = Phone(browser, PHONE), Phone(browser, PHONE)
-    join(anna, table, "Anna")
+    join(anna, table, "Anna", code=host_code(host))
     host.page.click("#host >> text=Confirm")  # the host page confirms Anna
     anna.page.wait_for_url("**/play")
-    join(bob, table, "Bob")
-    table.child.wait_text("push: yes")
-    table.child.press("push")  # the panel confirms Bob
+    join(bob, table, "Bob", code=host_code(host))
+    asked_about(table, "Bob")
+    table.child.send("hold push")  # the panel confirms Bob
     bob.page.wait_for_url("**/play")
     board = Phone(browser, TV)
     board.page.goto(table.url + "/scoreboard")
@@ -229,7 +244,7 @@ def seat_phones(table: Table, seated: dict[str, Phone], names: tuple[str, ...]) 
         if name not in seated:
             seated[name] = Phone(seated["host"].context.browser, PHONE)
         phone = seated[name]
-        join(phone, table, name)
+        join(phone, table, name, code=host_code(seated["host"]))
         host.click("#host >> text=Confirm")
         phone.page.wait_for_url("**/play")
 

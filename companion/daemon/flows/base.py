@@ -101,6 +101,9 @@ class Context:
     die: str = "electronic"
     #: How cards come in: "reader" (scanned) or "dial" (knob and horse buttons).
     cards: str = "reader"
+    #: Opens the host's seat to a new phone (set when the phone pages are on): the menu then
+    #: offers it as a row of its options.
+    open_host_seat: Callable[[], Reply] | None = None
 
     def view(self) -> View:
         """Return the session's public view now."""

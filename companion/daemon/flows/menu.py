@@ -15,6 +15,9 @@ UI decisions:
 - The table's language is the last option, just above "Start", in every game's list: push
   or a horse button changes it to the next of English, Français, Deutsch at once (the
   screens speak it from there on), and the companion keeps it for its next start.
+- With the phone pages on, "New host phone" comes just above the language: pushed, it opens
+  the host's seat for a few minutes to a phone that asks for it (the table then asks about
+  that phone like any other). It is the only way the host's seat changes phones.
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
 
 #: The row of the options list that changes the table's language (just above "Start").
 LANGUAGE_LABEL = N_("Language")
+#: The row that opens the host's seat to a new phone (with the phone pages on).
+HOST_LABEL = N_("New host phone")
 
 
 def team_counts(players: int) -> tuple[int, ...]:
@@ -184,12 +189,19 @@ class MenuFlow(Flow):
         self.step, self.cursor = "players", 0
         return Reply([Cue(tone=Tone.ACCEPTED)])
 
+    def host_row(self) -> int | None:
+        """The row of "New host phone" (after the game's options), or None without pages."""
+        return len(self.offered()) if self.ctx.open_host_seat is not None else None
+
     def start_row(self) -> int:
-        """The row of "Start" in the options list: after the game's options and the language."""
-        return len(self.offered()) + 1
+        """The row of "Start" in the options list: after the game's options, the host's row
+        (with the pages on) and the language."""
+        return len(self.offered()) + (self.host_row() is not None) + 1
 
     def _cycle(self, index: int) -> Reply:
-        if index == len(self.offered()):
+        if index == self.host_row() and self.ctx.open_host_seat is not None:
+            return self.ctx.open_host_seat()
+        if index == self.start_row() - 1:
             return self._next_language()
         option = self.offered()[index]
         self.values[option.key] = (self.values.get(option.key, 0) + 1) % len(option.values)
@@ -235,6 +247,8 @@ class MenuFlow(Flow):
                 self.spec.title, self.count, self.spec.low, self.spec.high, self.names()
             )
         items = [(o.label, o.shown(self._value(o))) for o in self.offered()]
+        if self.host_row() is not None:
+            items.append((HOST_LABEL, ""))
         items.append((LANGUAGE_LABEL, LANGUAGE_NAMES[self.ctx.language]))
         items.append((N_("Start"), ""))
         return render.options(self.spec.title, self.count, items, self.cursor, self.teams())
