@@ -85,7 +85,14 @@ class Served:
         """The host seat's cookie (given here: joining is not what these tests are about)."""
         assert self.companion.web is not None
         seats = self.companion.web.seats
-        return "host=" + str(self.call(lambda: seats.issue(HOST)))
+        side = self.companion.daemon.table.side  # type: ignore[attr-defined]
+
+        def issue() -> str:
+            token = seats.issue(HOST)
+            side.refresh()  # as a confirmed join does: the pages learn the seat's new token
+            return token
+
+        return "host=" + str(self.call(issue))
 
     def seat_cookie(self, player: str) -> str:
         """``player``'s seat cookie at the game in progress."""
@@ -93,9 +100,13 @@ class Served:
         seats = self.companion.web.seats
         session = self.companion.session
 
+        side = self.companion.daemon.table.side  # type: ignore[attr-defined]
+
         def issue() -> str:
             seats.follow(session.game_id)
-            return seats.issue(player)
+            token = seats.issue(player)
+            side.refresh()  # as a confirmed join does: the pages learn the seat's new token
+            return token
 
         return "seat=" + str(self.call(issue))
 

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from companion.games.registry import GAMES
 from companion.web.door import CSP
@@ -118,7 +119,7 @@ def test_every_page_works_in_chromium_under_the_policy(
             assert answer is not None and answer.status == 200, (kind, path)
             assert answer.headers["content-security-policy"] == CSP
             if path not in ("/", "/join", "/join?host"):  # the live pages: their socket opens
-                page.wait_for_function("document.getElementById('link').textContent === 'live'")
+                expect(page.locator("#link")).to_have_text("live")  # no eval: the policy holds
             assert page.evaluate("window.violations") == [], (kind, path)
             assert page.evaluate("getComputedStyle(document.body).fontFamily").startswith(
                 "system-ui"

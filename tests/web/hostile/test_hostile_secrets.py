@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
@@ -52,21 +55,41 @@ class Phone:
         except ValueError:
             return status, None, raw
 
-    def join(self, seat: str) -> None:
-        """Ask for ``seat`` with the code the LCD shows; the table confirms it."""
+    def join(self, seat: str, code: str) -> None:
+        """Ask for ``seat`` with ``code``; the table confirms it with a long push."""
         self.call("/join?host" if seat == "#host" else "/join")
-        status, answer, _ = self.call("/api/join", {"code": self.table.join_code(), "seat": seat})
+        status, answer, _ = self.call("/api/join", {"code": code, "seat": seat})
         assert status == 200, answer
-        self.table.child.wait_text("push: yes")
-        self.table.child.press("push")
-        status, answer, _ = self.call("/api/join")
+        question = f"Phone for {'the host' if seat == '#host' else seat}?"
+        self.table.child.wait_until(
+            lambda s: any(question in row for row in s["lcd"] + s["oled"]["lines"]), question
+        )
+        self.table.child.send("hold push")
+        deadline = time.monotonic() + 10
+        while (answer := self.call("/api/join")[1]).get("waiting") and time.monotonic() < deadline:
+            time.sleep(0.05)  # the knob is held down for a second first
         assert answer.get("waiting") is False, answer
+
+    def host_code(self) -> str:
+        """The join code the host page shows."""
+        found = re.search(r'<b class="code">(\d+)</b>', self.call("/host")[2])
+        assert found is not None
+        return found.group(1)
+
+
+@dataclass
+class Seated:
+    """The table and its host's phone (seated at the menu, before the game began)."""
+
+    table: Table
+    host: Phone
 
 
 @pytest.fixture(scope="module")
-def table() -> Iterator[Table]:
-    """A daemon whose journal holds a finished game (game 1); a Jockey game with hands
-    counted on the phones is then started at the panel, Anna's and Ben's phones seated."""
+def seated() -> Iterator[Seated]:
+    """A daemon whose journal holds a finished game (game 1) and a host seated at the menu;
+    a Jockey game with hands counted on the phones is then started at the panel, Anna's and
+    Ben's phones seated with the code of the host page."""
     root = Path(tempfile.mkdtemp(prefix="cmph-"))
     (root / "state").mkdir()
     session = Session.open(root / "state" / JOURNAL_NAME)
@@ -76,23 +99,27 @@ def table() -> Iterator[Table]:
     assert session.view().finished
     session.close()
     made = Table(root)
+    host = Phone(made)
+    host.join("#host", made.join_code())  # the code the table shows while it has no host
     child = made.child
     child.press("horse3")
     child.press("push")  # Jockey, 2 players
-    child.turn(-2)  # up past Language to Hands
+    child.turn(-3)  # up past Language and New host phone to Hands
+    child.wait_text("Hands")
     child.press("push")  # hands: scanned (or counted on the phones)
-    child.turn(2)
+    child.turn(3)
     child.press("push")  # Start
     child.wait_until(lambda s: s["view"].get("game") == "jockey", "the Jockey game")
-    yield made
+    yield Seated(made, host)
     made.close()
     shutil.rmtree(root, ignore_errors=True)
 
 
-def test_probing_another_hand_through_refusals_learns_nothing(table: Table) -> None:
+def test_probing_another_hand_through_refusals_learns_nothing(seated: Seated) -> None:
+    table = seated.table
     anna, ben = Phone(table), Phone(table)
-    anna.join(ANNA)
-    ben.join(BEN)
+    anna.join(ANNA, seated.host.host_code())
+    ben.join(BEN, seated.host.host_code())
     status, answer, _ = ben.call("/api/input", {"type": "hand", "cards": BENS_HAND})
     assert (status, answer) == (200, {"ok": True})
     events = table.view()["events"]
@@ -115,6 +142,7 @@ def test_probing_another_hand_through_refusals_learns_nothing(table: Table) -> N
     assert table.view()["events"] == events  # and nothing was taken in
 
     # Counting her own hand, Anna is told only what she could know: the deck has 4 red +7.
+    time.sleep(1.0)  # her twenty probes spent her seat's burst: five inputs a second return
     status, answer, _ = anna.call("/api/input", {"type": "hand", "cards": {"red+7": 5}})
     assert (status, answer["code"]) == (409, "too_many_copies")
     hers = {"red+7": 4, "no2+15": 4, "blue+10": 3, "red+10": 3, "yellow+7": 1}
@@ -122,9 +150,8 @@ def test_probing_another_hand_through_refusals_learns_nothing(table: Table) -> N
     assert (status, answer) == (200, {"ok": True})  # the same kinds as Ben's: copies are hers
 
 
-def test_the_log_of_a_game_is_given_only_once_it_is_over(table: Table) -> None:
-    host = Phone(table)
-    host.join("#host")
+def test_the_log_of_a_game_is_given_only_once_it_is_over(seated: Seated) -> None:
+    table, host = seated.table, seated.host
     current = 2  # the Jockey game, after the finished game 1
     status, answer, _ = host.call(f"/host/log/{current}")
     assert status == 403 and answer["code"] == "log_sealed"
