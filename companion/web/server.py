@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import threading
@@ -9,12 +10,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
+from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.daemon.loop import Daemon
 from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
 from companion.web.app import create_app
+from companion.web.door import (
+    BACKLOG,
+    KEEP_ALIVE_S,
+    MAX_HEAD,
+    Door,
+    files_limit,
+    guarded,
+    open_cap,
+)
 from companion.web.hub import Hub
+from companion.web.hush import QuietLoop, quiet_server_logs
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
 from companion.web.side import TableSide, WebOutputs, WebTable
@@ -34,6 +47,26 @@ def lan_address() -> str:
         probe.close()
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server, with an event loop whose errors cannot flood the log."""
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        asyncio.get_running_loop().set_exception_handler(QuietLoop())
+        await super().serve(sockets)
+
+
+def quiet_departures(app: ASGIApp) -> ASGIApp:
+    """``app``, for which a client gone before its request was read is no error to log."""
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await app(scope, receive, send)
+        except ClientDisconnect:
+            pass  # nobody is left to answer
+
+    return serve
+
+
 @dataclass
 class WebServer:
     """The pages' server: its listening socket, its thread, the uvicorn server in it."""
@@ -42,6 +75,7 @@ class WebServer:
     server: uvicorn.Server
     seats: SeatBook
     address: str
+    door: Door
     thread: threading.Thread | None = None
 
     @property
@@ -76,7 +110,7 @@ def install(
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((section.bind, section.port))
-        listener.listen(128)
+        listener.listen(BACKLOG)
     except OSError:
         listener.close()
         raise
@@ -90,8 +124,15 @@ def install(
     table.side = side
     daemon.table = table
     daemon.outputs = WebOutputs(daemon.outputs, side)
+    door = Door(open_cap(files_limit()))
+    quiet_server_logs()
     config = uvicorn.Config(
-        create_app(side),
+        quiet_departures(create_app(side)),
+        http=guarded(door),
+        limit_concurrency=door.cap + 1,  # never reached: the door makes room first
+        timeout_keep_alive=KEEP_ALIVE_S,
+        backlog=BACKLOG,
+        h11_max_incomplete_event_size=MAX_HEAD,
         log_level="warning",
         access_log=False,  # no request line (nor anything a phone sent) reaches a log
         ws="websockets-sansio",
@@ -100,4 +141,4 @@ def install(
         proxy_headers=False,
         server_header=False,
     )
-    return WebServer(listener, uvicorn.Server(config), seats, address)
+    return WebServer(listener, Server(config), seats, address, door)
