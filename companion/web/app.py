@@ -24,8 +24,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.daemon.flows.base import Reply
 from companion.render.language import _, speaking
-from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
-from companion.web.hub import REJOIN, PageSocket
+from companion.web.guard import MAX_BODY, RateLimit, same_origin
+from companion.web.hub import FULL, REJOIN, PageSocket
 from companion.web.inputs import PageRefusal, seat_request
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
@@ -218,20 +218,27 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         return Response(data, media_type=STATIC[name], headers={"cache-control": "max-age=300"})
 
     async def live(socket: WebSocket) -> None:
-        if not same_origin(socket.headers) or len(hub.connections) >= MAX_SOCKETS:
+        if not same_origin(socket.headers):
             await socket.close(code=1008)
             return
         page = socket.query_params.get("page", "board")
         seat = seat_of(socket) if page == "play" else None
         host_seat = page == "host" and is_host(socket)
+        await socket.accept()  # from here a refusal is a closing code the page acts on
         if (page == "play" and seat is None) or (page == "host" and not host_seat):
             await socket.close(code=REJOIN)  # the page goes back to joining
             return
-        await socket.accept()
         held = seat if seat is not None else (HOST if host_seat else None)
         stamp = side.seats.stamps().get(held, "") if held else ""
-        connection = PageSocket(socket, seat, host_seat, stamp)
-        hub.connections.add(connection)  # from now on every change is drawn for it...
+        holder = held or (HOST if is_host(socket) else seat_of(socket))  # a seat's scoreboard
+        connection = PageSocket(socket, seat, host_seat, stamp, _client(socket), holder)
+        admitted, ousted = hub.admit(connection)  # from now on every change is drawn for it...
+        if ousted is not None:
+            with contextlib.suppress(RuntimeError, OSError):
+                await ousted.socket.close(code=FULL)  # the seat's newest page takes its place
+        if not admitted:
+            await socket.close(code=FULL)
+            return
         await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
         task = asyncio.ensure_future(hub.serve(connection))
         try:
@@ -244,6 +251,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
             pass
         finally:
             task.cancel()
+            hub.connections.discard(connection)
 
     app = Starlette(
         routes=[

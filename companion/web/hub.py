@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from companion.web.guard import MAX_SOCKETS
 
 log = logging.getLogger("companion.web")
 
@@ -35,6 +38,17 @@ class Snapshot:
 
 #: The socket's closing code that sends a page back to joining (its seat is no longer its own).
 REJOIN = 4401
+#: The closing code of a socket there is no room for now: the page tries again a little later.
+FULL = 1013
+#: Sockets of pages holding no seat (a scoreboard nobody seated opened), in all: the rest of
+#: MAX_SOCKETS is kept for the seats, so that no guest can take a seated phone's updates away.
+UNSEATED = 24
+#: Sockets of pages holding no seat from one address.
+UNSEATED_PER_ADDRESS = 4
+#: Sockets of one seat (a phone's page, its scoreboard, one left over from a lost network);
+#: a seat's newest page takes the place of its oldest. The most seats (ten players of Course
+#: hippique and the host) times this stays below MAX_SOCKETS - UNSEATED.
+PER_SEAT = 3
 
 
 @dataclass(eq=False)
@@ -46,6 +60,10 @@ class PageSocket:
     seat: str | None
     host: bool
     stamp: str = ""
+    #: The client's address, and the seat whose share the socket counts in (None: unseated).
+    address: str = ""
+    holder: str | None = None
+    since: float = field(default_factory=time.monotonic)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     sent: tuple[str, str, str] = ("", "", "")
 
@@ -57,6 +75,24 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.latest = Snapshot()
         self.connections: set[PageSocket] = set()
+
+    def admit(self, connection: PageSocket) -> tuple[bool, PageSocket | None]:
+        """Count ``connection`` in if there is room for it; return whether it is, and the
+        socket it replaces (its seat's oldest, to close) if any. Called on the server's loop."""
+        mine = [c for c in self.connections if c.holder == connection.holder]
+        ousted = None
+        if connection.holder is None:
+            here = [c for c in mine if c.address == connection.address]
+            if len(mine) >= UNSEATED or len(here) >= UNSEATED_PER_ADDRESS:
+                return False, None
+        elif len(mine) >= PER_SEAT:
+            ousted = min(mine, key=lambda c: c.since)
+        if len(self.connections) - (ousted is not None) >= MAX_SOCKETS:
+            return False, None
+        if ousted is not None:
+            self.connections.discard(ousted)
+        self.connections.add(connection)
+        return True, ousted
 
     def publish(self, snapshot: Snapshot) -> None:
         """Take a new snapshot; safe from any thread."""
