@@ -23,7 +23,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 #: Never more connections than this, however many files the process may open (a Pi's memory).
-MAX_OPEN = 512
+MAX_OPEN = 1024
 #: Files kept for everything else (journal, devices, control socket, logs), whatever the limit.
 RESERVED_FILES = 128
 #: Connections one address may hold at once (a phone's browser opens six at most per site).
@@ -34,6 +34,10 @@ REQUEST_S = 5.0
 KEEP_ALIVE_S = 5
 #: Connections taken from the kernel's queue at once (each takes a file until it is closed).
 BACKLOG = 64
+#: Connections the kernel completes and holds until the server takes them (no file each): a
+#: long queue, so that a phone's connection waits in line instead of being dropped and tried
+#: again a second or three later while a guest's device opens connection after connection.
+QUEUE = 1024
 #: The largest request head read (bytes); a longer one is answered 400 by the server.
 MAX_HEAD = 8192
 
@@ -66,6 +70,8 @@ class Door:
         #: The HTTP connections (a socket leaves this count when it becomes a WebSocket).
         self.http: dict[GuardedHttp, str] = {}
         self.per: Counter[str] = Counter()
+        #: The connections waiting for a request, the longest-waiting first.
+        self.waiting: dict[GuardedHttp, None] = {}
         #: Connections closed here whose sockets the event loop has not released yet.
         self.leaving = 0
 
@@ -89,12 +95,14 @@ class Door:
         if connection.dropped or connection not in self.http:
             return
         connection.dropped = True
+        self.waiting.pop(connection, None)
         self.leaving += 1
         self.per[connection.address] -= 1
         connection.close()
 
     def closed(self, connection: GuardedHttp) -> None:
         """Forget ``connection`` (gone, or now a WebSocket)."""
+        self.waiting.pop(connection, None)
         address = self.http.pop(connection, None)
         if address is None:
             return
@@ -105,17 +113,22 @@ class Door:
         if self.per[address] <= 0:
             del self.per[address]
 
+    def wait(self, connection: GuardedHttp) -> None:
+        """``connection`` waits for a request from now on (it goes last in line to be closed)."""
+        self.waiting.pop(connection, None)
+        self.waiting[connection] = None
+
+    def busy(self, connection: GuardedHttp) -> None:
+        """``connection``'s request has begun: it is not closed to make room."""
+        self.waiting.pop(connection, None)
+
     def _oldest_idle(self, newcomer: GuardedHttp, address: str | None) -> GuardedHttp | None:
-        """The connection, other than ``newcomer``, waiting longest for a request."""
-        found: GuardedHttp | None = None
-        for connection, where in self.http.items():
-            if connection is newcomer or connection.dropped or not connection.idle():
-                continue
-            if address is not None and where != address:
-                continue
-            if found is None or connection.since < found.since:
-                found = connection
-        return found
+        """The connection, other than ``newcomer``, waiting longest for a request (of
+        ``address`` if given)."""
+        for connection in self.waiting:
+            if connection is not newcomer and (address is None or connection.address == address):
+                return connection
+        return None
 
 
 class GuardedHttp(H11Protocol):
@@ -132,7 +145,6 @@ class GuardedHttp(H11Protocol):
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.address = "?"
-        self.since = 0.0
         self.dropped = False
         self._deadline: asyncio.TimerHandle | None = None
 
@@ -146,6 +158,11 @@ class GuardedHttp(H11Protocol):
         self._stop_waiting()
         self.door.closed(self)
         super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if not self.idle():
+            self.door.busy(self)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._stop_waiting()
@@ -170,7 +187,7 @@ class GuardedHttp(H11Protocol):
 
     def _wait_for_request(self) -> None:
         self._stop_waiting()
-        self.since = self.loop.time()
+        self.door.wait(self)
         self._deadline = self.loop.call_later(self.door.request_s, self._late)
 
     def _stop_waiting(self) -> None:

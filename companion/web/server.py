@@ -21,6 +21,7 @@ from companion.web.door import (
     BACKLOG,
     KEEP_ALIVE_S,
     MAX_HEAD,
+    QUEUE,
     Door,
     files_limit,
     guarded,
@@ -53,6 +54,11 @@ class Server(uvicorn.Server):
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
         asyncio.get_running_loop().set_exception_handler(QuietLoop())
         await super().serve(sockets)
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        for listener in sockets or []:  # uvicorn takes BACKLOG at once; the kernel holds more
+            listener.listen(QUEUE)
 
 
 def quiet_departures(app: ASGIApp) -> ASGIApp:
@@ -129,7 +135,7 @@ def install(
     config = uvicorn.Config(
         quiet_departures(create_app(side)),
         http=guarded(door),
-        limit_concurrency=door.cap + 1,  # never reached: the door makes room first
+        limit_concurrency=2 * door.cap,  # never reached: the door makes room first
         timeout_keep_alive=KEEP_ALIVE_S,
         backlog=BACKLOG,
         h11_max_incomplete_event_size=MAX_HEAD,
