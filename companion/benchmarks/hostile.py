@@ -64,7 +64,7 @@ def _limit_files() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
 
 
-class Table:
+class Besieged:
     """The daemon as a child allowed FILES open files; its log written to a file."""
 
     def __init__(self, folder: Path) -> None:
@@ -239,7 +239,7 @@ def _every(period_s: float, until: float, probe: object) -> list[object]:
     return results
 
 
-def _siege(table: Table, window_s: float) -> dict[str, Figure]:
+def _siege(table: Besieged, window_s: float) -> dict[str, Figure]:
     siege = Siege(table.port)
     siege.thread.start()
     ready = time.monotonic() + 5.0  # the guests open their connections first
@@ -349,7 +349,7 @@ class Guessers:
         return answers
 
 
-def _guesses(table: Table, seconds: float) -> dict[str, Figure]:
+def _guesses(table: Besieged, seconds: float) -> dict[str, Figure]:
     """Wrong codes from GUESTS addresses: first until each is refused, then for ``seconds``."""
     guessers = Guessers(table.port)
     burst, burst_s = guessers.burst(3 * seconds)
@@ -377,7 +377,7 @@ def run(quick: bool) -> dict[str, Figure]:
         top = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
     with tempfile.TemporaryDirectory(prefix="cmp-hostile-") as folder:
-        table = Table(Path(folder))
+        table = Besieged(Path(folder))
         try:
             figures = _siege(table, 5.0 if quick else 10.0)
             time.sleep(1.0)  # the guests' connections are gone

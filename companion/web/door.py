@@ -187,7 +187,8 @@ class GuardedHttp(H11Protocol):
 
     def _wait_for_request(self) -> None:
         self._stop_waiting()
-        self.door.wait(self)
+        if self.idle():  # else a request sent behind the last one is being read already
+            self.door.wait(self)
         self._deadline = self.loop.call_later(self.door.request_s, self._late)
 
     def _stop_waiting(self) -> None:

@@ -155,3 +155,18 @@ def test_with_no_file_left_accept_errors_are_a_line_a_second_and_both_sockets_re
     assert "Traceback" not in logged, logged[-2000:]
     assert answered(limited), "the pages did not accept connections again"
     assert limited.control_state()["ok"] is True, "the control socket stopped accepting"
+
+
+def test_a_stream_of_malformed_requests_is_a_line_a_second_in_the_log(
+    limited: LimitedTable,
+) -> None:
+    before = limited.mark()
+    began = time.monotonic()
+    for number in range(200):
+        with limited.connect(guest(number)) as made:
+            made.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            assert made.recv(4096).startswith(b"HTTP/1.1 400")  # refused, one by one
+    assert answered(limited)
+    seconds = time.monotonic() - began
+    lines = limited.log_since(before).splitlines()
+    assert len(lines) <= seconds + 2, f"{len(lines)} lines in {seconds:.1f} s"
