@@ -11,7 +11,8 @@ import socket
 import time
 import urllib.error
 
-from tests.web.hostile.conftest import FILES, LimitedTable, guest
+from companion.web.door import PER_ADDRESS
+from tests.web.hostile.conftest import FILES, PATIENCE_S, LimitedTable, guest
 
 #: Idle connections opened: more than the child has files for.
 FLOOD = FILES + 50
@@ -57,6 +58,22 @@ def test_more_idle_connections_than_files_leave_the_pages_and_control_answering(
     finally:
         close_all(sockets)
     assert limited.control_state()["ok"] is True, "the control socket stopped accepting"
+
+
+def test_one_address_holds_a_few_dozen_connections_and_takes_none_of_the_others(
+    limited: LimitedTable,
+) -> None:
+    others = flood(limited, 20)  # twenty guests' devices, one connection each
+    greedy = [limited.connect(guest(99)) for _ in range(PER_ADDRESS + 50)]
+    try:
+        deadline = time.monotonic() + PATIENCE_S
+        while sum(not gone(made) for made in greedy) > PER_ADDRESS:
+            assert time.monotonic() < deadline, "one address holds more than its share"
+            time.sleep(0.05)
+        assert not any(gone(made) for made in others), "another guest's connection was closed"
+        assert answered(limited)
+    finally:
+        close_all(others + greedy)
 
 
 def gone(made: socket.socket) -> bool:
