@@ -24,8 +24,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.daemon.flows.base import Reply
 from companion.render.language import _, speaking
-from companion.web.guard import MAX_BODY, RateLimit, same_origin
-from companion.web.hub import FULL, REJOIN, PageSocket
+from companion.web.guard import MAX_BODY, MAX_SOCKETS, RateLimit, same_origin
+from companion.web.hub import REJOIN, PageSocket
 from companion.web.inputs import PageRefusal, seat_request
 from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST
@@ -232,12 +232,7 @@ def create_app(side: TableSide, clock: Callable[[], float] = time.monotonic) -> 
         stamp = side.seats.stamps().get(held, "") if held else ""
         holder = held or (HOST if is_host(socket) else seat_of(socket))  # a seat's scoreboard
         connection = PageSocket(socket, seat, host_seat, stamp, _client(socket), holder)
-        admitted, ousted = hub.admit(connection)  # from now on every change is drawn for it...
-        if ousted is not None:
-            with contextlib.suppress(RuntimeError, OSError):
-                await ousted.socket.close(code=FULL)  # the seat's newest page takes its place
-        if not admitted:
-            await socket.close(code=FULL)
+        if not await hub.admit(connection, MAX_SOCKETS):  # from now on every change is drawn...
             return
         await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
         task = asyncio.ensure_future(hub.serve(connection))

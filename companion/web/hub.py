@@ -8,6 +8,7 @@ what changed for it. A slow phone never holds anyone up: it gets only the newest
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -15,8 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
-
-from companion.web.guard import MAX_SOCKETS
 
 log = logging.getLogger("companion.web")
 
@@ -41,7 +40,8 @@ REJOIN = 4401
 #: The closing code of a socket there is no room for now: the page tries again a little later.
 FULL = 1013
 #: Sockets of pages holding no seat (a scoreboard nobody seated opened), in all: the rest of
-#: MAX_SOCKETS is kept for the seats, so that no guest can take a seated phone's updates away.
+#: the sockets (MAX_SOCKETS of guard.py) is kept for the seats, so that no guest can take a
+#: seated phone's updates away.
 UNSEATED = 24
 #: Sockets of pages holding no seat from one address.
 UNSEATED_PER_ADDRESS = 4
@@ -76,23 +76,29 @@ class Hub:
         self.latest = Snapshot()
         self.connections: set[PageSocket] = set()
 
-    def admit(self, connection: PageSocket) -> tuple[bool, PageSocket | None]:
-        """Count ``connection`` in if there is room for it; return whether it is, and the
-        socket it replaces (its seat's oldest, to close) if any. Called on the server's loop."""
+    async def admit(self, connection: PageSocket, most: int) -> bool:
+        """Count ``connection`` in if there is room for it among ``most`` sockets, else close
+        it with FULL; a seat's oldest socket makes room for its newest (it is closed). Runs on
+        the server's loop."""
         mine = [c for c in self.connections if c.holder == connection.holder]
         ousted = None
         if connection.holder is None:
             here = [c for c in mine if c.address == connection.address]
-            if len(mine) >= UNSEATED or len(here) >= UNSEATED_PER_ADDRESS:
-                return False, None
-        elif len(mine) >= PER_SEAT:
-            ousted = min(mine, key=lambda c: c.since)
-        if len(self.connections) - (ousted is not None) >= MAX_SOCKETS:
-            return False, None
-        if ousted is not None:
-            self.connections.discard(ousted)
-        self.connections.add(connection)
-        return True, ousted
+            room = len(mine) < UNSEATED and len(here) < UNSEATED_PER_ADDRESS
+        else:
+            if len(mine) >= PER_SEAT:
+                ousted = min(mine, key=lambda c: c.since)
+            room = True
+        room = room and len(self.connections) - (ousted is not None) < most
+        if room:
+            if ousted is not None:
+                self.connections.discard(ousted)
+            self.connections.add(connection)
+        for closed in (ousted, None if room else connection):
+            if closed is not None:
+                with contextlib.suppress(RuntimeError, OSError):
+                    await closed.socket.close(code=FULL)
+        return room
 
     def publish(self, snapshot: Snapshot) -> None:
         """Take a new snapshot; safe from any thread."""

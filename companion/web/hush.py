@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from starlette.requests import ClientDisconnect
+
 log = logging.getLogger("companion.web")
 
 #: The same complaint is written at most once in this many seconds.
@@ -63,13 +65,16 @@ class Throttle:
 
 
 class QuietLogs(logging.Filter):
-    """A logging filter: each message (by its template) at most once a period, with a count."""
+    """A logging filter: each message (by its template) at most once a period, with a count;
+    a client gone before its request was read (a phone walking away) is no error at all."""
 
     def __init__(self, throttle: Throttle | None = None) -> None:
         super().__init__()
         self.throttle = throttle or Throttle()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], ClientDisconnect):
+            return False
         held = self.throttle.admit((record.name, str(record.msg)))
         if held is None:
             return False

@@ -10,19 +10,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
-from starlette.requests import ClientDisconnect
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.daemon.loop import Daemon
 from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
 from companion.web.app import create_app
-from companion.web.door import (
+from companion.web.gate import (
     BACKLOG,
     KEEP_ALIVE_S,
     MAX_HEAD,
     QUEUE,
-    Door,
+    Gate,
     files_limit,
     guarded,
     open_cap,
@@ -61,18 +59,6 @@ class Server(uvicorn.Server):
             listener.listen(QUEUE)
 
 
-def quiet_departures(app: ASGIApp) -> ASGIApp:
-    """``app``, for which a client gone before its request was read is no error to log."""
-
-    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
-        try:
-            await app(scope, receive, send)
-        except ClientDisconnect:
-            pass  # nobody is left to answer
-
-    return serve
-
-
 @dataclass
 class WebServer:
     """The pages' server: its listening socket, its thread, the uvicorn server in it."""
@@ -81,7 +67,7 @@ class WebServer:
     server: uvicorn.Server
     seats: SeatBook
     address: str
-    door: Door
+    gate: Gate
     thread: threading.Thread | None = None
 
     @property
@@ -130,12 +116,12 @@ def install(
     table.side = side
     daemon.table = table
     daemon.outputs = WebOutputs(daemon.outputs, side)
-    door = Door(open_cap(files_limit()))
+    gate = Gate(open_cap(files_limit()))
     quiet_server_logs()
     config = uvicorn.Config(
-        quiet_departures(create_app(side)),
-        http=guarded(door),
-        limit_concurrency=2 * door.cap,  # never reached: the door makes room first
+        create_app(side),
+        http=guarded(gate),
+        limit_concurrency=2 * gate.cap,  # never reached: the gate makes room first
         timeout_keep_alive=KEEP_ALIVE_S,
         backlog=BACKLOG,
         h11_max_incomplete_event_size=MAX_HEAD,
@@ -147,4 +133,4 @@ def install(
         proxy_headers=False,
         server_header=False,
     )
-    return WebServer(listener, Server(config), seats, address, door)
+    return WebServer(listener, Server(config), seats, address, gate)

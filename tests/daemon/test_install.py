@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.web.door import MAX_OPEN, RESERVED_FILES, open_cap
+from companion.web.gate import MAX_OPEN, RESERVED_FILES, open_cap
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion.service"

@@ -10,14 +10,22 @@ import select
 import socket
 import time
 import urllib.error
+from collections.abc import Iterator
 
-from companion.web.door import PER_ADDRESS
-from tests.web.hostile.conftest import FILES, PATIENCE_S, LimitedTable, guest
+import pytest
+
+from companion.web.gate import PER_ADDRESS
+from tests.web.hostile.limited import FILES, PATIENCE_S, LimitedTable, guest, limited_table
 
 #: Idle connections opened: more than the child has files for.
 FLOOD = FILES + 50
-#: Connections closed by the door within this many seconds (it allows five for a request).
+#: Connections closed by the gate within this many seconds (it allows five for a request).
 CLOSED_WITHIN_S = 20.0
+
+
+@pytest.fixture(scope="module")
+def limited() -> Iterator[LimitedTable]:
+    yield from limited_table()
 
 
 def flood(table: LimitedTable, count: int, *, first: int = 0) -> list[socket.socket]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,12 +16,23 @@ from websockets.sync.client import ClientConnection, connect
 
 from companion.web.hub import FULL, PER_SEAT, REJOIN, UNSEATED, UNSEATED_PER_ADDRESS
 from tests.web.conftest import PHONE
-from tests.web.hostile.conftest import PATIENCE_S, LimitedTable, guest
+from tests.web.hostile.limited import PATIENCE_S, LimitedTable, guest, limited_table
 
 #: Guests' devices, and sockets each opens: more than the unseated pages' share, from fewer
 #: addresses than it takes, and more per address than one may hold.
 GUESTS = 12
 EACH = UNSEATED_PER_ADDRESS + 2
+
+
+@pytest.fixture(scope="module")
+def limited() -> Iterator[LimitedTable]:
+    yield from limited_table()
+
+
+@pytest.fixture(scope="module")
+def host(limited: LimitedTable) -> dict[str, str]:
+    """The cookies of the host's phone, seated once for the module."""
+    return limited.seat_host()
 
 
 def live(
@@ -64,8 +76,9 @@ def test_a_page_whose_seat_is_missing_or_stale_is_told_to_join_again(
         assert first(link) == REJOIN
 
 
-def test_guests_cannot_take_the_sockets_of_the_seats(limited: LimitedTable) -> None:
-    host = limited.seat_host()
+def test_guests_cannot_take_the_sockets_of_the_seats(
+    limited: LimitedTable, host: dict[str, str]
+) -> None:
     with contextlib.ExitStack() as stack:
         kept: Counter[str] = Counter()
         refused = 0
@@ -98,9 +111,8 @@ def test_guests_cannot_take_the_sockets_of_the_seats(limited: LimitedTable) -> N
 
 
 def test_a_page_whose_seat_went_stale_while_away_goes_to_join(
-    limited: LimitedTable, browser: Any
+    limited: LimitedTable, host: dict[str, str], browser: Any
 ) -> None:
-    host = limited.seat_host()
     context = browser.new_context(viewport=PHONE)
     try:
         cookie = {"url": limited.url, "httpOnly": True, "sameSite": "Strict"}
@@ -111,6 +123,6 @@ def test_a_page_whose_seat_went_stale_while_away_goes_to_join(
         # While the companion is away, the seat stops being this phone's.
         context.add_cookies([{"name": "host", "value": "x" * 43, **cookie}])
         limited.kill_and_restart()
-        page.wait_for_url("**/join?host", timeout=PATIENCE_S * 3000)
+        page.wait_for_url("**/join?host", timeout=60_000)
     finally:
         context.close()

@@ -1,9 +1,9 @@
-"""Connections at the door: how many may be open, per address and in all, and how long a
+"""The pages' gate: how many connections may be open, per address and in all, and how long a
 request may take to arrive.
 
 The web server shares the daemon's open files with the journal, the devices and the control
 socket, so it keeps its connections below a cap taken from the process's limit on open files
-(``open_cap``). A full door makes room by closing the connection that has waited longest
+(``open_cap``). A full gate makes room by closing the connection that has waited longest
 without a request in progress (a guest's idle or half-sent one, or a page's kept-alive one,
 which its browser opens again); only when every connection is busy is the newcomer closed. A
 request must arrive whole, head and body, within ``REQUEST_S`` of its connection opening or of
@@ -60,8 +60,9 @@ def files_limit() -> int:
     return -1 if soft == resource.RLIM_INFINITY else soft
 
 
-class Door:
-    """The web server's open connections: counted per address, and evicted when full."""
+class Gate:
+    """The web server's open connections: counted per address, the longest-waiting one
+    closed to make room."""
 
     def __init__(self, cap: int, per_address: int = PER_ADDRESS, request_s: float = REQUEST_S):
         self.cap = cap
@@ -132,9 +133,9 @@ class Door:
 
 
 class GuardedHttp(H11Protocol):
-    """uvicorn's HTTP/1.1 connection, let in by the door and timed while its request arrives."""
+    """uvicorn's HTTP/1.1 connection, let in by the gate and timed while its request arrives."""
 
-    door: ClassVar[Door]
+    gate: ClassVar[Gate]
 
     def __init__(
         self,
@@ -152,21 +153,21 @@ class GuardedHttp(H11Protocol):
         super().connection_made(transport)
         self.address = self.client[0] if self.client else "?"
         self._wait_for_request()
-        self.door.opened(self, len(self.connections))
+        self.gate.opened(self, len(self.connections))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
-        self.door.closed(self)
+        self.gate.closed(self)
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if not self.idle():
-            self.door.busy(self)
+            self.gate.busy(self)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._stop_waiting()
-        self.door.closed(self)
+        self.gate.closed(self)
         super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
@@ -181,15 +182,15 @@ class GuardedHttp(H11Protocol):
         )
 
     def close(self) -> None:
-        """Close the connection now (the door's ``drop`` calls it)."""
+        """Close the connection now (the gate's ``drop`` calls it)."""
         self._stop_waiting()
         self.transport.close()
 
     def _wait_for_request(self) -> None:
         self._stop_waiting()
         if self.idle():  # else a request sent behind the last one is being read already
-            self.door.wait(self)
-        self._deadline = self.loop.call_later(self.door.request_s, self._late)
+            self.gate.wait(self)
+        self._deadline = self.loop.call_later(self.gate.request_s, self._late)
 
     def _stop_waiting(self) -> None:
         if self._deadline is not None:
@@ -199,9 +200,9 @@ class GuardedHttp(H11Protocol):
     def _late(self) -> None:
         self._deadline = None
         if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
-            self.door.drop(self)
+            self.gate.drop(self)
 
 
-def guarded(door: Door) -> type[GuardedHttp]:
-    """The HTTP protocol class uvicorn makes its connections with, let in by ``door``."""
-    return type("DoorHttp", (GuardedHttp,), {"door": door})
+def guarded(gate: Gate) -> type[GuardedHttp]:
+    """The HTTP protocol class uvicorn makes its connections with, let in by ``gate``."""
+    return type("GateHttp", (GuardedHttp,), {"gate": gate})

@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.e2e.conftest import Child
 from tests.web.conftest import Table
 
@@ -26,6 +24,17 @@ from tests.web.conftest import Table
 FILES = 256
 #: Seconds a request that should succeed is given (a loaded two-core machine is slow).
 PATIENCE_S = 10.0
+
+
+#: The join code as the LCD or the OLED shows it.
+CODE = re.compile(r"(?:Join code|#qr) (\d+)")
+#: The table's question about a waiting phone: a push answers the first, a long push the other.
+QUESTIONS = ("push: yes", "Phone for")
+
+
+def shown(state: dict[str, Any]) -> str:
+    """Everything the LCD and the OLED show in a `state` reply, as one line."""
+    return " ".join(state["lcd"] + state["oled"]["lines"])
 
 
 def guest(number: int) -> str:
@@ -97,14 +106,24 @@ class LimitedTable(Table):
             return answer_json
 
     def seat_host(self) -> dict[str, str]:
-        """Join the host's seat as a phone does, confirmed at the panel; the phone's cookies."""
+        """Join the host's seat as a phone does, confirmed at the panel; the phone's cookies.
+
+        The code and the question are read from the LCD or the OLED, and the panel answers
+        the way the question asks (a push, or a long push).
+        """
         cookies: dict[str, str] = {}
         self.get("/join?host")
-        found = re.search(r"Join code (\d{4})", " ".join(self.child.wait_text("Join code")["lcd"]))
+        state = self.child.wait_until(lambda s: CODE.search(shown(s)) is not None, "a join code")
+        found = CODE.search(shown(state))
         assert found is not None
         self.post("/api/join", {"code": found.group(1), "seat": "#host"}, cookies)
-        self.child.wait_text("push: yes")
-        self.child.press("push")
+        asked = self.child.wait_until(
+            lambda s: any(question in shown(s) for question in QUESTIONS), "the table's question"
+        )
+        if "push: yes" in shown(asked):
+            self.child.press("push")
+        else:
+            self.child.send("hold push")
         deadline = time.monotonic() + PATIENCE_S
         while "host" not in cookies:
             assert time.monotonic() < deadline, "the host's seat was never given"
@@ -133,9 +152,8 @@ class LimitedTable(Table):
         return answer
 
 
-@pytest.fixture(scope="module")
-def limited() -> Iterator[LimitedTable]:
-    """A daemon allowed ``FILES`` open files, for one module of tests."""
+def limited_table() -> Iterator[LimitedTable]:
+    """A daemon allowed ``FILES`` open files, closed and removed afterwards (for a fixture)."""
     root = Path(tempfile.mkdtemp(prefix="cmph-"))
     made = LimitedTable(root)
     yield made
