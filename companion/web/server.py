@@ -14,17 +14,8 @@ import uvicorn
 from companion.daemon.loop import Daemon
 from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
+from companion.web import gate
 from companion.web.app import create_app
-from companion.web.gate import (
-    BACKLOG,
-    KEEP_ALIVE_S,
-    MAX_HEAD,
-    QUEUE,
-    Gate,
-    files_limit,
-    guarded,
-    open_cap,
-)
 from companion.web.hub import Hub
 from companion.web.hush import QuietLoop, quiet_server_logs
 from companion.web.joins import Joins
@@ -56,7 +47,7 @@ class Server(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         for listener in sockets or []:  # uvicorn takes BACKLOG at once; the kernel holds more
-            listener.listen(QUEUE)
+            listener.listen(gate.QUEUE)
 
 
 @dataclass
@@ -67,7 +58,6 @@ class WebServer:
     server: uvicorn.Server
     seats: SeatBook
     address: str
-    gate: Gate
     thread: threading.Thread | None = None
 
     @property
@@ -102,7 +92,7 @@ def install(
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((section.bind, section.port))
-        listener.listen(BACKLOG)
+        listener.listen(gate.BACKLOG)
     except OSError:
         listener.close()
         raise
@@ -116,15 +106,10 @@ def install(
     table.side = side
     daemon.table = table
     daemon.outputs = WebOutputs(daemon.outputs, side)
-    gate = Gate(open_cap(files_limit()))
+    keeper = gate.Gate(gate.open_cap(gate.files_limit()))
     quiet_server_logs()
     config = uvicorn.Config(
         create_app(side),
-        http=guarded(gate),
-        limit_concurrency=2 * gate.cap,  # never reached: the gate makes room first
-        timeout_keep_alive=KEEP_ALIVE_S,
-        backlog=BACKLOG,
-        h11_max_incomplete_event_size=MAX_HEAD,
         log_level="warning",
         access_log=False,  # no request line (nor anything a phone sent) reaches a log
         ws="websockets-sansio",
@@ -132,5 +117,10 @@ def install(
         lifespan="on",
         proxy_headers=False,
         server_header=False,
+        http=gate.guarded(keeper),
+        limit_concurrency=2 * keeper.cap,  # never reached: the gate makes room first
+        timeout_keep_alive=gate.KEEP_ALIVE_S,
+        backlog=gate.BACKLOG,
+        h11_max_incomplete_event_size=gate.MAX_HEAD,
     )
-    return WebServer(listener, Server(config), seats, address, gate)
+    return WebServer(listener, Server(config), seats, address)
