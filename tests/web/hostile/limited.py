@@ -28,8 +28,8 @@ PATIENCE_S = 10.0
 
 #: The join code as the LCD or the OLED shows it.
 CODE = re.compile(r"(?:Join code|#qr) (\d+)")
-#: The table's question about a waiting phone: a push answers the first, a long push the other.
-QUESTIONS = ("push: yes", "Phone for")
+#: The table's question about a waiting phone: a long push answers the first, a push the other.
+QUESTIONS = ("Phone for", "push: yes")
 
 
 def shown(state: dict[str, Any]) -> str:
@@ -120,10 +120,10 @@ class LimitedTable(Table):
         asked = self.child.wait_until(
             lambda s: any(question in shown(s) for question in QUESTIONS), "the table's question"
         )
-        if "push: yes" in shown(asked):
-            self.child.press("push")
-        else:
+        if "Phone for" in shown(asked):
             self.child.send("hold push")
+        else:
+            self.child.press("push")
         deadline = time.monotonic() + PATIENCE_S
         while "host" not in cookies:
             assert time.monotonic() < deadline, "the host's seat was never given"
