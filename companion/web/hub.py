@@ -90,9 +90,11 @@ class Hub:
                 ousted = min(mine, key=lambda c: c.since)
             room = True
         room = room and len(self.connections) - (ousted is not None) < most
+        if not room:
+            ousted = None
+        elif ousted is not None:
+            self.connections.discard(ousted)
         if room:
-            if ousted is not None:
-                self.connections.discard(ousted)
             self.connections.add(connection)
         for closed in (ousted, None if room else connection):
             if closed is not None:

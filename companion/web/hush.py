@@ -51,7 +51,9 @@ class Throttle:
             self._last.pop(key, None)
             self._last[key] = now
             while len(self._last) > KEPT:
-                del self._last[next(iter(self._last))]
+                oldest = next(iter(self._last))
+                del self._last[oldest]
+                self._held.pop(oldest, None)
             return self._held.pop(key, 0)
 
     def held(self, key: object) -> int:
