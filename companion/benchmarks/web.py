@@ -135,9 +135,13 @@ def scoreboards(url: str, count: int) -> Iterator[queue.Queue[float]]:
     from websockets.typing import Origin
 
     arrivals: queue.Queue[float] = queue.Queue()
-    sockets = [
-        connect(url.replace("http", "ws") + "/live?page=board", origin=Origin(url))
-        for _ in range(count)
+    sockets = [  # each on a screen of its own (one address may hold only a few)
+        connect(
+            url.replace("http", "ws") + "/live?page=board",
+            origin=Origin(url),
+            source_address=(f"127.0.0.{2 + number}", 0),
+        )
+        for number in range(count)
     ]
 
     def listen(link: Any) -> None:

@@ -16,6 +16,7 @@ import os
 import socket
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from pathlib import Path
@@ -36,8 +37,12 @@ ANSWER_S = 5.0
 MAX_LINE = 256
 #: Connections served at once; one more is told so in one error line and closed.
 MAX_CONNECTIONS = 8
-#: A connection that sends nothing for this long is told so and closed, freeing its slot.
+#: A connection that sends no whole line for this long is told so and closed, freeing its slot.
 IDLE_S = 300.0
+#: After a failed accept() (no file left, say), the accepting thread waits this long.
+ACCEPT_RETRY_S = 0.1
+#: A failed accept() is logged at most once in this many seconds, with how many failed since.
+ACCEPT_LOG_S = 1.0
 #: Connections the kernel holds for the accepting thread (more than are ever served at once).
 BACKLOG = 64
 #: The longest path a Unix socket binds to: sun_path holds 108 bytes with the closing NUL.
@@ -161,16 +166,23 @@ def _served(path: Path) -> bool:
     return True
 
 
-def _lines(connection: socket.socket) -> Iterator[bytes | None]:
+def _lines(connection: socket.socket, within_s: float) -> Iterator[bytes | None]:
     """Yield each line the client sends, newline removed, as soon as it is complete.
 
     A line over MAX_LINE bytes is yielded as None once it passes the limit, and its rest is
     skipped up to its newline, so memory stays bounded whatever arrives. A last line without
-    a newline counts when the client stops sending.
+    a newline counts when the client stops sending. Each line must be complete within
+    ``within_s`` seconds of the previous reply (or of connecting): TimeoutError otherwise,
+    however the client trickles its bytes.
     """
     buffer = bytearray()
     skipping = False
+    deadline = time.monotonic() + within_s
     while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        connection.settimeout(left)
         chunk = connection.recv(4096)
         if not chunk:
             if buffer and not skipping:
@@ -186,9 +198,11 @@ def _lines(connection: socket.socket) -> Iterator[bytes | None]:
                     buffer.clear()
                     skipping = True
                     yield None
+                    deadline = time.monotonic() + within_s
                 elif end >= 0:
                     yield bytes(buffer)
                     buffer.clear()
+                    deadline = time.monotonic() + within_s
             if end < 0:
                 break
             skipping = False
@@ -228,6 +242,7 @@ class ControlServer:
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
+        self._closing = threading.Event()
         self._thread: threading.Thread | None = None
         self.sim: Simulation | None = None
         self.daemon: Daemon | None = None
@@ -348,11 +363,19 @@ class ControlServer:
     # -- the connections ---------------------------------------------------------------------
 
     def _serve(self) -> None:
-        while True:
+        failed, logged = 0, -math.inf
+        while not self._closing.is_set():
             try:
                 connection, _ = self._server.accept()
-            except OSError:
-                return
+            except OSError as error:  # no file left, say: serve again once one is free
+                if self._closing.is_set():
+                    return
+                failed += 1
+                if time.monotonic() - logged >= ACCEPT_LOG_S:
+                    log.warning("control socket: %d accept() failed: %s", failed, error)
+                    failed, logged = 0, time.monotonic()
+                self._closing.wait(ACCEPT_RETRY_S)
+                continue
             if not self._slots.acquire(blocking=False):
                 self._turn_away(connection)
                 continue
@@ -375,12 +398,13 @@ class ControlServer:
     def _talk(self, connection: socket.socket) -> None:
         try:
             with connection:
-                connection.settimeout(self.idle_s)
                 try:
-                    for line in _lines(connection):
+                    for line in _lines(connection, self.idle_s):
                         reply = self._reply_to(line)
+                        connection.settimeout(ANSWER_S)
                         connection.sendall(json.dumps(reply).encode() + b"\n")
                 except TimeoutError:
+                    connection.settimeout(ANSWER_S)
                     sentence = f"Idle for {self.idle_s:g} s: connection closed."
                     idle = CommandRefused("idle", sentence).reply()
                     connection.sendall(json.dumps(idle).encode() + b"\n")
@@ -403,6 +427,7 @@ class ControlServer:
 
     def close(self) -> None:
         """Stop serving, end the open connections and remove the socket file (if still ours)."""
+        self._closing.set()
         try:
             self._server.shutdown(socket.SHUT_RDWR)
         except OSError:

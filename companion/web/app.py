@@ -239,20 +239,22 @@ def create_app(
         return Response(data, media_type=STATIC[name], headers={"cache-control": "max-age=300"})
 
     async def live(socket: WebSocket) -> None:
-        if not same_origin(socket.headers) or len(hub.connections) >= MAX_SOCKETS:
+        if not same_origin(socket.headers):
             await socket.close(code=1008)
             return
         page = socket.query_params.get("page", "board")
         seat = seat_of(socket) if page == "play" else None
         host_seat = page == "host" and is_host(socket)
+        await socket.accept()  # from here a refusal is a closing code the page acts on
         if (page == "play" and seat is None) or (page == "host" and not host_seat):
             await socket.close(code=REJOIN)  # the page goes back to joining
             return
-        await socket.accept()
         held = seat if seat is not None else (HOST if host_seat else None)
         stamp = side.seats.stamps().get(held, "") if held else ""
-        connection = PageSocket(socket, seat, host_seat, stamp)
-        hub.connections.add(connection)  # from now on every change is drawn for it...
+        holder = held or (HOST if is_host(socket) else seat_of(socket))  # a seat's scoreboard
+        connection = PageSocket(socket, seat, host_seat, stamp, _client(socket), holder)
+        if not await hub.admit(connection, MAX_SOCKETS):  # from now on every change is drawn...
+            return
         await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
         task = asyncio.ensure_future(hub.serve(connection))
         try:
@@ -268,6 +270,7 @@ def create_app(
             pass
         finally:
             task.cancel()
+            hub.connections.discard(connection)
 
     async def no_route(request: Request, error: Exception) -> Response:
         """A path or method no route serves: refused like any other request."""

@@ -8,8 +8,10 @@ what changed for it. A slow phone never holds anyone up: it gets only the newest
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -35,6 +37,18 @@ class Snapshot:
 
 #: The socket's closing code that sends a page back to joining (its seat is no longer its own).
 REJOIN = 4401
+#: The closing code of a socket there is no room for now: the page tries again a little later.
+FULL = 1013
+#: Sockets of pages holding no seat (a scoreboard nobody seated opened), in all: the rest of
+#: the sockets (MAX_SOCKETS of guard.py) is kept for the seats, so that no guest can take a
+#: seated phone's updates away.
+UNSEATED = 24
+#: Sockets of pages holding no seat from one address.
+UNSEATED_PER_ADDRESS = 4
+#: Sockets of one seat (a phone's page, its scoreboard, one left over from a lost network);
+#: a seat's newest page takes the place of its oldest. The most seats (ten players of Course
+#: hippique and the host) times this stays below MAX_SOCKETS - UNSEATED.
+PER_SEAT = 3
 
 
 @dataclass(eq=False)
@@ -46,6 +60,10 @@ class PageSocket:
     seat: str | None
     host: bool
     stamp: str = ""
+    #: The client's address, and the seat whose share the socket counts in (None: unseated).
+    address: str = ""
+    holder: str | None = None
+    since: float = field(default_factory=time.monotonic)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     sent: tuple[str, str, str] = ("", "", "")
 
@@ -57,6 +75,32 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.latest = Snapshot()
         self.connections: set[PageSocket] = set()
+
+    async def admit(self, connection: PageSocket, most: int) -> bool:
+        """Count ``connection`` in if there is room for it among ``most`` sockets, else close
+        it with FULL; a seat's oldest socket makes room for its newest (it is closed). Runs on
+        the server's loop."""
+        mine = [c for c in self.connections if c.holder == connection.holder]
+        ousted = None
+        if connection.holder is None:
+            here = [c for c in mine if c.address == connection.address]
+            room = len(mine) < UNSEATED and len(here) < UNSEATED_PER_ADDRESS
+        else:
+            if len(mine) >= PER_SEAT:
+                ousted = min(mine, key=lambda c: c.since)
+            room = True
+        room = room and len(self.connections) - (ousted is not None) < most
+        if not room:
+            ousted = None
+        elif ousted is not None:
+            self.connections.discard(ousted)
+        if room:
+            self.connections.add(connection)
+        for closed in (ousted, None if room else connection):
+            if closed is not None:
+                with contextlib.suppress(RuntimeError, OSError):
+                    await closed.socket.close(code=FULL)
+        return room
 
     def publish(self, snapshot: Snapshot) -> None:
         """Take a new snapshot; safe from any thread."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import threading
@@ -13,9 +14,11 @@ import uvicorn
 from companion.daemon.loop import Daemon
 from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
+from companion.web import gate
 from companion.web.app import create_app
 from companion.web.door import HostNames
 from companion.web.hub import Hub
+from companion.web.hush import QuietLoop, quiet_server_logs
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
 from companion.web.side import TableSide, WebOutputs, WebTable
@@ -33,6 +36,19 @@ def lan_address() -> str:
         return "127.0.0.1"
     finally:
         probe.close()
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, with an event loop whose errors cannot flood the log."""
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        asyncio.get_running_loop().set_exception_handler(QuietLoop())
+        await super().serve(sockets)
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        for listener in sockets or []:  # uvicorn takes BACKLOG at once; the kernel holds more
+            listener.listen(gate.QUEUE)
 
 
 @dataclass
@@ -77,7 +93,7 @@ def install(
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((section.bind, section.port))
-        listener.listen(128)
+        listener.listen(gate.BACKLOG)
     except OSError:
         listener.close()
         raise
@@ -91,6 +107,8 @@ def install(
     table.side = side
     daemon.table = table
     daemon.outputs = WebOutputs(daemon.outputs, side)
+    keeper = gate.Gate(gate.open_cap(gate.files_limit()))
+    quiet_server_logs()
     config = uvicorn.Config(
         create_app(side, names=HostNames(section.names)),
         log_level="warning",
@@ -100,5 +118,10 @@ def install(
         lifespan="on",
         proxy_headers=False,
         server_header=False,
+        http=gate.guarded(keeper),
+        limit_concurrency=2 * keeper.cap,  # never reached: the gate makes room first
+        timeout_keep_alive=gate.KEEP_ALIVE_S,
+        backlog=gate.BACKLOG,
+        h11_max_incomplete_event_size=gate.MAX_HEAD,
     )
-    return WebServer(listener, uvicorn.Server(config), seats, address)
+    return WebServer(listener, Server(config), seats, address)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import socket
 import sqlite3
@@ -301,6 +302,24 @@ def test_idle_connections_are_closed_and_free_their_slots(tmp_path: Path, folder
         talking.close()
         for client in idle:
             client.close()
+    finally:
+        served.stop()
+
+
+def test_a_client_trickling_a_line_that_never_ends_is_closed(tmp_path: Path, folder: Path) -> None:
+    served = Running(tmp_path / "state", folder / "control.sock", idle_s=0.5)
+    try:
+        client = served.client()
+        deadline = time.monotonic() + 10.0
+        while not select.select([client.socket], [], [], 0.1)[0]:  # until the server speaks
+            assert time.monotonic() < deadline, "a client trickling bytes was never closed"
+            client.send(b"s")  # a byte every tenth of a second, never a newline
+        refused(client.reply(), "idle")
+        assert client.socket.recv(1) == b"", "the trickling connection stayed open"
+        client.close()
+        talking = served.client()
+        assert talking.ask("state")["ok"] is True  # its slot is free again
+        talking.close()
     finally:
         served.stop()
 

@@ -13,6 +13,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from companion.web.gate import MAX_OPEN, RESERVED_FILES, open_cap
+
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion.service"
 INSTALL = REPO / "systemd" / "install.sh"
@@ -52,6 +54,12 @@ def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
     assert "PrivateDevices" not in settings, "PrivateDevices hides GPIO, I2C, SPI and serial"
     assert settings["StateDirectory"] == ["companion"]
     assert settings["WorkingDirectory"] == ["/run/companion"]  # lgpio writes FIFOs there
+
+
+def test_the_unit_gives_the_pages_every_connection_with_files_to_spare() -> None:
+    files = int(unit_settings()["LimitNOFILE"][0])
+    assert open_cap(files) == MAX_OPEN, "the limit caps the pages' connections"
+    assert files - MAX_OPEN >= 4 * RESERVED_FILES, "little room left beside the connections"
 
 
 def test_the_hardening_keeps_the_hardware_and_the_local_network_reachable() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -81,7 +82,12 @@ class Child:
     """One run of `companion simulate --headless` with a control socket and a notify socket."""
 
     def __init__(
-        self, workdir: Path, state_dir: Path, config: Path, command: tuple[str, ...] = ()
+        self,
+        workdir: Path,
+        state_dir: Path,
+        config: Path,
+        command: tuple[str, ...] = (),
+        files: int | None = None,
     ) -> None:
         #: The companion command line (default: the headless simulator with its control socket).
         self.command = command or (
@@ -90,6 +96,8 @@ class Child:
         self.workdir = workdir
         self.state_dir = state_dir
         self.config = config
+        #: The child's limit on open files (as systemd's LimitNOFILE= sets it), or None.
+        self.files = files
         self.process: subprocess.Popen[str] | None = None
         self.notes: list[str] = []
         self._stream: Any = None
@@ -122,6 +130,7 @@ class Child:
             stderr=subprocess.STDOUT,
             text=True,
             env=env,
+            preexec_fn=None if self.files is None else self._limit_files,
         )  # fmt: skip
         try:
             while True:
@@ -142,6 +151,10 @@ class Child:
         connection.connect(str(self.control))
         self._stream = connection.makefile("rw", encoding="utf-8", newline="\n")
         return ready
+
+    def _limit_files(self) -> None:
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def send(self, command: str) -> dict[str, Any]:
         """Send one control command; return the reply."""

@@ -25,6 +25,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from companion.games.course_hippique import CourseHippiqueGame
+from companion.web.hub import UNSEATED_PER_ADDRESS
 from tests.web.conftest import PHONE, TV, Table
 
 #: Where the screenshots go: docs/phones/ when COMPANION_SCREENSHOTS=1 (to refresh the
@@ -432,9 +433,13 @@ def hostile_requests_are_refused_and_change_nothing(table: Table, seated: dict[s
     with contextlib.ExitStack() as stack:
         sockets = [
             stack.enter_context(
-                connect(table.url.replace("http", "ws") + "/live?page=board", origin=table.url)
+                connect(
+                    table.url.replace("http", "ws") + "/live?page=board",
+                    origin=table.url,
+                    source_address=("127.0.0.2", 0),  # a guest's device, as many as it may open
+                )
             )
-            for _ in range(50)
+            for _ in range(UNSEATED_PER_ADDRESS)
         ]
         frames = [json.loads(s.recv(timeout=10)) for s in sockets]
         assert all("Jockey" in f["public"] for f in frames)

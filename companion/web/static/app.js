@@ -216,6 +216,7 @@
     socket.onclose = function (event) {
       if (ping) { clearInterval(ping); }
       if (event.code === 4401) { window.location.replace(page === "host" ? "/join?host" : "/join"); return; }
+      if (event.code === 1013) { retry = 5000; }  // no room for this page now: try again later
       say(words.reconnecting);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
