@@ -6,8 +6,9 @@ A real daemon (`companion simulate --headless`) runs with systemd's default soft
 127.0.0.251) hold 1,100 idle TCP connections and 300 that trickle a request head byte by byte,
 opening each again whenever the companion closes it; meanwhile a fresh phone fetches
 /scoreboard and a fresh control connection asks for `state`, five times a second each. Then
-the same 250 addresses send wrong join codes as fast as they are answered. Everything goes
-to 127.0.0.0/8 and stops by itself.
+the same 250 addresses send wrong join codes as fast as they are answered, four-digit ones
+until the table says it shows a longer code, then codes of that length. Everything goes to
+127.0.0.0/8 and stops by itself.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ PAGE_S = 2.0
 CONTROL_S = 5.0
 #: The guests open at most this many connections a second (their devices are not infinite).
 OPENS_PER_S = 1000
-#: The four-digit join codes there are.
-CODES = 10_000
+#: The digits of the join code the guessers try first, and of the table's long code.
+SHORT, LONG = 4, 9
 #: The answers to a join code that show it was compared with the table's.
 EVALUATED = ("wrong_code", "ok")
 CONFIG = (
@@ -272,13 +273,13 @@ def _siege(table: Besieged, window_s: float) -> dict[str, Figure]:
     }
 
 
-def _guess(port: int, guest_number: int, code: int) -> str:
-    """One join code from a guest's address; the answer's reason code ("ok" for a right one,
-    which is evaluated too)."""
+def _guess(port: int, guest_number: int, code: int, digits: int) -> str:
+    """One join code of ``digits`` digits from a guest's address; the answer's reason code
+    ("ok" for a right one, which is evaluated too)."""
     connection = http.client.HTTPConnection(
         "127.0.0.1", port, timeout=10, source_address=(guest(guest_number), 0)
     )
-    body = json.dumps({"code": f"{code * 7919 % CODES:04d}", "seat": "#host"})
+    body = json.dumps({"code": f"{code * 7919 % 10**digits:0{digits}d}", "seat": "#host"})
     headers = {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "application/json"}
     try:
         connection.request("POST", "/api/join", body, headers)
@@ -297,12 +298,18 @@ class Guessers:
         self.port = port
         self.lock = threading.Lock()
         self.codes = 0
+        #: The length of the codes tried: the long one once the table says it shows it.
+        self.digits = SHORT
 
     def guess(self, guest_number: int) -> str:
         with self.lock:
             self.codes += 1
-            code = self.codes
-        return _guess(self.port, guest_number, code)
+            code, digits = self.codes, self.digits
+        answer = _guess(self.port, guest_number, code, digits)
+        if answer == "long_code":
+            with self.lock:
+                self.digits = LONG
+        return answer
 
     def burst(self, most_s: float) -> tuple[int, float]:
         """Each address guesses until it is refused (at most ``most_s``): codes evaluated, and
@@ -356,16 +363,18 @@ def _guesses(table: Besieged, seconds: float) -> dict[str, Figure]:
     answers = guessers.steady(seconds)
     evaluated = sum(answers[code] for code in EVALUATED)
     per_minute = evaluated / seconds * 60
-    left = max(0, CODES - burst)
-    every_code_h = (burst_s + left / per_minute * 60) / 3600 if per_minute else float("inf")
+    codes = 10**guessers.digits
+    left = max(0, codes - burst) if guessers.digits == SHORT else codes
+    every_code_h = (left / per_minute * 60) / 3600 if per_minute else float("inf")
     return {
         f"join codes evaluated before the limits hold, {GUESTS} addresses": Figure(burst, "codes"),
         "that first burst took": Figure(burst_s, "s"),
+        "digits of the code guessed then": Figure(guessers.digits, "digits"),
         f"wrong join codes evaluated per minute then, {GUESTS} addresses": Figure(
             per_minute, "/min"
         ),
         "join tries refused unevaluated then": Figure(sum(answers.values()) - evaluated, "tries"),
-        f"all {CODES:,} codes at that pace": Figure(every_code_h, "h"),
+        "all codes of that length at that pace": Figure(every_code_h, "h"),
     }
 
 
