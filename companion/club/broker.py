@@ -86,7 +86,7 @@ class LocalBroker:
             "persistence true\n"
             f"persistence_location {folder / 'data'}/\n"
             "autosave_interval 1\n"
-            "message_size_limit 65536\n"
+            "message_size_limit 262144\n"
             "max_queued_messages 100000\n"
             f"log_dest file {folder / 'mosquitto.log'}\n"
             "log_type error\nlog_type warning\nlog_type notice\n",
