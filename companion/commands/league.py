@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -75,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
         league.close()
         return 2
     port = listening.getsockname()[1]
-    print(f"companion league: the board is at http://{section.bind}:{port}/", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(
             create_league_app(league, listener.live),
@@ -85,6 +85,13 @@ def run(args: argparse.Namespace) -> int:
             server_header=False,
         )
     )
+
+    def stop(number: int, frame: object) -> None:  # before uvicorn has its own handlers
+        server.should_exit = True
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, stop)
+    print(f"companion league: the board is at http://{section.bind}:{port}/", flush=True)
     try:
         server.run(sockets=[listening])
     finally:
