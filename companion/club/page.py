@@ -13,6 +13,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
@@ -23,9 +24,8 @@ from starlette.routing import Route
 from companion.club.checks import KINDS
 from companion.club.league import HistoryLine, League, Scope, Standing, rows_for_export
 from companion.club.listener import LiveTable
-from companion.render.language import LANGUAGES, speaking
+from companion.render.language import LANGUAGES, catalog, current, speaking
 from companion.web.html import e, grid
-from companion.web.words import t
 
 log = logging.getLogger("companion.league")
 
@@ -35,7 +35,15 @@ TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "joc
 #: How often the board reloads itself (seconds).
 REFRESH_S = 10
 
+#: The gettext domain of the league board's words (companion/locale/*/LC_MESSAGES/league.po).
+DOMAIN = "league"
+
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+def t(text: str) -> str:
+    """Return ``text`` (a word of the league board) in the language being spoken."""
+    return catalog(current(), DOMAIN).gettext(text)
 
 
 def language_of(request: Request) -> str:
@@ -62,32 +70,51 @@ def shell(title: str, body: str, lang: str, *, refresh: bool = False) -> str:
     )
 
 
+def para(text: str) -> str:
+    """A paragraph of escaped text."""
+    return f"<p>{e(text)}</p>"
+
+
+def heading(text: str, level: int = 2) -> str:
+    """A heading of escaped text."""
+    return f"<h{level}>{e(text)}</h{level}>"
+
+
+def leaders(state: dict[str, Any]) -> list[str]:
+    """Who leads a table's game: its winners once over, else the best placed or scored."""
+    if state.get("winners"):
+        return [str(w) for w in state["winners"]]
+    board = state.get("board") if isinstance(state.get("board"), dict) else {}
+    ranking = board.get("ranking") if isinstance(board, dict) else None
+    if isinstance(ranking, list) and ranking:
+        return [
+            str(r.get("player")) for r in ranking if isinstance(r, dict) and r.get("place") == 1
+        ]
+    scores = board.get("scores") if isinstance(board, dict) else None
+    if isinstance(scores, dict) and scores:
+        best = max(v for v in scores.values() if isinstance(v, int))
+        return [str(p) for p, v in scores.items() if v == best]
+    return []
+
+
 def live_part(tables: Sequence[LiveTable]) -> str:
     if not tables:
-        return f"<p>{e(t('No table has been seen yet.'))}</p>"
+        return para(t("No table has been seen yet."))
     rows = []
     for table in tables:
         state = table.state
         game = TITLES.get(str(state.get("game")), "—") if state.get("game") else "—"
-        leader = ", ".join(str(w) for w in state.get("winners") or []) or "—"
-        rows.append(
-            (
-                table.name,
-                t(table.status),
-                game,
-                state.get("phase") or "—",
-                state.get("race") or "—",
-                leader,
-            )
-        )
-    head = [t("Table"), t("Status"), t("Game"), t("Phase"), t("Race"), t("Winners")]
+        phase, race = state.get("phase") or "—", state.get("race") or "—"
+        status = t("online") if table.status == "online" else t("offline")
+        rows.append((table.name, status, game, phase, race, ", ".join(leaders(state)) or "—"))
+    head = [t("Table"), t("Status"), t("Game"), t("Phase"), t("Race"), t("Leader")]
     return grid(head, rows, "live")
 
 
 def results_part(league: League, evening: str | None) -> str:
     results = league.results(Scope(evening=evening)) if evening else []
     if not results:
-        return f"<p>{e(t('No results yet.'))}</p>"
+        return para(t("No results yet."))
     rows = []
     for result in reversed(results):
         d = result.data
@@ -99,7 +126,7 @@ def results_part(league: League, evening: str | None) -> str:
 
 def standings_part(lines: Sequence[Standing], lang: str) -> str:
     if not lines:
-        return f"<p>{e(t('No results yet.'))}</p>"
+        return para(t("No results yet."))
     head = [t("Place"), t("Player"), t("Games"), t("Wins"), t("Average rank"), t("Rating")]
     body = ""
     for place, line in enumerate(lines, start=1):
@@ -136,14 +163,14 @@ def board_body(league: League, tables: Sequence[LiveTable], lang: str) -> str:
     evenings = league.evenings()
     tonight = evenings[0] if evenings else None
     season = tonight[:4] if tonight else None
-    parts = [f"<h2>{e(t('Live tables'))}</h2>", live_part(tables)]
-    parts.append(f"<h2>{e(t('Results of the evening'))} {e(tonight or '')}</h2>")
+    parts = [heading(t("Live tables")), live_part(tables)]
+    parts.append(heading(t("Results of the evening") + " " + (tonight or "")))
     parts.append(results_part(league, tonight))
     for title, scope in ((t("Standings of the evening"), Scope(evening=tonight)),
                          (t("Standings of the season"), Scope(season=season))):  # fmt: skip
         if tonight is None:
             break
-        parts.append(f"<h2>{e(title)}</h2><h3>{e(t('All games'))}</h3>")
+        parts.append(heading(title) + heading(t("All games"), 3))
         parts.append(standings_part(league.standings(scope), lang))
         for kind in KINDS:
             kind_scope = Scope(scope.evening, scope.season, kind)
@@ -151,7 +178,8 @@ def board_body(league: League, tables: Sequence[LiveTable], lang: str) -> str:
                 parts.append(f"<h3>{e(TITLES[kind])}</h3>")
                 parts.append(standings_part(league.standings(kind_scope), lang))
     links = '<a href="/results.csv">CSV</a> · <a href="/results.json">JSON</a>'
-    parts.append(f'<p class="note">{e(t("Every result:"))} {links}</p>')
+    every = e(t("Every result:"))
+    parts.append(f'<p class="note">{every} {links}</p>')
     return "".join(parts)
 
 
@@ -176,7 +204,7 @@ def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -
                 return await handler(request)
             except Exception:  # a page never answers 5xx: the reason goes to the log
                 log.exception("the league page %s failed", request.url.path)
-                return HTMLResponse(f"<p>{e(t('Try again in a moment.'))}</p>")
+                return HTMLResponse(para(t("Try again in a moment.")))
 
         return run
 
@@ -192,10 +220,11 @@ def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -
         with speaking(lang):
             body = player_body(league, name)
             if body is None:
-                page = shell(t("Club league"), f"<p>{e(t('No such player.'))}</p>", lang)
+                page = shell(t("Club league"), para(t("No such player.")), lang)
                 return HTMLResponse(page, status_code=404)
             title = t("History of {name}").format(name=name)
-            back = f'<p><a href="/?lang={lang}">{e(t("Club league"))}</a></p>'
+            home = e(t("Club league"))
+            back = f'<p><a href="/?lang={lang}">{home}</a></p>'
             return HTMLResponse(shell(title, body + back, lang))
 
     async def as_csv(request: Request) -> Response:
