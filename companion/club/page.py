@@ -13,7 +13,6 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
@@ -80,23 +79,6 @@ def heading(text: str, level: int = 2) -> str:
     return f"<h{level}>{e(text)}</h{level}>"
 
 
-def leaders(state: dict[str, Any]) -> list[str]:
-    """Who leads a table's game: its winners once over, else the best placed or scored."""
-    if state.get("winners"):
-        return [str(w) for w in state["winners"]]
-    board = state.get("board") if isinstance(state.get("board"), dict) else {}
-    ranking = board.get("ranking") if isinstance(board, dict) else None
-    if isinstance(ranking, list) and ranking:
-        return [
-            str(r.get("player")) for r in ranking if isinstance(r, dict) and r.get("place") == 1
-        ]
-    scores = board.get("scores") if isinstance(board, dict) else None
-    if isinstance(scores, dict) and scores:
-        best = max(v for v in scores.values() if isinstance(v, int))
-        return [str(p) for p, v in scores.items() if v == best]
-    return []
-
-
 def live_part(tables: Sequence[LiveTable]) -> str:
     if not tables:
         return para(t("No table has been seen yet."))
@@ -106,7 +88,16 @@ def live_part(tables: Sequence[LiveTable]) -> str:
         game = TITLES.get(str(state.get("game")), "—") if state.get("game") else "—"
         phase, race = state.get("phase") or "—", state.get("race") or "—"
         status = t("online") if table.status == "online" else t("offline")
-        rows.append((table.name, status, game, phase, race, ", ".join(leaders(state)) or "—"))
+        rows.append(
+            (
+                table.name,
+                status,
+                game,
+                phase,
+                race,
+                ", ".join(str(n) for n in state.get("leaders") or []) or "—",
+            )
+        )
     head = [t("Table"), t("Status"), t("Game"), t("Phase"), t("Race"), t("Leader")]
     return grid(head, rows, "live")
 

@@ -53,11 +53,24 @@ def dump(data: Mapping[str, Any]) -> str:
 
 
 def state_payload(view: View, names: Names, at: str) -> str:
-    """The ``state`` message: the public view's board and progress, and when it was taken."""
+    """The ``state`` message: the public view's board and progress, who leads, and when."""
     data = view.to_json()
     state = {key: data[key] for key in STATE_FIELDS}
-    state.update(club=names.club, table=names.table, at=at)
+    state.update(club=names.club, table=names.table, at=at, leaders=leaders(state))
     return dump(state)
+
+
+def leaders(state: dict[str, Any]) -> list[str]:
+    """Who leads a table's game: its winners once over, else the best placed or scored."""
+    if state["winners"]:
+        return list(state["winners"])
+    board = state["board"]
+    if board.get("ranking"):
+        return [standing["player"] for standing in board["ranking"] if standing["place"] == 1]
+    if board.get("scores"):
+        best = max(board["scores"].values())
+        return [player for player, score in board["scores"].items() if score == best]
+    return []
 
 
 def content_hash(result: Mapping[str, Any]) -> str:

@@ -14,16 +14,16 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
 
+from companion.club.assistant import discovery, race_over, races_scored
 from companion.club.mqtt import client_for
 from companion.club.outbox import OutboxReader
-from companion.club.payloads import Names, addressed, state_payload
+from companion.club.payloads import Names, addressed, dump, state_payload
 from companion.devices.config.sections import ClubSection
 from companion.session.journal import utc_now
 from companion.session.view import View
@@ -59,7 +59,6 @@ class Publisher:
         journal: Path,
         *,
         reconnect_s: tuple[float, float] = (1.0, 30.0),
-        extra: Callable[[Publisher], None] | None = None,
     ) -> None:
         self.names = Names(section.club, section.table)
         self.section = section
@@ -83,8 +82,8 @@ class Publisher:
         self._view: View | None = None
         self._view_sent: View | None = None
         self._state_at = 0.0
-        #: Called on the publisher's thread after each (re)connection (Home Assistant).
-        self._extra = extra
+        #: Races scored in the game on (for Home Assistant's race_over event), by game id.
+        self._races: tuple[int | None, int] = (None, 0)
         self.stopped = threading.Event()
 
     @property
@@ -160,6 +159,8 @@ class Publisher:
         if kind == "board":
             view: View = message[1]
             self._view = view
+            if self.section.home_assistant:
+                self._announce_race(view)
             if view.finished:
                 self._send_results()
         elif kind == "connected":
@@ -168,8 +169,9 @@ class Publisher:
                 log.info("connected to the club's broker %s", self.section.broker.host)
                 self._client.publish(self.names.topic("status"), "online", qos=1, retain=True)
                 self._view_sent = None
-                if self._extra is not None:
-                    self._extra(self)
+                if self.section.home_assistant:
+                    for topic, config in discovery(self.names).items():
+                        self._client.publish(topic, dump(config), qos=1, retain=True)
                 self._connected = True
                 self._send_results(everything=True)
             elif not message[1] and self._connected:
@@ -184,6 +186,14 @@ class Publisher:
                 log.warning(
                     "the broker refused result %s; it is sent again after a reconnection", row
                 )
+
+    def _announce_race(self, view: View) -> None:
+        """Send Home Assistant's race_over event when the board counts one more scored race."""
+        scored = races_scored(view)
+        game, before = self._races
+        self._races = (view.game_id, scored)
+        if view.game_id == game and scored > before and self._connected:
+            self._client.publish(self.names.topic("event"), race_over(view), qos=1)
 
     def _send_results(self, *, everything: bool = False) -> None:
         """Hand paho the unsent results not handed yet, oldest first (only when connected).
