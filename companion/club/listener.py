@@ -90,6 +90,7 @@ class Listener:
             return
         base = f"companion/{self.section.club}/+/"
         client.subscribe([(base + "results", 1), (base + "state", 0), (base + "status", 1)])
+        log.info("listening to the tables of %s (session kept: %s)", base, flags.session_present)
         self.connected.set()
 
     def _on_disconnect(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -61,6 +63,8 @@ class Reader:
         self.client = client_for(login(local, user), name, reconnect_s=(0.1, 0.5))
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda c, u, mid, codes, p: subscribed.set()
         if persistent:  # the broker keeps its subscription and queues for it while away
             self.client.connect(
                 "127.0.0.1", local.port, clean_start=False, properties=persistence()
@@ -68,6 +72,7 @@ class Reader:
         else:
             self.client.connect("127.0.0.1", local.port)
         self.client.loop_start()
+        wait_for(subscribed.is_set, what=f"a subscription to {topic}")
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         with self.lock:
@@ -88,3 +93,24 @@ class Reader:
     def close(self) -> None:
         self.client.loop_stop()
         self.client.disconnect()
+
+
+def start_league(config: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start `companion league`; return it and its board's address once it has subscribed
+    (a result published before its first subscription would never be kept for it)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "league", "--config", str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    url, subscribed, seen = "", False, []
+    while not (url and subscribed):
+        line = process.stdout.readline()
+        assert line, "the league stopped before it was ready:\n" + "".join(seen)
+        seen.append(line)
+        if "the board is at " in line:
+            url = line.split("the board is at ")[1].strip()
+        subscribed = subscribed or "listening to the tables" in line
+    return process, url

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +17,7 @@ from companion.club.listener import Listener
 from companion.club.publisher import Publisher
 from companion.devices.config.sections import ClubSection, LeagueSection
 from companion.session.log import MoveEntry, Roll
-from tests.club.conftest import CLUB, USERS, login, wait_for
+from tests.club.conftest import CLUB, USERS, login, start_league, wait_for
 from tests.club.games import PLAYERS, open_table, play, whole_game
 from tests.e2e.conftest import FAST_CONFIG, Child
 
@@ -145,19 +143,6 @@ def league_config(broker: LocalBroker, database: Path) -> str:
     )
 
 
-def start_league(config: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "league", "--config", str(config)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert "the board is at" in line, line
-    return process
-
-
 def stored(database: Path) -> list[Any]:
     if not database.exists():
         return []
@@ -176,7 +161,7 @@ def test_a_league_killed_mid_evening_gets_every_result_once(
     database = tmp_path / "league" / "league.sqlite3"
     config = tmp_path / "league.toml"
     config.write_text(league_config(broker, database))
-    league = start_league(config)
+    league, _ = start_league(config)
     path = tmp_path / "table1.sqlite3"
     session = open_table(path)
     publisher = Publisher(ClubSection(CLUB, "table1", login(broker, "table1")), path)
@@ -191,7 +176,7 @@ def test_a_league_killed_mid_evening_gets_every_result_once(
             play(session, seed=seed)
             publisher.board(session.view())
         wait_for(lambda: unsent(path) == 0, what="the broker has them (for the league)")
-        league = start_league(config)
+        league, _ = start_league(config)
         wait_for(lambda: len(stored(database)) == 4, what="what the broker kept for the league")
     finally:
         publisher.stop()

@@ -7,8 +7,6 @@ import csv
 import io
 import json
 import signal
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,7 +18,7 @@ from babel.messages.pofile import read_po
 from companion.club.broker import LocalBroker
 from companion.club.publisher import Publisher
 from companion.devices.config.sections import ClubSection
-from tests.club.conftest import CLUB, USERS, login, wait_for
+from tests.club.conftest import CLUB, USERS, login, start_league, wait_for
 from tests.club.games import open_table, play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,14 +61,7 @@ def test_the_board_shows_tables_results_standings_and_history(
         f'username = "league"\npassword = "{USERS["league"]}"\ndatabase = "{database}"\n'
         'bind = "127.0.0.1"\npage_port = 0\n'
     )
-    league = subprocess.Popen(
-        [sys.executable, "-m", "companion", "league", "--config", str(config)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert league.stdout is not None
-    url = league.stdout.readline().split("the board is at ")[1].strip()
+    league, url = start_league(config)
     path = tmp_path / "table1.sqlite3"
     session = open_table(path)
     publisher = Publisher(ClubSection(CLUB, "table1", login(broker, "table1")), path)
