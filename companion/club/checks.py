@@ -108,7 +108,7 @@ def _schema_problem(data: Mapping[str, Any]) -> str | None:
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
             return f"each player needs a name of 1 to {MAX_NAME} characters"
         rank = player.get("rank")
-        if not _is_int(rank) or not 1 <= rank <= len(players):
+        if not isinstance(rank, int) or not _is_int(rank) or not 1 <= rank <= len(players):
             return "each player's rank must run from 1 to the number of players"
         if any(player.get(f) is not None and not _is_int(player.get(f)) for f in FIGURES):
             return "points, chips and balance must be whole numbers or null"

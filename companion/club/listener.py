@@ -100,7 +100,7 @@ class Listener:
 
     def _on_message(self, client: paho.Client, data: Any, message: paho.MQTTMessage) -> None:
         try:
-            self.take(message.topic, message.payload)
+            self.take(message.topic, bytes(message.payload))
         except MessageRefused as refusal:
             self.figures.refused += 1
             log.warning("refused a message on %s: %s", message.topic[:120], refusal)

@@ -319,7 +319,7 @@ class Session:
             try:
                 self.journal.append(game_id, len(table.entries) - 1, dumps(entry), status, result)
             except BaseException:
-                self.resume(self._game_id)
+                self.resume(game_id)
                 raise
         self._refusal, self._view = None, None
         return Outcome(True, entry, self.view(), game_id=self._game_id)
