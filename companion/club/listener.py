@@ -130,7 +130,7 @@ class Listener:
                 said = self.league.add(result)
             except ValueError as error:
                 raise MessageRefused("replay_changed", str(error)) from None
-            if said == "repeat":
+            if said in ("repeat", "stale"):  # already counted, or an ending since taken back
                 self.figures.repeats += 1
                 return
             self.figures.stored += 1

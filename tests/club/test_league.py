@@ -135,3 +135,16 @@ def test_bad_messages_are_refused_with_one_line_each_and_change_nothing(
         assert f": {code}: " in line, line
     assert (store.path.read_bytes(), [r.data for r in store.results()]) == before
     assert len(League.open(store.path).results()) == 1
+
+
+def test_the_league_keeps_the_later_result_of_a_game_ended_twice(tmp_path: Path) -> None:
+    store = League.open(tmp_path / "league.sqlite3")
+    first = a_result(tmp_path)
+    second = {**first, "id": "e" * 32, "ended": "2099-01-01T00:00:00.000+00:00"}
+    second["hash"] = content_hash(second)
+    assert store.add(first) == "stored"
+    assert store.add(second) == "replaced"
+    assert store.add(first) == "stale"  # a late copy of the earlier ending changes nothing
+    assert [r.id for r in store.results()] == [second["id"]]
+    store.close()
+    assert [r.id for r in League.open(tmp_path / "league.sqlite3").results()] == [second["id"]]

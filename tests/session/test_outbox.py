@@ -90,3 +90,18 @@ def test_a_table_without_a_club_writes_no_outbox(tmp_path: Path) -> None:
     session = Session.open(path)
     play(session)
     assert outbox(path) == []
+
+
+def test_a_game_taken_back_after_its_end_and_ended_again_queues_a_later_result(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite3"
+    session = open_table(path)
+    game_id = play(session)
+    assert session.undo().accepted and not session.view().finished
+    finish(session)
+    rows = outbox(path)
+    assert [row[0] for row in rows] == [game_id, game_id]
+    first, second = (json.loads(row[1]) for row in rows)
+    assert first["id"] != second["id"] and first["started"] == second["started"]
+    assert second["ended"] >= first["ended"]
