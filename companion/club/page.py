@@ -31,6 +31,12 @@ log = logging.getLogger("companion.league")
 STYLE = Path(__file__).resolve().parent.parent / "web" / "static" / "style.css"
 #: The games' names as the board shows them (the games' own names, in every language).
 TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
+#: What the league board adds to the pages' stylesheet: its sections and their tables.
+STYLE_MORE = (
+    "body.league{font-size:1.15rem}body.league h1{font-size:1.8rem}"
+    "body.league h2{font-size:1.4rem;margin-top:1.4rem}"
+    "body.league h3{font-size:1.1rem;margin:0.6rem 0 0.2rem}"
+)
 #: How often the board reloads itself (seconds).
 REFRESH_S = 10
 
@@ -64,8 +70,8 @@ def shell(title: str, body: str, lang: str, *, refresh: bool = False) -> str:
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"{again}<title>{e(title)}</title>"
-        '<link rel="stylesheet" href="/static/style.css"></head>'
-        f'<body class="board league"><h1>{e(title)}</h1>{body}</body></html>'
+        f'<link rel="stylesheet" href="/static/style.css"><style>{STYLE_MORE}</style></head>'
+        f'<body class="league"><h1>{e(title)}</h1>{body}</body></html>'
     )
 
 

@@ -61,16 +61,18 @@ def state_payload(view: View, names: Names, at: str) -> str:
 
 
 def leaders(state: dict[str, Any]) -> list[str]:
-    """Who leads a table's game: its winners once over, else the best placed or scored."""
+    """Who leads a table's game: its winners once over, else the best placed or scored (none
+    while everyone is level)."""
     if state["winners"]:
         return list(state["winners"])
     board = state["board"]
+    first: list[str] = []
     if board.get("ranking"):
-        return [standing["player"] for standing in board["ranking"] if standing["place"] == 1]
-    if board.get("scores"):
+        first = [standing["player"] for standing in board["ranking"] if standing["place"] == 1]
+    elif board.get("scores"):
         best = max(board["scores"].values())
-        return [player for player, score in board["scores"].items() if score == best]
-    return []
+        first = [player for player, score in board["scores"].items() if score == best]
+    return first if len(first) < len(state["players"]) else []  # all level: nobody leads
 
 
 def content_hash(result: Mapping[str, Any]) -> str:
