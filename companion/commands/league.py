@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
 
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, stop)
-    print(f"companion league: the board is at http://{section.bind}:{port}/", flush=True)
+    # One write, so that no log line (on stderr, maybe the same pipe) cuts the address.
+    sys.stdout.write(f"companion league: the board is at http://{section.bind}:{port}/\n")
+    sys.stdout.flush()
     try:
         server.run(sockets=[listening])
     finally:

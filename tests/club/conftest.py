@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -110,7 +111,7 @@ def start_league(config: Path) -> tuple[subprocess.Popen[str], str]:
         line = process.stdout.readline()
         assert line, "the league stopped before it was ready:\n" + "".join(seen)
         seen.append(line)
-        if "the board is at " in line:
-            url = line.split("the board is at ")[1].strip()
+        found = re.search(r"the board is at (http://[0-9.]+:[0-9]+/)", line)
+        url = found.group(1) if found else url
         subscribed = subscribed or "listening to the tables" in line
     return process, url
