@@ -44,14 +44,18 @@ def acl_text(club: str) -> str:
     """The ACL the example config documents: each table writes its own topics only (its
     user name is its table name), the league reads everything of the club."""
     return (
-        "# The league reads every table of the club, and writes nothing.\n"
+        "# The league reads every table of the club, and writes only its requests to send the\n"
+        "# results again.\n"
         "user league\n"
         f"topic read companion/{club}/#\n"
+        f"topic write companion/{club}/league/resend\n"
         f"topic read homeassistant/#\n"
         "\n"
-        "# Each table (user name = table name) writes only its own topics.\n"
+        "# Each table (user name = table name) writes only its own topics, and reads the\n"
+        "# league's requests.\n"
         f"pattern readwrite companion/{club}/%u/#\n"
         f"pattern readwrite homeassistant/+/companion-{club}-%u/#\n"
+        f"pattern read companion/{club}/league/resend\n"
     )
 
 

@@ -225,6 +225,12 @@ class League:
             self._cache = _Cache()
             return "replaced" if earlier is not None else "stored"
 
+    def latest_received(self) -> str | None:
+        """When the last result was stored (UTC, ISO), or None for an empty league."""
+        with self._lock:
+            row = self._db.execute("SELECT max(received) FROM results").fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def __contains__(self, result_id: object) -> bool:
         return result_id in self._ids
 

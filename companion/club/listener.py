@@ -8,12 +8,13 @@ table are kept in memory for the live board.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -21,9 +22,14 @@ import paho.mqtt.client as paho
 from companion.club.checks import MessageRefused, check_result, read_json, where
 from companion.club.league import League
 from companion.club.mqtt import client_for, persistent
+from companion.club.payloads import resend_topic
 from companion.devices.config.sections import LeagueSection
 
 log = logging.getLogger("companion.league")
+
+#: How far before the last result stored the tables are asked to send again (it covers
+#: clocks a little apart and results that crossed the broker's crash).
+RESEND_MARGIN = timedelta(minutes=10)
 
 
 @dataclass
@@ -91,7 +97,24 @@ class Listener:
         base = f"companion/{self.section.club}/+/"
         client.subscribe([(base + "results", 1), (base + "state", 0), (base + "status", 1)])
         log.info("listening to the tables of %s (session kept: %s)", base, flags.session_present)
+        if not flags.session_present:
+            self._ask_again(client)
         self.connected.set()
+
+    def _ask_again(self, client: paho.Client) -> None:
+        """The broker kept nothing for the league (its first start, or a broker that crashed
+        before saving the league's session): ask every table to send again what it sent
+        since shortly before the last result stored (everything, for an empty league)."""
+        latest = self.league.latest_received()
+        since = None
+        if latest is not None:
+            since = (datetime.fromisoformat(latest) - RESEND_MARGIN).isoformat(
+                timespec="milliseconds"
+            )
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        request = json.dumps({"at": now, "since": since})
+        client.publish(resend_topic(self.section.club), request, qos=1, retain=True)
+        log.info("asked the tables to send again their results since %s", since or "the start")
 
     def _on_disconnect(
         self, client: paho.Client, data: Any, flags: Any, reason: Any, _: Any

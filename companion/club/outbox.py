@@ -39,6 +39,15 @@ class OutboxReader:
         )
         return [Pending(*row) for row in rows]
 
+    def sent_since(self, since: str | None) -> list[Pending]:
+        """The results acknowledged at or after ``since`` (UTC, ISO; None: all), oldest first."""
+        rows = self._db.execute(
+            "SELECT id, game_id, payload FROM outbox WHERE sent IS NOT NULL AND sent >= ? "
+            "ORDER BY id",
+            (since or "",),
+        )
+        return [Pending(*row) for row in rows]
+
     def mark_sent(self, row: int) -> None:
         """Record that the broker acknowledged result ``row``."""
         self._db.execute("UPDATE outbox SET sent = ? WHERE id = ?", (utc_now(), row))

@@ -47,6 +47,12 @@ class Names:
         return f"companion/{self.club}/{self.table}/{leaf}"
 
 
+def resend_topic(club: str) -> str:
+    """Where the league asks every table to send its results again (after it lost its
+    session on the broker: a broker that crashed before saving it)."""
+    return f"companion/{club}/league/resend"
+
+
 def dump(data: Mapping[str, Any]) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 kept (what is hashed and sent)."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -10,11 +10,13 @@ acknowledged; results still unsent when the table stops go out after its next st
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ import paho.mqtt.client as paho
 from companion.club.assistant import discovery, race_over, races_scored
 from companion.club.mqtt import client_for
 from companion.club.outbox import OutboxReader
-from companion.club.payloads import Names, addressed, dump, state_payload
+from companion.club.payloads import Names, addressed, dump, resend_topic, state_payload
 from companion.devices.config.sections import ClubSection
 from companion.session.journal import utc_now
 from companion.session.view import View
@@ -34,6 +36,11 @@ log = logging.getLogger("companion.club")
 STATE_EVERY_S = 0.25
 #: How often the outbox is read again even when nothing said it changed (seconds).
 OUTBOX_EVERY_S = 5.0
+
+#: A request of the league to send results again is answered within this time of it.
+REQUEST_LIFETIME = timedelta(hours=1)
+#: The largest request read (a real one is some fifty bytes).
+MAX_REQUEST_BYTES = 1024
 
 #: What the thread may be told, from the loop or from paho's thread.
 _Board = tuple[str, View]
@@ -74,6 +81,7 @@ class Publisher:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
         self._connected = False
         #: Results handed to paho and not acknowledged yet: message id -> outbox row.
@@ -82,6 +90,8 @@ class Publisher:
         self._view: View | None = None
         self._view_sent: View | None = None
         self._state_at = 0.0
+        #: The league's last request to send results again that this table answered.
+        self._served: str | None = None
         #: Races scored in the game on (for Home Assistant's race_over event), by game id.
         self._races: tuple[int | None, int] = (None, 0)
         self.stopped = threading.Event()
@@ -116,12 +126,17 @@ class Publisher:
     def _on_connect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
+        if not reason.is_failure:
+            client.subscribe(resend_topic(self.names.club), qos=1)
         self._inbox.put(("connected", not reason.is_failure))
 
     def _on_disconnect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
         self._inbox.put(("connected", False))
+
+    def _on_message(self, client: paho.Client, data: Any, message: paho.MQTTMessage) -> None:
+        self._inbox.put(("resend", bytes(message.payload[: MAX_REQUEST_BYTES + 1])))
 
     def _on_publish(
         self, client: paho.Client, userdata: Any, mid: int, reason: Any, props: Any
@@ -177,6 +192,8 @@ class Publisher:
             elif not message[1] and self._connected:
                 log.warning("lost the club's broker; the table goes on and sends later")
                 self._connected = False
+        elif kind == "resend":
+            self._resend(message[1])
         elif kind == "acked":
             row = self._in_flight.pop(message[1], None)
             if row is not None and message[2]:
@@ -194,6 +211,32 @@ class Publisher:
         self._races = (view.game_id, scored)
         if view.game_id == game and scored > before and self._connected:
             self._client.publish(self.names.topic("event"), race_over(view), qos=1)
+
+    def _resend(self, payload: bytes) -> None:
+        """Send again the results acknowledged since the time the league asks from (each once
+        per request; a request is {"at": when asked, "since": UTC time or null for all})."""
+        try:
+            if len(payload) > MAX_REQUEST_BYTES:
+                raise ValueError("too long")
+            request = json.loads(payload.decode("utf-8"))
+            at, since = request["at"], request["since"]
+            asked = datetime.fromisoformat(at)
+            if asked.tzinfo is None or (since is not None and not isinstance(since, str)):
+                raise ValueError("no time zone")
+            if since is not None:
+                datetime.fromisoformat(since)
+        except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+            log.warning("a request to send the results again was not understood")
+            return
+        if at == self._served or datetime.now(UTC) - asked > REQUEST_LIFETIME:
+            return
+        self._served = at
+        again = self._outbox.sent_since(since)
+        log.info("the league asked for the results again: %s sent again", len(again))
+        for pending in again:
+            payload_text = addressed(pending.payload, self.names)
+            info = self._client.publish(self.names.topic("results"), payload_text, qos=1)
+            self._in_flight[info.mid] = pending.id
 
     def _send_results(self, *, everything: bool = False) -> None:
         """Hand paho the unsent results not handed yet, oldest first (only when connected).

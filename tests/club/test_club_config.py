@@ -48,3 +48,9 @@ def test_a_bad_club_or_league_key_is_named_with_its_reason(
     with pytest.raises(ConfigError) as caught:
         parse_config(text)
     assert any(p.key == key and reason in p.reason for p in caught.value.problems), caught.value
+
+
+def test_no_table_may_take_the_leagues_name() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[club]\ntable = "league"\n')
+    assert caught.value.key == "club.table" and "league" in caught.value.reason

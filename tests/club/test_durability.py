@@ -185,3 +185,72 @@ def test_a_league_killed_mid_evening_gets_every_result_once(
     assert league.returncode == 0, out
     assert "Traceback" not in out, out
     assert len(set(stored(database))) == 4
+
+
+def test_a_broker_crash_that_lost_the_leagues_queue_is_made_good_by_the_tables(
+    broker: LocalBroker, tmp_path: Path
+) -> None:
+    """The league away, the broker acknowledges results for it, then crashes before saving
+    them: the league, finding no session kept, asks the tables to send again."""
+    store = League.open(tmp_path / "league.sqlite3")
+    section = LeagueSection(CLUB, login(broker, "league"))
+    listener = Listener(section, store, reconnect_s=FAST)
+    listener.start()
+    wait_for(listener.connected.is_set, what="the league's first session")
+    tables = []
+    for n in (1, 2):
+        path = tmp_path / f"table{n}.sqlite3"
+        club = ClubSection(CLUB, f"table{n}", login(broker, f"table{n}"))
+        tables.append((path, open_table(path), Publisher(club, path, reconnect_s=FAST)))
+    for _, _, publisher in tables:
+        publisher.start()
+    try:
+        for seed, (_, session, publisher) in enumerate(tables, start=1):
+            play(session, seed=seed)
+            publisher.board(session.view())
+        wait_for(lambda: len(store.results()) == 2, what="the first two results")
+        listener.stop()  # the league's machine goes to sleep
+        for seed, (_, session, publisher) in enumerate(tables, start=3):
+            play(session, seed=seed)
+            publisher.board(session.view())
+        wait_for(lambda: all(unsent(path) == 0 for path, _, _ in tables), what="acknowledged")
+        broker.stop(kill=True)
+        for saved in (broker.folder / "data").iterdir():
+            saved.unlink()  # the crash came before the broker saved the league's queue
+        broker.start()
+        listener = Listener(section, store, reconnect_s=FAST)
+        listener.start()
+        wait_for(lambda: len(store.results()) == 4, what="every result, sent again")
+    finally:
+        listener.stop()
+        for _, _, publisher in tables:
+            publisher.stop()
+    results = store.results()
+    assert sorted((r.table, r.data["game_id"]) for r in results) == [
+        ("table1", 1), ("table1", 2), ("table2", 1), ("table2", 2),
+    ]  # fmt: skip
+    assert listener.figures.stored == 2 and listener.figures.repeats == 2
+    store.close()
+
+
+def test_a_league_started_after_the_first_games_gets_them_all(
+    broker: LocalBroker, tmp_path: Path
+) -> None:
+    path = tmp_path / "table1.sqlite3"
+    session = open_table(path)
+    publisher = Publisher(ClubSection(CLUB, "table1", login(broker, "table1")), path)
+    publisher.start()
+    store = League.open(tmp_path / "league.sqlite3")
+    listener = Listener(LeagueSection(CLUB, login(broker, "league")), store, reconnect_s=FAST)
+    try:
+        for seed in (1, 2):
+            play(session, seed=seed)
+            publisher.board(session.view())
+        wait_for(lambda: unsent(path) == 0, what="both results acknowledged, nobody listening")
+        listener.start()  # its very first session: the broker kept nothing for it
+        wait_for(lambda: len(store.results()) == 2, what="both results, sent again")
+    finally:
+        listener.stop()
+        publisher.stop()
+    assert [r.data["game_id"] for r in store.results()] == [1, 2]
+    store.close()

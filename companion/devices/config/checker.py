@@ -388,6 +388,8 @@ class _Checker:
     def _club(self, t: _Table) -> ClubSection:
         club = self._name(t, "club", "club")
         table = self._name(t, "table", "table")
+        if table == "league":
+            t.problem("table", "league is the league's own name: call the table otherwise")
         if "table" not in t.data:
             t.problem("table", 'every table needs its own name: table = "table1"')
         broker = self._broker(t)
