@@ -231,9 +231,6 @@ class League:
             row = self._db.execute("SELECT max(received) FROM results").fetchone()
         return None if row is None or row[0] is None else str(row[0])
 
-    def __contains__(self, result_id: object) -> bool:
-        return result_id in self._ids
-
     def results(self, scope: Scope = Scope()) -> list[Result]:
         """The results a scope holds, in the order the games ended."""
         with self._lock:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -48,8 +47,6 @@ class ListenerFigures:
     stored: int = 0
     repeats: int = 0
     refused: int = 0
-    #: Seconds from a stored result's end at its table to its place in the standings.
-    lags: list[float] = field(default_factory=list)
 
 
 class Listener:
@@ -157,7 +154,6 @@ class Listener:
                 self.figures.repeats += 1
                 return
             self.figures.stored += 1
-            self.figures.lags.append(time.time() - _epoch(result["ended"]))
             log.info("result %s of %s stored (%s)", result["id"], place.table, said)
             if self._on_result is not None:
                 self._on_result(result)
@@ -166,7 +162,3 @@ class Listener:
         """The tables seen so far, by name."""
         with self.lock:
             return [self.tables[name] for name in sorted(self.tables)]
-
-
-def _epoch(moment: str) -> float:
-    return datetime.fromisoformat(moment).timestamp()

@@ -94,12 +94,6 @@ class Publisher:
         self._served: str | None = None
         #: Races scored in the game on (for Home Assistant's race_over event), by game id.
         self._races: tuple[int | None, int] = (None, 0)
-        self.stopped = threading.Event()
-
-    @property
-    def client(self) -> paho.Client:
-        """The paho client (for what else publishes through the same connection)."""
-        return self._client
 
     # -- the table's side (any thread, never waits) ---------------------------------------
 
@@ -274,4 +268,3 @@ class Publisher:
             except (RuntimeError, ValueError):
                 pass
         self._client.disconnect()
-        self.stopped.set()
