@@ -93,6 +93,8 @@ def _schema_problem(data: Mapping[str, Any]) -> str | None:
         return "game must be one of " + ", ".join(KINDS)
     if not isinstance(data.get("options"), dict):
         return "options must be an object"
+    if not _is_int(data.get("seq")) or data["seq"] < 1:
+        return "seq must be a positive whole number"
     if not _is_int(data.get("game_id")) or data["game_id"] < 1:
         return "game_id must be a positive whole number"
     if not (_time(data.get("started")) and _time(data.get("ended"))):

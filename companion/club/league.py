@@ -152,6 +152,10 @@ class League:
         self._games = {self._game_key(r.data): r for r in results}
         self._lock = threading.Lock()
         self._cache = _Cache()
+        #: The highest outbox number seen of each table (club, table).
+        self._numbers: dict[tuple[str, str], int] = {}
+        for result in results:
+            self.missing_before(result.data)
         self._model = PlackettLuce()
 
     @classmethod
@@ -230,6 +234,15 @@ class League:
         with self._lock:
             row = self._db.execute("SELECT max(received) FROM results").fetchone()
         return None if row is None or row[0] is None else str(row[0])
+
+    def missing_before(self, data: dict[str, Any]) -> bool:
+        """Note a result's outbox number; say whether some of its table's numbers between the
+        last one seen and it never came (a result lost on the way: worth asking again)."""
+        table = (str(data["club"]), str(data["table"]))
+        with self._lock:
+            last = self._numbers.get(table, 0)
+            self._numbers[table] = max(last, int(data["seq"]))
+        return 0 < last < int(data["seq"]) - 1
 
     def results(self, scope: Scope = Scope()) -> list[Result]:
         """The results a scope holds, in the order the games ended."""

@@ -150,6 +150,11 @@ class Listener:
                 said = self.league.add(result)
             except ValueError as error:
                 raise MessageRefused("replay_changed", str(error)) from None
+            if self.league.missing_before(result):
+                log.warning(
+                    "a result of %s never came (before its number %s)", place.table, result["seq"]
+                )
+                self._ask_again(self.client)
             if said in ("repeat", "stale"):  # already counted, or an ending since taken back
                 self.figures.repeats += 1
                 return

@@ -31,8 +31,9 @@ STATE_FIELDS = (
 #: The figures a player's result may carry (each game has some of them).
 FIGURES = ("points", "chips", "balance")
 
-#: The fields that identify a result rather than describe it (left out of its hash).
-IDENTITY = ("id", "hash", "club", "table")
+#: The fields that identify a result rather than describe it (left out of its hash): ``seq``
+#: is its number in its table's outbox (1, 2, 3...: a gap tells the league one went missing).
+IDENTITY = ("id", "hash", "club", "table", "seq")
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,8 @@ def result_payload(game: Game, view: View, game_id: int, started: str, ended: st
     return dump(result)
 
 
-def addressed(payload: str, names: Names) -> str:
-    """A result from the outbox with the publishing table's names added."""
+def addressed(payload: str, names: Names, seq: int) -> str:
+    """A result from the outbox with the publishing table's names and its number added."""
     result = json.loads(payload)
-    result.update(club=names.club, table=names.table)
+    result.update(club=names.club, table=names.table, seq=seq)
     return dump(result)

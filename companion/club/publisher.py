@@ -228,7 +228,7 @@ class Publisher:
         again = self._outbox.sent_since(since)
         log.info("the league asked for the results again: %s sent again", len(again))
         for pending in again:
-            payload_text = addressed(pending.payload, self.names)
+            payload_text = addressed(pending.payload, self.names, pending.id)
             info = self._client.publish(self.names.topic("results"), payload_text, qos=1)
             self._in_flight[info.mid] = pending.id
 
@@ -244,7 +244,7 @@ class Publisher:
         for pending in self._outbox.pending(after=0 if everything else self._last_queued):
             if pending.id in holding:
                 continue
-            payload = addressed(pending.payload, self.names)
+            payload = addressed(pending.payload, self.names, pending.id)
             info = self._client.publish(self.names.topic("results"), payload, qos=1)
             self._in_flight[info.mid] = pending.id
             self._last_queued = pending.id

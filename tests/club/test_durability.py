@@ -254,3 +254,31 @@ def test_a_league_started_after_the_first_games_gets_them_all(
         publisher.stop()
     assert [r.data["game_id"] for r in store.results()] == [1, 2]
     store.close()
+
+
+def test_a_result_lost_on_the_way_is_asked_for_again_when_the_next_one_comes(
+    broker: LocalBroker, tmp_path: Path, league: tuple[League, Listener]
+) -> None:
+    """A result the broker acknowledged but never delivered (here: the league's subscription
+    briefly gone, as in a broker crash between the two) leaves a gap in the table's numbers."""
+    store, listener = league
+    path = tmp_path / "table1.sqlite3"
+    session = open_table(path)
+    publisher = Publisher(ClubSection(CLUB, "table1", login(broker, "table1")), path)
+    publisher.start()
+    results = f"companion/{CLUB}/+/results"
+    try:
+        play(session, seed=1)
+        publisher.board(session.view())
+        wait_for(lambda: len(store.results()) == 1, what="the first result")
+        listener.client.unsubscribe(results)
+        play(session, seed=2)
+        publisher.board(session.view())
+        wait_for(lambda: unsent(path) == 0, what="the second acknowledged, for nobody")
+        listener.client.subscribe(results, qos=1)
+        play(session, seed=3)
+        publisher.board(session.view())
+        wait_for(lambda: len(store.results()) == 3, what="the lost one, asked for again")
+    finally:
+        publisher.stop()
+    assert [r.data["game_id"] for r in store.results()] == [1, 2, 3]

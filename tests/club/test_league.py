@@ -88,7 +88,7 @@ def a_result(tmp_path: Path, table: str = "table2") -> dict[str, Any]:
     payload = session.journal._db.execute("SELECT payload FROM outbox").fetchone()[0]
     session.close()
     result: dict[str, Any] = json.loads(payload)
-    result.update(club=CLUB, table=table)
+    result.update(club=CLUB, table=table, seq=1)
     return result
 
 
