@@ -38,6 +38,9 @@ catalogs-update: $(VENV)/.dev
 	$(BIN)/pybabel extract -F babel-pages.cfg $(PAGE_KEYWORDS) --no-location --sort-output -o companion/locale/pages.pot .
 	$(BIN)/pybabel update -i companion/locale/pages.pot -d companion/locale -D pages --no-location --no-fuzzy-matching
 	rm companion/locale/pages.pot
+	$(BIN)/pybabel extract --no-default-keywords -k t --no-location --sort-output -o companion/locale/league.pot companion/club/page.py
+	$(BIN)/pybabel update -i companion/locale/league.pot -d companion/locale -D league --no-fuzzy-matching
+	rm companion/locale/league.pot
 
 # The installer's dependencies pinned with their hashes (systemd/install.sh installs only
 # these, with pip's --require-hashes). Run after changing a dependency in pyproject.toml: it

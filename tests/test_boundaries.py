@@ -192,3 +192,36 @@ def test_each_class_name_means_one_thing() -> None:
                 seen.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
     twice = {name: places for name, places in seen.items() if len(places) > 1}
     assert not twice, f"class names defined more than once: {twice}"
+
+
+#: What each module of companion/club/ may import of the package, beside itself: the session
+#: (never an engine), the configuration's sections; the hook alone the loop and the screens;
+#: the league's page alone the pages' shared HTML pieces and the table's languages.
+CLUB_ALLOWED = (
+    "companion.club", "companion.session", "companion.devices.config.sections",
+)  # fmt: skip
+CLUB_ONLY_IN = {
+    "hook.py": ("companion.daemon.loop", "companion.render.screen"),
+    "page.py": ("companion.web.html", "companion.render.language"),
+}
+
+
+def test_the_club_imports_the_session_and_its_own_modules_only() -> None:
+    assert sources("club"), "companion/club/ has no modules"
+    for path in sources("club"):
+        allowed = CLUB_ALLOWED + CLUB_ONLY_IN.get(path.name, ())
+        for name in modules_of(path):
+            if not name.startswith("companion") or name == "companion":  # (its version)
+                continue
+            assert name.startswith(allowed), f"{path.relative_to(PACKAGE.parent)} imports {name}"
+
+
+def test_nothing_but_the_daemon_the_benchmarks_and_the_commands_imports_the_club() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        layer = path.relative_to(PACKAGE).parts[0]
+        if layer in ("club", "daemon", "benchmarks", "commands"):
+            continue
+        for name in modules_of(path):
+            assert not name.startswith("companion.club"), (
+                f"{path.relative_to(PACKAGE.parent)} imports {name}"
+            )

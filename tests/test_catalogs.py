@@ -172,7 +172,9 @@ def test_the_package_build_compiles_the_catalogs_into_the_package(tmp_path: Path
     hook = runpy.run_path(str(ROOT / "setup.py"), run_name="the_build_hook")
     made = hook["compile_catalogs"](ROOT, tmp_path)
     assert sorted((mo.parts[-3], mo.stem) for mo in made) == [
-        (language, domain) for language in ("de", "en", "fr") for domain in ("companion", "pages")
+        (language, domain)
+        for language in ("de", "en", "fr")
+        for domain in ("companion", "league", "pages")
     ]
     french = gettext.translation("companion", tmp_path / "companion" / "locale", ["fr"])
     assert french.gettext("Press the die") == "Lancez le dé"

@@ -25,6 +25,7 @@ from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
 
 if TYPE_CHECKING:
+    from companion.club.publisher import Publisher
     from companion.web.server import WebServer
 
 log = logging.getLogger("companion")
@@ -65,6 +66,8 @@ class Companion:
     session: Session
     #: The phone and scoreboard pages, when the [web] section has them on.
     web: WebServer | None = None
+    #: The club's publisher, when the configuration has a [club] section.
+    club: Publisher | None = None
 
     def run(self, *, handle_signals: bool = True) -> int:
         """Run until SIGTERM or SIGINT (or ``daemon.stop()``); then release everything."""
@@ -73,9 +76,13 @@ class Companion:
             relay = SignalRelay((signal.SIGTERM, signal.SIGINT), self._on_signal)
         if self.web is not None:
             self.web.start()
+        if self.club is not None:
+            self.club.start()
         try:
             return self.daemon.run()
         finally:
+            if self.club is not None:
+                self.club.stop()
             if self.web is not None:
                 self.web.stop()
             self.rig.close()
@@ -185,7 +192,12 @@ def build(
                 config.web.port,
                 error.strerror or error,
             )
-    return Companion(daemon, rig, session, web)
+    club = None
+    if config.club is not None:
+        from companion.club.hook import install as install_club
+
+        club = install_club(config.club, daemon, session, path)
+    return Companion(daemon, rig, session, web, club)
 
 
 def _jockey_race(daemon: Daemon, session: Session) -> JockeyRace:

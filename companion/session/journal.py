@@ -11,6 +11,10 @@ companion needs is refused with a JournalError and left exactly as it was: every
 before the first write (before the switch to WAL mode too). Tables the companion does not
 know (another part of the companion may add one) are left alone.
 
+A finished game's result for the club's league (``companion/club``) is written to the
+``outbox`` table in the same transaction as the input that ended the game, and marked sent
+once the broker has acknowledged it. Schema 1 (before the outbox) is migrated to 2 on open.
+
 A journal that cannot be written (a read-only file system, a folder or file the user may
 not write) opens read-only: it can be listed and exported, and a write raises
 JournalReadOnly. A write that finds the disk full raises JournalFull and changes nothing;
@@ -32,7 +36,7 @@ from typing import TypeVar
 from urllib.parse import quote
 
 #: The journal layout this program writes; a newer one is refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 STATUSES = ("active", "finished", "abandoned")
 
@@ -65,14 +69,33 @@ CREATE TABLE refusals (
     code TEXT NOT NULL,
     sentence TEXT NOT NULL
 );
+CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    sent TEXT
+);
 """
+
+#: What turns a journal of each older version into the next one, by the version it reads.
+_MIGRATIONS = {
+    1: (
+        "CREATE TABLE outbox (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL "
+        "REFERENCES games(id), at TEXT NOT NULL, payload TEXT NOT NULL, sent TEXT)",
+    ),
+}
 
 #: The columns the companion reads and writes, by table (a journal may hold more).
 _COLUMNS = {
     "games": {"id", "kind", "players", "created", "updated", "status"},
     "events": {"game_id", "seq", "at", "entry"},
     "refusals": {"id", "game_id", "at", "entry", "code", "sentence"},
+    "outbox": {"id", "game_id", "at", "payload", "sent"},
 }
+
+#: The tables each schema version has (an older journal lacks the later ones until migrated).
+_SINCE = {"outbox": 2}
 
 #: Game ids are SQLite integers: a larger number names no game.
 _MAX_ID = 2**63 - 1
@@ -348,8 +371,11 @@ class Journal:
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
-            if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
                 _atomically(db, _create_tables)
+            elif version < SCHEMA_VERSION:
+                _atomically(db, lambda d: _migrate(d, version))
         except sqlite3.Error as error:
             raise _write_error(path, error) from None
 
@@ -383,16 +409,19 @@ class Journal:
             )
         if version == 0:
             return
-        missing = sorted(set(_COLUMNS) - set(tables))
-        if missing:
-            raise JournalError(f"{path} misses the tables {missing}; it was left untouched")
+        expected = {name for name in _COLUMNS if _SINCE.get(name, 1) <= version}
         for table, needed in _COLUMNS.items():
+            if table not in expected or table not in tables:
+                continue
             lacking = sorted(needed - tables[table])
             if lacking:
                 raise JournalError(
                     f"{path} is not a companion journal (its table {table} has no column "
                     f"{', '.join(lacking)}); it was left untouched"
                 )
+        missing = sorted(expected - set(tables))
+        if missing:
+            raise JournalError(f"{path} misses the tables {missing}; it was left untouched")
 
     # ---- writing --------------------------------------------------------------------------
 
@@ -442,18 +471,39 @@ class Journal:
 
         return self._transaction(work)
 
-    def append(self, game_id: int, seq: int, entry: str, status: str = "active") -> None:
-        """Add accepted entry number ``seq`` to a game and set its status; durable on return."""
+    def append(
+        self,
+        game_id: int,
+        seq: int,
+        entry: str,
+        status: str = "active",
+        result: Callable[[str, str], str] | None = None,
+    ) -> None:
+        """Add accepted entry number ``seq`` to a game and set its status; durable on return.
+
+        With ``result`` (the entry ended the game), ``result(started, ended)`` gives the
+        game's result, queued in the outbox in the same transaction: both are on disk, or
+        neither is.
+        """
         now = self._clock()
-        self._write(
-            [
-                (
-                    "INSERT INTO events (game_id, seq, at, entry) VALUES (?, ?, ?, ?)",
-                    (game_id, seq, now, entry),
-                ),
-                ("UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id)),
-            ]
-        )
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO events (game_id, seq, at, entry) VALUES (?, ?, ?, ?)",
+                (game_id, seq, now, entry),
+            )
+            db.execute(
+                "UPDATE games SET updated = ?, status = ? WHERE id = ?", (now, status, game_id)
+            )
+            if result is not None:
+                started = db.execute("SELECT created FROM games WHERE id = ?", (game_id,))
+                payload = result(str(started.fetchone()[0]), now)
+                db.execute(
+                    "INSERT INTO outbox (game_id, at, payload) VALUES (?, ?, ?)",
+                    (game_id, now, payload),
+                )
+
+        self._transaction(work)
 
     def record_refusal(self, game_id: int | None, entry: str, code: str, sentence: str) -> None:
         """Keep a refused input for diagnosis (it never takes part in a rebuild)."""
@@ -550,6 +600,15 @@ def _atomically(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T])
             db.execute("ROLLBACK")
         raise
     return result
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring a journal of an older ``version`` up to this program's, one version at a time."""
+    while version < SCHEMA_VERSION:
+        for statement in _MIGRATIONS[version]:
+            db.execute(statement)
+        version += 1
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 def _create_tables(db: sqlite3.Connection) -> None:

@@ -60,6 +60,10 @@ SEALED_REFUSALS = {
 }
 
 
+#: What makes a finished game's result for the outbox: given the game, its public view, its
+#: journal id and its start and end times, the result as text (see ``Session.results``).
+ResultMaker = Callable[["Game", View, int, str, str], str]
+
 #: How long a player's name may be in a refusal sentence on the 20x4 LCD.
 NAME_WIDTH = 12
 
@@ -242,6 +246,9 @@ class Session:
         self._refusal: tuple[RefusalView, RefusalView] | None = None
         #: The public view, built once after each change and shared by every reader.
         self._view: View | None = None
+        #: When set, the result of a game an input finishes is queued in the journal's outbox
+        #: in the same transaction as that input (the club's publisher sends it on).
+        self.results: ResultMaker | None = None
 
     @classmethod
     def open(
@@ -298,20 +305,32 @@ class Session:
                 return self._start(entry)
             if self._table is None:
                 raise Refusal("no_game", "Start a game first.")
+            was_over = self._table.binding.finished()
             self._table.submit(entry)
         except Refusal as error:
             return self._refused(entry, error)
         table = self._table
-        assert table is not None and self._game_id is not None
+        game_id = self._game_id
+        assert table is not None and game_id is not None
         if self.journal is not None:
-            status = "finished" if table.binding.finished() else "active"
+            over = table.binding.finished()
+            status = "finished" if over else "active"
+            result = self._result(table, game_id) if over and not was_over else None
             try:
-                self.journal.append(self._game_id, len(table.entries) - 1, dumps(entry), status)
+                self.journal.append(game_id, len(table.entries) - 1, dumps(entry), status, result)
             except BaseException:
-                self.resume(self._game_id)
+                self.resume(game_id)
                 raise
         self._refusal, self._view = None, None
         return Outcome(True, entry, self.view(), game_id=self._game_id)
+
+    def _result(self, table: Game, game_id: int) -> Callable[[str, str], str] | None:
+        """What writes the result of ``table``, just finished, into the outbox (if anything)."""
+        maker = self.results
+        if maker is None:
+            return None
+        view = table.view(game_id)
+        return lambda started, ended: maker(table, view, game_id, started, ended)
 
     def undo(self) -> Outcome:
         """Take back the last accepted input (journaled like any other input)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from companion.devices.config.sections import (
+    CLUB_NAME_RE,
     DIE_MODES,
     GPIO_RANGE,
     I2C_ADDRESSES,
@@ -28,7 +29,9 @@ from companion.devices.config.sections import (
     SPI_PINS,
     STRIP_BACKENDS,
     UART_PINS,
+    Broker,
     BuzzerSection,
+    ClubSection,
     CompanionSection,
     Config,
     ConfigError,
@@ -38,6 +41,7 @@ from companion.devices.config.sections import (
     GpioSection,
     HorseButtonsSection,
     LcdSection,
+    LeagueSection,
     OledSection,
     PicoSection,
     ReaderSection,
@@ -264,7 +268,7 @@ class _Checker:
 
     SECTIONS = (
         "companion", "gpio", "die", "horse_buttons", "encoder", "undo", "buzzer",
-        "oled", "lcd", "pico", "strip", "reader", "web",
+        "oled", "lcd", "pico", "strip", "reader", "web", "club", "league",
     )  # fmt: skip
 
     def __init__(self, source: str, base_dir: Path) -> None:
@@ -310,6 +314,8 @@ class _Checker:
             strip=section("strip", self._strip),
             reader=section("reader", lambda t: self._reader(t, companion)),
             web=section("web", self._web) or WebSection(),
+            club=section("club", self._club),
+            league=section("league", self._league),
         )
         self._check_together(config)
         if self.problems:
@@ -369,6 +375,52 @@ class _Checker:
             else:
                 names = tuple(n.lower().rstrip(".") for n in raw)
         return WebSection(enabled=enabled, bind=bind, port=port, names=names)
+
+    def _name(self, t: _Table, key: str, default: str) -> str:
+        name = t.text(key, default)
+        if not re.fullmatch(CLUB_NAME_RE, name):
+            t.problem(key, f"must be 1 to 32 letters, digits, - or _ (a topic level), not {name!r}")
+        return name
+
+    def _broker(self, t: _Table) -> Broker:
+        """The keys [club] and [league] share: how to reach and log in to the broker."""
+        host = t.text("host", "localhost")
+        if not host.strip() or any(c.isspace() for c in host):
+            t.problem("host", f"must be a host name or an IP address, not {host!r}")
+        tls = t.flag("tls", False)
+        ca_file = t.path("ca_file", Path()) if "ca_file" in t.data else None
+        if ca_file is not None and not ca_file.is_file():
+            t.problem("ca_file", f"no such file: {ca_file}")
+        username = t.text("username", "")
+        password = t.text("password", "")
+        if password and not username:
+            t.problem("password", "a password needs a username")
+        port = t.integer("port", 8883 if tls else 1883, 1, 65535)
+        return Broker(host, port, tls, ca_file, username, password)
+
+    def _club(self, t: _Table) -> ClubSection:
+        club = self._name(t, "club", "club")
+        table = self._name(t, "table", "table")
+        if table == "league":
+            t.problem("table", "league is the league's own name: call the table otherwise")
+        if "table" not in t.data:
+            t.problem("table", 'every table needs its own name: table = "table1"')
+        broker = self._broker(t)
+        assistant = t.flag("home_assistant", False)
+        return ClubSection(club, table, broker, assistant)
+
+    def _league(self, t: _Table) -> LeagueSection:
+        d = LeagueSection(club="club")
+        club = self._name(t, "club", d.club)
+        broker = self._broker(t)
+        database = t.path("database", d.database)
+        bind = t.text("bind", d.bind)
+        try:
+            ipaddress.ip_address(bind)
+        except ValueError:
+            t.problem("bind", f"must be an IP address such as 0.0.0.0 or 127.0.0.1, not {bind!r}")
+        page_port = t.integer("page_port", d.page_port, 0, 65535)
+        return LeagueSection(club, broker, database, bind, page_port)
 
     def _gpio(self, t: _Table) -> GpioSection:
         return GpioSection(pin_factory=t.text("pin_factory", "lgpio", PIN_FACTORIES))

@@ -193,6 +193,50 @@ class WebSection:
     names: tuple[str, ...] = ()
 
 
+#: A club's, a table's or a league's name: a topic level of letters, digits, - and _.
+CLUB_NAME_RE = r"[A-Za-z0-9_-]{1,32}"
+
+
+@dataclass(frozen=True)
+class Broker:
+    """How to reach the club's MQTT broker and log in to it.
+
+    ``ca_file`` is the certificate authority that signed the broker's certificate when
+    ``tls`` is on (None: the system's authorities).
+    """
+
+    host: str = "localhost"
+    port: int = 1883
+    tls: bool = False
+    ca_file: Path | None = None
+    username: str = ""
+    password: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class ClubSection:
+    """[club]: publish the table's board and finished games to the club's MQTT broker.
+
+    Absent by default: the table then publishes nothing.
+    """
+
+    club: str
+    table: str
+    broker: Broker = field(default_factory=Broker)
+    home_assistant: bool = False
+
+
+@dataclass(frozen=True)
+class LeagueSection:
+    """[league]: the club's league service: its broker, its database, its page."""
+
+    club: str
+    broker: Broker = field(default_factory=Broker)
+    database: Path = Path("/var/lib/companion-league/league.sqlite3")
+    bind: str = "0.0.0.0"
+    page_port: int = 8090
+
+
 @dataclass(frozen=True)
 class Config:
     """A whole configuration; a device section that is None means that device is absent."""
@@ -211,6 +255,8 @@ class Config:
     strip: StripSection | None = None
     reader: ReaderSection | None = None
     web: WebSection = field(default_factory=WebSection)
+    club: ClubSection | None = None
+    league: LeagueSection | None = None
 
 
 def _cut(text: str, width: int) -> str:

@@ -1,0 +1,47 @@
+"""Put the club's publisher beside a running table: after each change, hand it the public view.
+
+The daemon calls ``install`` when the configuration has a [club] section. The table's loop
+then only queues the view for the publisher's thread after drawing its displays; the
+journal's session writes each finished game's result into the outbox.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.club.payloads import result_payload
+from companion.club.publisher import Publisher
+from companion.daemon.loop import Daemon, Outputs
+from companion.devices.config.sections import ClubSection
+from companion.render.screen import Cue, Screen
+from companion.session.session import Session
+
+
+class ClubOutputs:
+    """The panel's outputs, and the club's broker as one more (it never waits for it)."""
+
+    def __init__(self, panel: Outputs, publisher: Publisher, session: Session) -> None:
+        self.panel = panel
+        self.publisher = publisher
+        self.session = session
+
+    def show(self, screen: Screen) -> None:
+        self.panel.show(screen)
+        self.publisher.board(self.session.view())
+
+    def cue(self, cue: Cue, screen: Screen) -> None:
+        self.panel.cue(cue, screen)
+
+    def maintain(self) -> float | None:
+        return self.panel.maintain()
+
+    def goodbye(self) -> None:
+        self.panel.goodbye()
+
+
+def install(section: ClubSection, daemon: Daemon, session: Session, journal: Path) -> Publisher:
+    """Queue results in the journal's outbox and publish the table; ``start`` it with the table."""
+    session.results = result_payload
+    publisher = Publisher(section, journal)
+    daemon.outputs = ClubOutputs(daemon.outputs, publisher, session)
+    return publisher

@@ -1,0 +1,258 @@
+"""The league board: live tables, the evening's results, standings, each player's history.
+
+Server-drawn HTML in the table's pages' style and languages (English, French, German, from
+the browser's Accept-Language or ``?lang=``), a small SVG chart of a player's rating, and
+the results as CSV and JSON. Nothing here writes: the page reads the league and the live
+tables the listener keeps.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from companion.club.checks import KINDS
+from companion.club.league import HistoryLine, League, Scope, Standing, rows_for_export
+from companion.club.listener import LiveTable
+from companion.render.language import LANGUAGES, catalog, current, speaking
+from companion.web.html import e, grid
+
+log = logging.getLogger("companion.league")
+
+STYLE = Path(__file__).resolve().parent.parent / "web" / "static" / "style.css"
+#: The games' names as the board shows them (the games' own names, in every language).
+TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
+#: What the league board adds to the pages' stylesheet: its sections and their tables.
+STYLE_MORE = (
+    "body.league{font-size:1.15rem}body.league h1{font-size:1.8rem}"
+    "body.league h2{font-size:1.4rem;margin-top:1.4rem}"
+    "body.league h3{font-size:1.1rem;margin:0.6rem 0 0.2rem}"
+)
+#: How often the board reloads itself (seconds).
+REFRESH_S = 10
+
+#: The gettext domain of the league board's words (companion/locale/*/LC_MESSAGES/league.po).
+DOMAIN = "league"
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def t(text: str) -> str:
+    """Return ``text`` (a word of the league board) in the language being spoken."""
+    return catalog(current(), DOMAIN).gettext(text)
+
+
+def language_of(request: Request) -> str:
+    """``?lang=`` if it names a language of the table, else the browser's first one, else en."""
+    asked = request.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        word = part.split(";")[0].strip().lower()[:2]
+        if word in LANGUAGES:
+            return word
+    return "en"
+
+
+def shell(title: str, body: str, lang: str, *, refresh: bool = False) -> str:
+    """A whole page: the pages' stylesheet, the title, ``body``."""
+    again = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""
+    return (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"{again}<title>{e(title)}</title>"
+        f'<link rel="stylesheet" href="/static/style.css"><style>{STYLE_MORE}</style></head>'
+        f'<body class="league"><h1>{e(title)}</h1>{body}</body></html>'
+    )
+
+
+def para(text: str) -> str:
+    """A paragraph of escaped text."""
+    return f"<p>{e(text)}</p>"
+
+
+def heading(text: str, level: int = 2) -> str:
+    """A heading of escaped text."""
+    return f"<h{level}>{e(text)}</h{level}>"
+
+
+def live_part(tables: Sequence[LiveTable]) -> str:
+    if not tables:
+        return para(t("No table has been seen yet."))
+    rows = []
+    for table in tables:
+        state = table.state
+        game = TITLES.get(str(state.get("game")), "—") if state.get("game") else "—"
+        phase, race = state.get("phase") or "—", state.get("race") or "—"
+        status = t("online") if table.status == "online" else t("offline")
+        rows.append(
+            (
+                table.name,
+                status,
+                game,
+                phase,
+                race,
+                ", ".join(str(n) for n in state.get("leaders") or []) or "—",
+            )
+        )
+    head = [t("Table"), t("Status"), t("Game"), t("Phase"), t("Race"), t("Leader")]
+    return grid(head, rows, "live")
+
+
+def results_part(league: League, evening: str | None) -> str:
+    results = league.results(Scope(evening=evening)) if evening else []
+    if not results:
+        return para(t("No results yet."))
+    rows = []
+    for result in reversed(results):
+        d = result.data
+        ranked = sorted(d["players"], key=lambda p: (p["rank"], p["seat"]))
+        order = ", ".join(f"{p['rank']}. {p['name']}" for p in ranked)
+        rows.append((d["ended"][11:16], d["table"], TITLES[d["game"]], order))
+    return grid([t("Ended"), t("Table"), t("Game"), t("Ranking")], rows, "results")
+
+
+def standings_part(lines: Sequence[Standing], lang: str) -> str:
+    if not lines:
+        return para(t("No results yet."))
+    head = [t("Place"), t("Player"), t("Games"), t("Wins"), t("Average rank"), t("Rating")]
+    body = ""
+    for place, line in enumerate(lines, start=1):
+        link = f'<a href="/player/{quote(line.name)}?lang={lang}">{e(line.name)}</a>'
+        cells = [e(place), link, e(line.games), e(line.wins)]
+        cells += [e(f"{line.average_rank:.2f}"), e(f"{line.rating:.2f}")]
+        body += "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    header = "".join(f"<th>{e(h)}</th>" for h in head)
+    return f'<table class="standings"><tr>{header}</tr>{body}</table>'
+
+
+def chart(history: Sequence[HistoryLine], width: int = 600, height: int = 200) -> str:
+    """The player's rating after each game, as a small SVG line."""
+    if not history:
+        return ""
+    values = [h.rating for h in history]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = width / max(len(values) - 1, 1)
+    points = " ".join(
+        f"{i * step:.1f},{height - 10 - (v - low) / span * (height - 20):.1f}"
+        for i, v in enumerate(values)
+    )
+    label = e(t("Rating after each game"))
+    return (
+        f'<div class="chart"><svg viewBox="0 0 {width} {height}" role="img" aria-label="{label}">'
+        f'<polyline fill="none" stroke="#0b5" stroke-width="3" points="{points}"/>'
+        f'<text x="4" y="14" font-size="12">{high:.1f}</text>'
+        f'<text x="4" y="{height - 2}" font-size="12">{low:.1f}</text></svg></div>'
+    )
+
+
+def board_body(league: League, tables: Sequence[LiveTable], lang: str) -> str:
+    evenings = league.evenings()
+    tonight = evenings[0] if evenings else None
+    season = tonight[:4] if tonight else None
+    parts = [heading(t("Live tables")), live_part(tables)]
+    parts.append(heading(t("Results of the evening") + " " + (tonight or "")))
+    parts.append(results_part(league, tonight))
+    for title, scope in ((t("Standings of the evening"), Scope(evening=tonight)),
+                         (t("Standings of the season"), Scope(season=season))):  # fmt: skip
+        if tonight is None:
+            break
+        parts.append(heading(title) + heading(t("All games"), 3))
+        parts.append(standings_part(league.standings(scope), lang))
+        for kind in KINDS:
+            kind_scope = Scope(scope.evening, scope.season, kind)
+            if league.results(kind_scope):
+                parts.append(f"<h3>{e(TITLES[kind])}</h3>")
+                parts.append(standings_part(league.standings(kind_scope), lang))
+    links = '<a href="/results.csv">CSV</a> · <a href="/results.json">JSON</a>'
+    every = e(t("Every result:"))
+    parts.append(f'<p class="note">{every} {links}</p>')
+    return "".join(parts)
+
+
+def player_body(league: League, name: str) -> str | None:
+    history = league.history(name)
+    if not history:
+        return None
+    rows = [
+        (h.result.evening, h.result.table, TITLES[h.result.kind], h.rank, f"{h.rating:.2f}")
+        for h in reversed(history)
+    ]
+    head = [t("Evening"), t("Table"), t("Game"), t("Rank"), t("Rating")]
+    return chart(history) + grid(head, rows, "history")
+
+
+def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -> Starlette:
+    """The league board's ASGI app."""
+
+    def guarded(handler: Handler) -> Handler:
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except Exception:  # a page never answers 5xx: the reason goes to the log
+                log.exception("the league page %s failed", request.url.path)
+                return HTMLResponse(para(t("Try again in a moment.")))
+
+        return run
+
+    async def board(request: Request) -> Response:
+        lang = language_of(request)
+        with speaking(lang):
+            body = board_body(league, live(), lang)
+            return HTMLResponse(shell(t("Club league"), body, lang, refresh=True))
+
+    async def player(request: Request) -> Response:
+        lang = language_of(request)
+        name = request.path_params["name"][:80]
+        with speaking(lang):
+            body = player_body(league, name)
+            if body is None:
+                page = shell(t("Club league"), para(t("No such player.")), lang)
+                return HTMLResponse(page, status_code=404)
+            title = t("History of {name}").format(name=name)
+            home = e(t("Club league"))
+            back = f'<p><a href="/?lang={lang}">{home}</a></p>'
+            return HTMLResponse(shell(title, body + back, lang))
+
+    async def as_csv(request: Request) -> Response:
+        rows = rows_for_export(league.results())
+        out = io.StringIO()
+        fields = list(rows[0]) if rows else ["result_id"]
+        writer = csv.DictWriter(out, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+        return Response(out.getvalue(), media_type="text/csv; charset=utf-8")
+
+    async def as_json(request: Request) -> Response:
+        return JSONResponse([r.data for r in league.results()])
+
+    async def standings_json(request: Request) -> Response:
+        scope = Scope(
+            request.query_params.get("evening") or None,
+            request.query_params.get("season") or None,
+            request.query_params.get("game") or None,
+        )
+        return JSONResponse([line.__dict__ for line in league.standings(scope)])
+
+    async def style(request: Request) -> Response:
+        return FileResponse(STYLE, media_type="text/css")
+
+    routes = [
+        Route("/", guarded(board)),
+        Route("/player/{name:path}", guarded(player)),
+        Route("/results.csv", guarded(as_csv)),
+        Route("/results.json", guarded(as_json)),
+        Route("/standings.json", guarded(standings_json)),
+        Route("/static/style.css", guarded(style)),
+    ]
+    return Starlette(routes=routes)

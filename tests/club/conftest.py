@@ -1,0 +1,135 @@
+"""A real Mosquitto per test (its own port, password file and ACL), and MQTT readers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.club.broker import BrokerMissing, LocalBroker
+from companion.club.mqtt import client_for
+from companion.club.mqtt import persistent as persistence
+from companion.devices.config.sections import Broker
+
+CLUB = "club"
+USERS = {"league": "league-pw", "table1": "pw1", "table2": "pw2", "table3": "pw3"}
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:
+    """Poll ``condition`` until it is true (returned), failing after a generous deadline."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what or condition}")
+
+
+#: Where the club's tests keep their files: memory (tmpfs) where there is one. A process killed
+#: there leaves its files as on a disk; only the disk's flushes, slow on a busy machine, go.
+MEMORY = Path("/dev/shm")
+
+
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Iterator[Path]:
+    """A fresh folder in memory (else pytest's own): journals, league, broker data."""
+    if not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK)):
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="club-", dir=MEMORY))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[LocalBroker]:
+    try:
+        local = LocalBroker(tmp_path / "broker", USERS, CLUB)
+    except BrokerMissing:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip("Mosquitto is not installed (apt-get install mosquitto)")
+    local.start()
+    yield local
+    local.stop()
+
+
+def login(local: LocalBroker, user: str) -> Broker:
+    return Broker("127.0.0.1", local.port, username=user, password=USERS[user])
+
+
+class Reader:
+    """A plain MQTT subscriber that keeps every message it gets, per topic."""
+
+    def __init__(
+        self, local: LocalBroker, topic: str, user: str = "league", *, persistent: bool = False
+    ) -> None:
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self.lock = threading.Lock()
+        name = f"reader-{id(self)}"
+        self.client = client_for(login(local, user), name, reconnect_s=(0.1, 0.5))
+        self.client.on_message = self._on_message
+        self.client.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda c, u, mid, codes, p: subscribed.set()
+        if persistent:  # the broker keeps its subscription and queues for it while away
+            self.client.connect(
+                "127.0.0.1", local.port, clean_start=False, properties=persistence()
+            )
+        else:
+            self.client.connect("127.0.0.1", local.port)
+        self.client.loop_start()
+        wait_for(subscribed.is_set, what=f"a subscription to {topic}")
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        with self.lock:
+            self.messages.append((message.topic, message.payload, bool(message.retain)))
+
+    def on(self, topic: str) -> list[bytes]:
+        with self.lock:
+            return [payload for t, payload, _ in self.messages if t == topic]
+
+    def json_on(self, topic: str) -> list[dict[str, Any]]:
+        return [json.loads(p) for p in self.on(topic)]
+
+    def at_least(self, topic: str, count: int) -> list[dict[str, Any]]:
+        """Wait until ``count`` messages came on ``topic``; return them all, as JSON."""
+        wait_for(lambda: len(self.on(topic)) >= count, what=f"{count} messages on {topic}")
+        return self.json_on(topic)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def start_league(config: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start `companion league`; return it and its board's address once it has subscribed
+    (a result published before its first subscription would never be kept for it)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "league", "--config", str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    url, subscribed, seen = "", False, []
+    while not (url and subscribed):
+        line = process.stdout.readline()
+        assert line, "the league stopped before it was ready:\n" + "".join(seen)
+        seen.append(line)
+        found = re.search(r"the board is at (http://[0-9.]+:[0-9]+/)", line)
+        url = found.group(1) if found else url
+        subscribed = subscribed or "listening to the tables" in line
+    return process, url

@@ -1,0 +1,69 @@
+"""The league's systemd unit: verified by systemd, hardened to an exposure of 2.0 or lower."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+UNIT = REPO / "systemd" / "companion-league.service"
+
+
+def analyze() -> str:
+    found = shutil.which("systemd-analyze")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("systemd-analyze is missing (Debian's systemd package)")
+        pytest.skip("systemd-analyze is not installed")
+    return found
+
+
+def settings() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            found.setdefault(key, []).append(value)
+    return found
+
+
+def test_the_league_unit_verifies_without_any_warning(tmp_path: Path) -> None:
+    program = tmp_path / "companion"
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    unit = tmp_path / "companion-league.service"
+    unit.write_text(UNIT.read_text().replace("/opt/companion/venv/bin/companion", str(program)))
+    result = subprocess.run(
+        [analyze(), "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+def test_systemd_rates_the_league_unit_2_0_or_lower() -> None:
+    result = subprocess.run(
+        [analyze(), "security", "--offline=true", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert found is not None, result.stdout + result.stderr
+    assert float(found.group(1)) <= 2.0, result.stdout
+
+
+def test_the_password_stays_in_a_credential_and_the_database_in_its_state_folder() -> None:
+    unit = settings()
+    assert unit["LoadCredential"] == ["league.toml:/etc/companion/league.toml"]
+    assert "${CREDENTIALS_DIRECTORY}/league.toml" in unit["ExecStart"][0]
+    assert unit["DynamicUser"] == ["yes"] and unit["StateDirectory"] == ["companion-league"]
+    from companion.devices.config.sections import LeagueSection
+
+    assert str(LeagueSection("club").database).startswith("/var/lib/companion-league/")
+    comments = " ".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
+    for left_off in ("PrivateNetwork", "IPAddressAllow"):
+        assert left_off not in unit and left_off in comments
