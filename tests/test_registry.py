@@ -11,7 +11,6 @@ import pytest
 from companion.benchmarks.glass import opening
 from companion.daemon.flows.base import Flow
 from companion.daemon.table import TableController
-from companion.devices.base import ButtonPressed
 from companion.games.errors import Refusal
 from companion.games.info import GameInfo
 from companion.games.registry import GAMES, KINDS, find_game
@@ -49,7 +48,7 @@ def test_a_registered_game_has_every_part(game: GameInfo) -> None:
     assert issubclass(session_part.BINDING, Binding) and kind == session_part.BINDING.KIND
     players, options = session_part.SET_UP
     log = random_log(kind, random.Random(1), length=60, players=players, options=options)
-    assert len(log) > 10
+    assert len(log) >= min(60, game.shortest)
     flow = importlib.import_module(f"companion.daemon.flows.{kind}").FLOW
     assert issubclass(flow, Flow)
     screens = importlib.import_module(f"companion.render.{kind}")
@@ -60,8 +59,29 @@ def test_a_registered_game_has_every_part(game: GameInfo) -> None:
     bench = importlib.import_module(f"companion.benchmarks.{kind}")
     assert kind == bench.NAME
     players, options = bench.SESSION  # the session benchmark's game of this kind
-    assert len(random_log(kind, random.Random(2), length=30, players=players, options=options)) > 10
+    log = random_log(kind, random.Random(2), length=30, players=players, options=options)
+    assert len(log) >= min(30, game.shortest)
     assert (ROOT / "docs" / "rules" / f"{kind.replace('_', '-')}.md").exists()
+
+
+#: The table-log entries of cards: dealt, turned, held in a hand or played.
+CARD_ENTRIES = {"deal_card", "deal_course", "turn_card", "hand", "play_card"}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)
+def test_a_game_declares_what_it_has_as_its_entries_say(game: GameInfo) -> None:
+    assert game.uses_die == ("roll" in game.entries)
+    assert game.uses_cards == bool(game.entries & CARD_ENTRIES)
+    assert game.has_secret == any(TYPES[entry].SECRET for entry in game.entries)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)
+def test_every_random_game_is_at_least_as_long_as_its_game_declares(game: GameInfo) -> None:
+    players, options = binding_module(game.kind).SET_UP
+    for seed in range(40):
+        rng = random.Random(seed)
+        log = random_log(game.kind, rng, length=400, players=players, options=options)
+        assert len(log) >= game.shortest, f"seed {seed} gives a game of {len(log)} entries"
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.kind)
@@ -91,8 +111,8 @@ def test_the_glass_benchmark_starts_and_plays_every_registered_game(game: GameIn
     bench = importlib.import_module(f"companion.benchmarks.{kind}")
     assert 0 < bench.GLASS_SHARE < 0.8, "the game's own inputs leave room for the shared ones"
     table = TableController(Session.in_memory(), player_names=("Anna", "Ben", "Chloé"))
-    for button in opening(kind):
-        table.handle(ButtonPressed(button))
+    for event in opening(kind):
+        table.handle(event)
     started = table.session.table
     assert started is not None and started.kind == kind
     assert len(started.entries) == 1 + len(bench.GLASS_OPENING) // 3, "every opening input taken"

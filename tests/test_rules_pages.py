@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.registry import GAMES
+
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
 
-#: Each English rules page and the languages it is translated into.
+#: Each registered game's English rules page and the languages it is translated into (the
+#: folders of docs/rules/ holding a page of that name).
 TRANSLATIONS: dict[str, tuple[str, ...]] = {
-    "jumpy-jack": ("fr",),
-    "course-hippique": ("fr",),
-    "jockey": ("fr", "de"),
+    name: tuple(sorted(p.parent.name for p in RULES.glob(f"*/{name}.md")))
+    for name in (game.kind.replace("_", "-") for game in GAMES)
 }
 
 #: How each language writes a number: the pattern, its thousands separator, its decimal mark.

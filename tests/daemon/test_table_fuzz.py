@@ -26,6 +26,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import companion.render.text as text
+from companion.daemon.flows.base import HORSE_BUTTONS
 from companion.daemon.flows.cards import jockey_number
 from companion.daemon.table import TableController
 from companion.devices.base import (
@@ -227,6 +228,12 @@ GAMES = {
     "course-setback": ("horse2", 4, (3,)),
     "jockey": ("horse3", 6, ()),
 }
+# Every other registered game (one a horse button picks), with its most players.
+GAMES.update(
+    (game.kind, (button, game.high, ()))
+    for button, game in zip(HORSE_BUTTONS, MENU, strict=False)
+    if button not in {variant[0] for variant in GAMES.values()}
+)
 
 
 @pytest.mark.parametrize("names", ["short", "long"])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.games.registry import KINDS
 from companion.session.autoplay import random_log
 from companion.session.log import Predict, Roll
 from companion.session.session import Session
@@ -83,7 +84,7 @@ def test_replay_of_a_missing_file_exits_2(
     assert "cannot read" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("kind", ["jumpy_jack", "course_hippique", "jockey"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_export_then_replay_reproduces_the_game_exactly(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

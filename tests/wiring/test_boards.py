@@ -14,8 +14,9 @@ from companion.games.course_hippique.table import COURSE_LENGTHS, HippiqueOption
 from companion.games.course_hippique.track import HORSES as HIPPIQUE_HORSES
 from companion.games.jockey.race import TRACK_LENGTH
 from companion.games.jumpy_jack.board import Board
+from companion.games.registry import GAMES
 
-BOARDS = ("jumpy_jack", "course_hippique", "jockey")
+BOARDS = tuple(game.kind for game in GAMES)
 
 
 def load_board(root: Path, name: str) -> dict[str, Any]:
