@@ -1,6 +1,6 @@
 """Random presses, turns, rolls and scans: the table never fails and every LCD row reads well.
 
-The rule for the rows, checked on every screen of random games of all three games (long
+The rule for the rows, checked on every screen of random games of every game (long
 names, the most players, every variant):
 
 1. Nothing is cut at the 20th column: no row the renderers build is longer than the LCD,
