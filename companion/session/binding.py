@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from companion.games.registry import find_game
 from companion.session.log import LogEntry
-from companion.session.view import PrivateDetails, PublicBoard
+from companion.session.view import NoDetails, PrivateDetails, PublicBoard
 
 
 class Binding(ABC):
@@ -64,9 +64,10 @@ class Binding(ABC):
     def board(self) -> PublicBoard:
         """Return the public figures of the game as plain data."""
 
-    @abstractmethod
     def private(self, player: str) -> PrivateDetails:
-        """Return what only ``player`` may see, as plain data."""
+        """Return what only ``player`` may see, as plain data (a game without secrets or
+        hands keeps this: nothing)."""
+        return NoDetails()
 
     @abstractmethod
     def engine_state(self) -> Any:
