@@ -195,3 +195,11 @@ def test_each_class_name_means_one_thing() -> None:
                 seen.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
     twice = {name: places for name, places in seen.items() if len(places) > 1}
     assert not twice, f"class names defined more than once: {twice}"
+
+
+def test_the_pages_shared_types_are_a_leaf_below_the_state_and_each_game() -> None:
+    web = PACKAGE / "web"
+    assert not {n for n in modules_of(web / "shared.py") if n.startswith("companion.web")}
+    assert "companion.web.state" not in modules_of(web / "games" / "__init__.py")
+    for name in modules_of(web / "state.py"):
+        assert not name.startswith("companion.web.games."), f"web/state.py imports {name}"

@@ -14,14 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.info import Option
 from companion.games.registry import find_game
+from companion.session.view import PrivateDetails, PublicBoard
+from companion.web.shared import Chart, ExtraWork, Public
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the session brings in the engines: a page module imports it on use
     from companion.session.session import Session
-    from companion.session.view import PrivateDetails, PublicBoard
-    from companion.web.state import ChanceWork, Public, Series
-
-    #: The race chart: what it counts ("points", "chips"...), and each player's line.
-    Chart = tuple[str, tuple[Series, ...]]
 
 
 def as_entered(fields: dict[str, Any], session: Session) -> dict[str, Any]:
@@ -29,8 +26,8 @@ def as_entered(fields: dict[str, Any], session: Session) -> dict[str, Any]:
     return fields
 
 
-def no_chances(session: Session) -> ChanceWork | None:
-    """No chances beside the odds: the game has none to show."""
+def no_extras(session: Session) -> ExtraWork | None:
+    """No extras beside the view: the game has none to show."""
     return None
 
 
@@ -50,8 +47,9 @@ class GamePages:
     phone_options: tuple[Option, ...] = ()
     #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind).
     complete: Callable[[dict[str, Any], Session], dict[str, Any]] = as_entered
-    #: Each horse's chance of winning from here, shown beside the odds (None: not now).
-    chances: Callable[[Session], ChanceWork | None] = no_chances
+    #: What the game computes beside the view, for its own parts to show (``Public.extras``;
+    #: Course hippique: each horse's chance of winning from here, beside the odds).
+    extras: Callable[[Session], ExtraWork | None] = no_extras
 
 
 def pages_of(kind: str) -> GamePages:
