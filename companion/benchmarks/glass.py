@@ -40,7 +40,7 @@ from companion.devices.oled import Oled
 from companion.devices.oled_ram import OledWire
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.strip import MemoryStrip
-from companion.games.registry import KINDS
+from companion.games.registry import KINDS, part
 from companion.session.view import PublicBoard
 
 NAME = "glass"
@@ -302,7 +302,7 @@ def opening(game: str) -> tuple[Event, ...]:
     in the menu (its place in the registry; past the last button, the knob turned to it and
     a push), two pushes, then the game's own presses (``GLASS_OPENING`` of its benchmark
     module)."""
-    own: tuple[str, ...] = importlib.import_module(f"companion.benchmarks.{game}").GLASS_OPENING
+    own: tuple[str, ...] = importlib.import_module(part(game, "bench")).GLASS_OPENING
     place = KINDS.index(game)
     if place < len(HORSE_BUTTONS):
         pick: tuple[Event, ...] = (ButtonPressed(HORSE_BUTTONS[place]),)
@@ -320,7 +320,7 @@ def script(
     and that input (``glass_inputs``: in Jumpy Jack a roll, then a horse the roll may move,
     read from ``board``; in the card games a card scanned).
     """
-    own = importlib.import_module(f"companion.benchmarks.{game}")
+    own = importlib.import_module(part(game, "bench"))
     for event in opening(game):
         yield "menu", event
     while True:

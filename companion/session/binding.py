@@ -9,7 +9,7 @@ from enum import StrEnum
 from types import ModuleType
 from typing import Any, ClassVar
 
-from companion.games.registry import find_game
+from companion.games.registry import part
 from companion.session.log import LogEntry
 from companion.session.view import NoDetails, PrivateDetails, PublicBoard
 
@@ -79,7 +79,7 @@ def binding_module(kind: str) -> ModuleType:
 
     Raises Refusal ``unknown_game`` for a kind the registry does not list.
     """
-    return importlib.import_module(f"companion.session.bindings.{find_game(kind).kind}")
+    return importlib.import_module(part(kind, "binding"))
 
 
 def binding_class(kind: str) -> type[Binding]:

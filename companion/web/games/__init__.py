@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.games.info import Option
-from companion.games.registry import find_game
+from companion.games.registry import part
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.shared import Chart, ExtraWork, Public
 
@@ -57,5 +57,5 @@ def pages_of(kind: str) -> GamePages:
 
     Raises Refusal ``unknown_game`` for a kind the registry does not list.
     """
-    pages: GamePages = importlib.import_module(f"{__name__}.{find_game(kind).kind}").PAGES
+    pages: GamePages = importlib.import_module(part(kind, "pages")).PAGES
     return pages
