@@ -16,6 +16,7 @@ names, the most players, every variant):
 from __future__ import annotations
 
 import ast
+import importlib
 import logging
 import random
 import re
@@ -42,6 +43,7 @@ from companion.devices.base import (
 from companion.games.jockey.deck import default_deck
 from companion.games.jumpy_jack import Board
 from companion.games.registry import GAMES as MENU
+from companion.games.registry import HOMES, find_game, part
 from companion.render.language import LANGUAGE_NAMES, speaking
 from companion.session.session import Session
 
@@ -91,10 +93,15 @@ def _literals(path: Path) -> Iterable[str]:
 def vocabulary() -> set[str]:
     """Every word the renderers and the flows write."""
     words: set[str] = set()
-    for folder in ("companion/render", "companion/daemon/flows"):
-        for path in sorted((ROOT / folder).glob("*.py")):
-            for literal in _literals(path):
-                words.update(LETTERS.findall(literal))
+    added = [  # the screens and flow of each game added from outside the package
+        Path(str(importlib.import_module(part(kind, layer)).__file__))
+        for kind in HOMES
+        for layer in ("render", "flow")
+    ]
+    shipped = [p for f in ("render", "daemon/flows") for p in sorted(ROOT.glob(f"companion/{f}/*.py"))]
+    for path in [*shipped, *added]:
+        for literal in _literals(path):
+            words.update(LETTERS.findall(literal))
     words.update(LETTERS.findall("".join(_literals(ROOT / "companion/daemon/table.py"))))
     for game in MENU:  # the titles and option labels each game declares for the menu
         words.update(LETTERS.findall(" ".join([game.title, *(o.label for o in game.options)])))
@@ -168,8 +175,11 @@ def sensible_event(rng: random.Random, table: TableController) -> list[Event]:
     if view.game == "jockey" and view.phase == "racing":
         pile = {f"jockey:{jockey_number(c, default_deck())}" for c in board.pile}
         return [CardScanned("04", rng.choice([c for c in JOCKEY if c not in pile]), "reader")]
-    if view.phase in ("race_over", "match_over", "game_over") and rng.random() < 0.5:
-        return [EncoderTurned(rng.choice((-1, 1, 2)))]  # read the result pages
+    if view.phase in ("race_over", "match_over", "game_over"):
+        if rng.random() < 0.5:
+            return [EncoderTurned(rng.choice((-1, 1, 2)))]  # read the result pages
+    elif view.game is not None and find_game(view.game).uses_die and rng.random() < 0.5:
+        return [ButtonPressed("die"), DieRolled(rng.randint(1, 6))]  # any other die game
     return [ButtonPressed(rng.choice(("horse1", "horse2", "horse3", "push", "push")))]
 
 

@@ -74,7 +74,8 @@ class ChevauxBinding(Binding):
         return self.race_state.board
 
     def engine_state(self) -> Any:
-        return self.race_state
+        """The race as JSON-ready data: its board and whose turn it is."""
+        return {"board": self.race_state.board.to_json(), "turn": self.race_state.turn}
 
 
 BINDING = ChevauxBinding

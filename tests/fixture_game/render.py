@@ -39,7 +39,9 @@ def lcd(view: PublicView) -> tuple[str, ...]:
     last = named(board.roller, rolled) if board.roller else ""
     if board.winner is None:
         return rows([turn_row(view.turn or ""), _("Press the die"), last, squares_row(view)])
-    return rows([_("Game over!"), _("Winner: ") + board.winner, squares_row(view), _("Push: menu")])
+    said = _("Winner: ")
+    winner = said + short(board.winner, COLS - len(said))
+    return rows([_("Game over!"), winner, squares_row(view), _("Push: menu")])
 
 
 def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:

@@ -90,7 +90,8 @@ def test_export_then_replay_reproduces_the_game_exactly(
 ) -> None:
     db = tmp_path / "journal.sqlite3"
     session = Session.open(db)
-    for entry in random_log(kind, random.Random(5), length=150, undo_rate=0.08):
+    log = random_log(kind, random.Random(5), length=150, undo_rate=0.08)
+    for entry in log:
         session.submit(entry)
     session.submit(Roll(9))  # refused (or not this game's): kept apart, never exported
     game = session.game_id
@@ -101,7 +102,7 @@ def test_export_then_replay_reproduces_the_game_exactly(
 
     out = tmp_path / "export.jsonl"
     assert main(["export", str(game), "--db", str(db), "-o", str(out)]) == 0
-    assert len(out.read_text(encoding="utf-8").splitlines()) == 150
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(log)
     assert main(["replay", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     live_view.pop("last_refusal")
