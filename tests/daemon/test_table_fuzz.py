@@ -98,7 +98,8 @@ def vocabulary() -> set[str]:
         for kind in HOMES
         for layer in ("render", "flow")
     ]
-    shipped = [p for f in ("render", "daemon/flows") for p in sorted(ROOT.glob(f"companion/{f}/*.py"))]
+    folders = ("render", "daemon/flows")
+    shipped = [p for f in folders for p in sorted(ROOT.glob(f"companion/{f}/*.py"))]
     for path in [*shipped, *added]:
         for literal in _literals(path):
             words.update(LETTERS.findall(literal))
