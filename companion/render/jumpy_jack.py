@@ -42,6 +42,7 @@ from companion.render.text import (
     COLS,
     MARK,
     PublicView,
+    board_as,
     buttons_lines,
     buttons_row,
     first_fit,
@@ -91,10 +92,7 @@ class SecretDraft:
 
 def board_of(view: PublicView) -> JumpyJackBoard:
     """Return the Jumpy Jack board of ``view``; raises TypeError for another game's view."""
-    board = view.board
-    if not isinstance(board, JumpyJackBoard):
-        raise TypeError(f"not a Jumpy Jack board: {type(board).__name__}")
-    return board
+    return board_as(view, JumpyJackBoard, "Jumpy Jack")
 
 
 def horse_names(board: JumpyJackBoard) -> list[str]:

@@ -7,7 +7,7 @@ from companion.render.language import _
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, colour, frame
 from companion.render.screen import OledScreen, Screen
-from companion.render.text import COLS, PublicView, name_score_row, named, rows, short
+from companion.render.text import COLS, PublicView, board_as, name_score_row, named, rows, short
 from tests.fixture_game.engine import ChevauxBoard
 
 #: The strip of the default build, as board.toml gives it: one start LED per horse, then
@@ -17,10 +17,7 @@ LAYOUT = TrackLeds(20, tuple(range(6, 19)), (19,), tuple(range(6)))
 
 def board_of(view: PublicView) -> ChevauxBoard:
     """The view's board, which is a Petits chevaux board (TypeError otherwise)."""
-    board = view.board
-    if not isinstance(board, ChevauxBoard):
-        raise TypeError(f"not a Petits chevaux board: {type(board).__name__}")
-    return board
+    return board_as(view, ChevauxBoard, "Petits chevaux")
 
 
 def squares_row(view: PublicView) -> str:
