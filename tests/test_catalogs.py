@@ -23,9 +23,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
+from companion.games.registry import HOMES
 from companion.games.text import Message, fits_display
 from companion.render import language
 from companion.render.language import LANGUAGES, LOCALE_DIR, say, speaking
+from tests.registered import home
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {**DEFAULT_KEYWORDS, "Refusal": (2,), "counted": (2, 3), "PageRefusal": (2,)}
@@ -34,6 +36,8 @@ DOMAINS = {
     "companion": ("companion/**.py", KEYWORDS),
     "pages": ("companion/web/**.py", {"t": None, "tn": (1, 2), "marked": None, "refused": (2,)}),
 }
+#: Where a game added from outside the package (in its own folder) says each domain's words.
+ADDED = {"companion": "**.py", "pages": "pages.py"}
 #: At least this many sentences in each domain (a catalog nearly empty is not complete).
 LEAST = {"companion": 200, "pages": 100}
 
@@ -55,10 +59,13 @@ SAMPLES: dict[str, str | int] = {
 
 
 def source_messages(domain: str = "companion") -> dict[str | tuple[str, str], str]:
-    """Every sentence the sources mark for ``domain``, with the file it comes from."""
+    """Every sentence the sources mark for ``domain``, with the file it comes from (a game
+    added from outside the package included: its sentences must be in the catalogs too)."""
     found: dict[str | tuple[str, str], str] = {}
     pattern, keywords = DOMAINS[domain]
-    method_map = [(pattern, "python")]
+    homes = [home(kind) for kind in HOMES]
+    added = [f"{h.relative_to(ROOT).as_posix()}/{ADDED[domain]}" for h in homes if h is not None]
+    method_map = [(pattern, "python"), *((glob, "python") for glob in added)]
     for filename, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, keywords=keywords, comment_tags=()
     ):
