@@ -7,7 +7,9 @@ import random
 
 import pytest
 
+from companion.benchmarks import glass
 from companion.benchmarks.glass import opening
+from companion.daemon.flows import menu
 from companion.daemon.flows.base import Flow
 from companion.daemon.table import TableController
 from companion.games.errors import Refusal
@@ -130,3 +132,17 @@ def test_the_web_benchmark_taps_inputs_a_phone_may_make() -> None:
             players, options, label = page
             assert 1 <= find_game(kind).low <= len(players) and label
             assert set(options) <= {o.key for o in host_options(kind)}
+
+
+def test_the_glass_benchmark_reaches_a_game_past_the_horse_buttons_with_the_knob(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    last = GAMES[-1]
+    seven = (*[g for g in GAMES if g is not last] * 3, last)[-7:]  # the last game seventh
+    monkeypatch.setattr(menu, "GAMES", seven)
+    monkeypatch.setattr(glass, "KINDS", tuple(g.kind for g in seven))
+    table = TableController(Session.in_memory(), player_names=("Anna", "Ben", "Chloé"))
+    for event in opening(last.kind):
+        table.handle(event)
+    started = table.session.table
+    assert started is not None and started.kind == last.kind
