@@ -71,7 +71,8 @@ class Binding(ABC):
 
     @abstractmethod
     def engine_state(self) -> Any:
-        """Return the engine's own saved form (for diagnosis and exact comparisons)."""
+        """Return the engine's own saved form, JSON-ready (for diagnosis, `companion replay
+        --json` and exact comparisons)."""
 
 
 def binding_module(kind: str) -> ModuleType:
