@@ -36,7 +36,7 @@ catalogs-update: $(VENV)/.dev
 	$(BIN)/pybabel update -i companion/locale/companion.pot -d companion/locale -D companion --no-fuzzy-matching
 	rm companion/locale/companion.pot
 	$(BIN)/pybabel extract -F babel-pages.cfg $(PAGE_KEYWORDS) --no-location --sort-output -o companion/locale/pages.pot .
-	$(BIN)/pybabel update -i companion/locale/pages.pot -d companion/locale -D pages --no-location --no-fuzzy-matching
+	$(BIN)/pybabel update -i companion/locale/pages.pot -d companion/locale -D pages --no-fuzzy-matching
 	rm companion/locale/pages.pot
 	$(BIN)/pybabel extract --no-default-keywords -k t --no-location --sort-output -o companion/locale/league.pot companion/club/page.py
 	$(BIN)/pybabel update -i companion/locale/league.pot -d companion/locale -D league --no-fuzzy-matching

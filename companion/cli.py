@@ -14,8 +14,8 @@ from companion import __version__, commands
 
 PROG = "companion"
 DESCRIPTION = (
-    "Runs the table of a horse-racing board game (Jumpy Jack, Course hippique, Jockey): "
-    "reads the die, the buttons and the cards, checks every move, keeps every score."
+    "Runs the table of a horse-racing board game, such as Jumpy Jack, Course hippique or "
+    "Jockey: reads the die, the buttons and the cards, checks every move, keeps every score."
 )
 
 

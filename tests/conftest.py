@@ -1,12 +1,22 @@
-"""Before any test: the gettext catalogs compiled, as `make` and the package build do."""
+"""Before any test: the fixture game registered; the gettext catalogs compiled, as `make` does."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[1]
+# The fixture game (tests/fixture_game/) is registered while the tests run, in this process
+# and in the children it starts (a daemon, a command), before anything imports the registry.
+os.environ["COMPANION_EXTRA_GAMES"] = "tests.fixture_game"
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 LOCALE = Path(__file__).resolve().parents[1] / "companion" / "locale"
 

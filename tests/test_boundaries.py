@@ -6,6 +6,8 @@ import ast
 import sys
 from pathlib import Path
 
+from companion.games.registry import GAMES
+
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 
 #: Libraries that talk to hardware (or draw for it): only companion/devices/ may import them.
@@ -133,7 +135,8 @@ def allowed_games_import(name: str) -> bool:
 
 
 def test_the_checker_sees_the_engine_packages() -> None:
-    assert ENGINES == ["course_hippique", "jockey", "jumpy_jack"]
+    shipped = {g.kind for g in GAMES if (PACKAGE / "games" / g.kind / "__init__.py").exists()}
+    assert ENGINES and sorted(shipped) == ENGINES
     assert {"companion.games.registry", "companion.games.errors"} <= SHARED
     assert not allowed_games_import("companion.games.jumpy_jack.match")
 
@@ -225,3 +228,11 @@ def test_nothing_but_the_daemon_the_benchmarks_and_the_commands_imports_the_club
             assert not name.startswith("companion.club"), (
                 f"{path.relative_to(PACKAGE.parent)} imports {name}"
             )
+
+
+def test_the_pages_shared_types_are_a_leaf_below_the_state_and_each_game() -> None:
+    web = PACKAGE / "web"
+    assert not {n for n in modules_of(web / "shared.py") if n.startswith("companion.web")}
+    assert "companion.web.state" not in modules_of(web / "games" / "__init__.py")
+    for name in modules_of(web / "state.py"):
+        assert not name.startswith("companion.web.games."), f"web/state.py imports {name}"

@@ -8,10 +8,13 @@ same checks hold for the pages' own words (the ``pages`` domain, gathered from c
 
 from __future__ import annotations
 
+import ast
 import gettext
+import re
 import runpy
 import string
-import tokenize
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -20,8 +23,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
+from companion.games.registry import HOMES
 from companion.games.text import Message, fits_display
+from companion.render import language
 from companion.render.language import LANGUAGES, LOCALE_DIR, say, speaking
+from tests.registered import home
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {**DEFAULT_KEYWORDS, "Refusal": (2,), "counted": (2, 3), "PageRefusal": (2,)}
@@ -30,6 +36,8 @@ DOMAINS = {
     "companion": ("companion/**.py", KEYWORDS),
     "pages": ("companion/web/**.py", {"t": None, "tn": (1, 2), "marked": None, "refused": (2,)}),
 }
+#: Where a game added from outside the package (in its own folder) says each domain's words.
+ADDED = {"companion": "**.py", "pages": "pages.py"}
 #: At least this many sentences in each domain (a catalog nearly empty is not complete).
 LEAST = {"companion": 200, "pages": 100}
 
@@ -51,10 +59,13 @@ SAMPLES: dict[str, str | int] = {
 
 
 def source_messages(domain: str = "companion") -> dict[str | tuple[str, str], str]:
-    """Every sentence the sources mark for ``domain``, with the file it comes from."""
+    """Every sentence the sources mark for ``domain``, with the file it comes from (a game
+    added from outside the package included: its sentences must be in the catalogs too)."""
     found: dict[str | tuple[str, str], str] = {}
     pattern, keywords = DOMAINS[domain]
-    method_map = [(pattern, "python")]
+    homes = [home(kind) for kind in HOMES]
+    added = [f"{h.relative_to(ROOT).as_posix()}/{ADDED[domain]}" for h in homes if h is not None]
+    method_map = [(pattern, "python"), *((glob, "python") for glob in added)]
     for filename, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, keywords=keywords, comment_tags=()
     ):
@@ -105,17 +116,70 @@ def test_a_catalog_has_every_sentence_and_no_other(
     assert not stale, f"{language} {domain} keeps sentences no source says: {stale[:5]}"
 
 
-def test_no_page_word_hides_inside_an_f_string() -> None:
-    """Babel does not look inside an f-string's expressions (before Python 3.12): a word of
-    the pages said there would never reach the catalogs."""
-    hidden = []
-    for path in sorted((ROOT / "companion" / "web").glob("*.py")):
-        with path.open("rb") as handle:
-            for token in tokenize.tokenize(handle.readline):
-                f_string = token.type == tokenize.STRING and "f" in token.string[:2].lower()
-                if f_string and any(c in token.string for c in ("{t(", "e(t(", " t(", "tn(")):
-                    hidden.append(f"{path.name}:{token.start[0]}")
-    assert not hidden
+#: Every function that marks a sentence for a catalog, in either domain.
+MARKERS = frozenset(
+    {name for _, keywords in DOMAINS.values() for name in keywords} | {"N_", "tn", "marked"}
+)
+
+
+def marked_inside_f_strings(source: str) -> list[int]:
+    """The lines where a call marking a sentence (a literal) sits inside an f-string.
+
+    Babel's extractor does not look inside an f-string: a sentence marked there never reaches
+    the catalogs, and the table says it in English whatever its language.
+    """
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call):
+                func = inner.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                literal = any(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in inner.args
+                )
+                if name in MARKERS and literal:  # a word looked up by value was marked elsewhere
+                    lines.append(inner.lineno)
+    return lines
+
+
+def test_the_f_string_check_finds_a_sentence_marked_inside_one() -> None:
+    source = "\n".join(
+        [
+            "x = f\"{_('Race over!')} {n}\"",
+            "y = _('Race over!') + f'{n}'",
+            "z = f\"{e(t('odds'))}\"",
+            "w = f'{_(horse)}'",
+        ]
+    )
+    assert marked_inside_f_strings(source) == [1, 3]
+
+
+def test_no_sentence_hides_inside_an_f_string() -> None:
+    hidden = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "companion").rglob("*.py"))
+        for line in marked_inside_f_strings(path.read_text(encoding="utf-8"))
+    ]
+    assert not hidden, "marked sentences Babel cannot see (take them out of the f-string)"
+
+
+def test_a_checkout_without_compiled_catalogs_still_speaks_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for po in LOCALE_DIR.glob("*/LC_MESSAGES/*.po"):  # the sources only, as a fresh clone
+        copy = tmp_path / po.relative_to(LOCALE_DIR)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(po.read_bytes())
+    monkeypatch.setattr(language, "LOCALE_DIR", tmp_path)
+    language.catalog.cache_clear()
+    try:
+        assert language.catalog("fr").gettext("Press the die") == "Lancez le dé"
+        assert language.catalog("de", "pages").gettext("Seal my prediction") != "Seal my prediction"
+        assert not list(tmp_path.rglob("*.mo")), "compiled in memory: the checkout is left as is"
+    finally:
+        language.catalog.cache_clear()
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -184,3 +248,19 @@ def test_the_package_build_compiles_the_catalogs_into_the_package(tmp_path: Path
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "locale/*/LC_MESSAGES/*.mo" in project["tool"]["setuptools"]["package-data"]["companion"]
     assert any(need.startswith("babel") for need in project["build-system"]["requires"])
+
+
+def test_every_option_of_make_catalogs_update_is_one_the_pinned_babel_takes() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ncatalogs-update:", 1)[1].split("\n\n", 1)[0]
+    commands = re.findall(r"pybabel (\w+) (.*)", recipe)
+    assert {command for command, _ in commands} == {"extract", "update"}
+    for command, arguments in commands:
+        usage = subprocess.run(
+            [sys.executable, "-m", "babel.messages.frontend", command, "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for option in re.findall(r"(--[a-z-]+)", arguments):
+            assert re.search(rf"{option}\b", usage), f"pybabel {command} has no {option}"

@@ -9,14 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.registry import BUILT_IN, GAMES
+from tests.registered import rules_page
+
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
 
-#: Each English rules page and the languages it is translated into.
+#: The English rules page of each registered game kept in docs/rules/ (every shipped game's),
+#: and the languages it is translated into (the folders of docs/rules/ holding that page).
 TRANSLATIONS: dict[str, tuple[str, ...]] = {
-    "jumpy-jack": ("fr",),
-    "course-hippique": ("fr",),
-    "jockey": ("fr", "de"),
+    page.stem: tuple(sorted(p.parent.name for p in RULES.glob(f"*/{page.name}")))
+    for page in (rules_page(game.kind) for game in GAMES)
+    if page.parent == RULES
 }
 
 #: How each language writes a number: the pattern, its thousands separator, its decimal mark.
@@ -91,6 +95,10 @@ def codes(path: Path) -> set[str]:
 
 
 PAIRS = [(name, language) for name, languages in TRANSLATIONS.items() for language in languages]
+
+
+def test_every_shipped_game_has_its_rules_page_here() -> None:
+    assert {rules_page(game.kind) for game in BUILT_IN} <= {RULES / f"{n}.md" for n in TRANSLATIONS}
 
 
 def test_the_translated_pages_are_the_ones_the_english_pages_announce() -> None:

@@ -29,8 +29,11 @@ class Figure:
 
 
 def modules() -> list[ModuleType]:
-    """Return every benchmark module, sorted by name."""
-    found = []
+    """Return every benchmark module (and the benchmark of each game added from outside the
+    package, see ``companion/games/registry.py``), sorted by name."""
+    from companion.games.registry import HOMES, part  # only now: it imports every engine
+
+    found = [importlib.import_module(part(kind, "bench")) for kind in HOMES]
     for info in pkgutil.iter_modules(__path__):
         if not info.name.startswith("_"):
             found.append(importlib.import_module(f"{__name__}.{info.name}"))

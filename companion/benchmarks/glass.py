@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.benchmarks import Figure, percentile
+from companion.daemon.flows.base import HORSE_BUTTONS
 from companion.devices.base import RGB, ButtonPressed, EncoderTurned, Event
 from companion.devices.bus import (
     USB_FRAME_S,
@@ -39,7 +40,7 @@ from companion.devices.oled import Oled
 from companion.devices.oled_ram import OledWire
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.strip import MemoryStrip
-from companion.games.registry import KINDS
+from companion.games.registry import KINDS, part
 from companion.session.view import PublicBoard
 
 NAME = "glass"
@@ -296,12 +297,18 @@ def build(config: Config) -> GlassRig:
     return rig
 
 
-def opening(game: str) -> tuple[str, ...]:
-    """The presses that start ``game`` (three players, options as they are): its horse button
-    in the menu (its place in the registry), two pushes, then the game's own
-    (``GLASS_OPENING`` of its benchmark module)."""
-    own: tuple[str, ...] = importlib.import_module(f"companion.benchmarks.{game}").GLASS_OPENING
-    return (f"horse{KINDS.index(game) + 1}", "push", "push", *own)
+def opening(game: str) -> tuple[Event, ...]:
+    """The inputs that start ``game`` (three players, options as they are): its horse button
+    in the menu (its place in the registry; past the last button, the knob turned to it and
+    a push), two pushes, then the game's own presses (``GLASS_OPENING`` of its benchmark
+    module)."""
+    own: tuple[str, ...] = importlib.import_module(part(game, "bench")).GLASS_OPENING
+    place = KINDS.index(game)
+    if place < len(HORSE_BUTTONS):
+        pick: tuple[Event, ...] = (ButtonPressed(HORSE_BUTTONS[place]),)
+    else:
+        pick = (EncoderTurned(place), ButtonPressed("push"))
+    return (*pick, *(ButtonPressed(button) for button in ("push", "push", *own)))
 
 
 def script(
@@ -313,9 +320,9 @@ def script(
     and that input (``glass_inputs``: in Jumpy Jack a roll, then a horse the roll may move,
     read from ``board``; in the card games a card scanned).
     """
-    own = importlib.import_module(f"companion.benchmarks.{game}")
-    for button in opening(game):
-        yield "menu", ButtonPressed(button)
+    own = importlib.import_module(part(game, "bench"))
+    for event in opening(game):
+        yield "menu", event
     while True:
         draw = rng.random()
         if draw < own.GLASS_SHARE:
@@ -466,7 +473,7 @@ LABELS = {
 
 
 def run(quick: bool) -> dict[str, Figure]:
-    """Measure each wiring set-up: three games of scripted inputs, then overlapping presses."""
+    """Measure each wiring set-up: scripted inputs for each game, then overlapping presses."""
     presses = 12 if quick else 40
     figures: dict[str, Figure] = {}
     for name, lcd_hz, oled_hz, own in SETUPS:

@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.benchmarks import Figure
 from companion.games.info import GameInfo
-from companion.games.registry import GAMES
+from companion.games.registry import GAMES, part
 from companion.session.autoplay import random_log
 from companion.session.log import LogEntry
 from companion.session.session import Session
@@ -45,7 +45,7 @@ def _log(game: GameInfo, length: int) -> list[LogEntry]:
 
 def set_up(kind: str) -> tuple[tuple[str, ...], Mapping[str, Any]]:
     """Return the players and options of a game's benchmark (its benchmark module's SESSION)."""
-    players, options = importlib.import_module(f"companion.benchmarks.{kind}").SESSION
+    players, options = importlib.import_module(part(kind, "bench")).SESSION
     return tuple(players), dict(options)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.benchmarks import Figure, percentile
 from companion.benchmarks.daemon import _cpu_seconds, _rss_mb
-from companion.games.registry import KINDS
+from companion.games.registry import KINDS, part
 
 NAME = "web"
 SCOREBOARDS = 10
@@ -170,7 +170,7 @@ def run(quick: bool) -> dict[str, Figure]:
             host, phone = PhoneClient(child.url), PhoneClient(child.url)
             join(child, host, "#host", None)
             game = KINDS[0]
-            taps = importlib.import_module(f"companion.benchmarks.{game}").WEB_TAPS
+            taps = importlib.import_module(part(game, "bench")).WEB_TAPS
             host.send("/api/host", {"do": "new_game", "game": game, "players": "A\nB"})
             join(child, phone, "A", host)
             weights = {
@@ -217,7 +217,7 @@ def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
     croupier laying the course (the pack's cards)."""
     weights = {}
     for kind in KINDS:
-        page = getattr(importlib.import_module(f"companion.benchmarks.{kind}"), "WEB_PAGE", None)
+        page = getattr(importlib.import_module(part(kind, "bench")), "WEB_PAGE", None)
         if page is None:
             continue
         players, options, label = page

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
 from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
-from companion.games.registry import find_game
+from companion.games.registry import part
 from companion.games.text import N_
 from companion.render.language import _, current, speaking
 from companion.render.layout import Layouts
@@ -91,12 +91,11 @@ def lost_change(elapsed: float) -> float:
 
 
 def game_flow(ctx: Context) -> Flow:
-    """Return the flow of the session's game: ``FLOW`` of ``companion.daemon.flows.<kind>``."""
+    """Return the flow of the session's game: ``FLOW`` of its flow module (the registry's)."""
     table = ctx.session.table
     if table is None:
         raise ValueError("no game to show")
-    kind = find_game(table.kind).kind
-    flow: type[Flow] = importlib.import_module(f"companion.daemon.flows.{kind}").FLOW
+    flow: type[Flow] = importlib.import_module(part(table.kind, "flow")).FLOW
     return flow(ctx)
 
 

@@ -40,6 +40,13 @@ class GameInfo:
     menu cycles through; ``teams`` whether the game has the teams variant (offered when the
     players split evenly); ``entries`` the table-log entry types the game takes besides the
     ones every game takes.
+
+    What a game has or needs, for the tests and tools that run over every game:
+    ``has_secret`` (an entry kept from the table until its reveal: a prediction, a guess, a
+    bet or a hand), ``uses_die`` (it is played with a die: it takes ``roll``), ``uses_cards``
+    (cards are dealt, turned or played) and ``shortest`` (the fewest table-log entries, the
+    ``new_game`` included, of a whole game its random inputs play: a test asking for a
+    longer random game asks for no more than this).
     """
 
     kind: str
@@ -50,3 +57,7 @@ class GameInfo:
     options: tuple[Option, ...]
     entries: frozenset[str]
     teams: bool = False
+    has_secret: bool = False
+    uses_die: bool = False
+    uses_cards: bool = False
+    shortest: int = 11

@@ -22,6 +22,7 @@ from companion.render.text import (
     MARK,
     SEALED,
     PublicView,
+    board_as,
     buttons_lines,
     buttons_row,
     first_fit,
@@ -111,10 +112,7 @@ def abbreviation(horse: str) -> str:
 
 def board_of(view: PublicView) -> JockeyBoard:
     """Return the Jockey board of ``view``; raises TypeError for another game's view."""
-    board = view.board
-    if not isinstance(board, JockeyBoard):
-        raise TypeError(f"not a Jockey board: {type(board).__name__}")
-    return board
+    return board_as(view, JockeyBoard, "Jockey")
 
 
 def positions_row(board: JockeyBoard) -> str:

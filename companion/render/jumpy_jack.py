@@ -21,6 +21,7 @@ from companion.games.jumpy_jack import (
     Podium,
 )
 from companion.games.text import N_
+from companion.render.die import keyed_die_screen, turn_row
 from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import (
@@ -41,6 +42,7 @@ from companion.render.text import (
     COLS,
     MARK,
     PublicView,
+    board_as,
     buttons_lines,
     buttons_row,
     first_fit,
@@ -52,7 +54,6 @@ from companion.render.text import (
     race_word,
     rows,
     short,
-    spread_name,
     stars,
 )
 
@@ -91,10 +92,7 @@ class SecretDraft:
 
 def board_of(view: PublicView) -> JumpyJackBoard:
     """Return the Jumpy Jack board of ``view``; raises TypeError for another game's view."""
-    board = view.board
-    if not isinstance(board, JumpyJackBoard):
-        raise TypeError(f"not a Jumpy Jack board: {type(board).__name__}")
-    return board
+    return board_as(view, JumpyJackBoard, "Jumpy Jack")
 
 
 def horse_names(board: JumpyJackBoard) -> list[str]:
@@ -158,13 +156,6 @@ def scores_row(view: PublicView) -> str:
             count=len(leaders)
         )
     return name_score_row(pairs, fallback=fallback)
-
-
-def turn_row(player: str, race: int | None = None) -> str:
-    """Whose turn it is, with the race when the whole name leaves room for it."""
-    if race is None:
-        return named(player, _("'s turn"))
-    return spread_name(player, _("'s turn"), race_word(race), least=len(player))
 
 
 def lcd(
@@ -464,18 +455,6 @@ def move_cue(board: JumpyJackBoard, track: TrackShape, layout: TrackLeds) -> Str
     return StripWalk(path, horse_colour(board, move.horse)) if path else None
 
 
-def keyed_die_rows(view: PublicView, dial: int) -> tuple[str, ...]:
-    """A real die's value being keyed in (``[die] mode = "manual"``): the dial and the keys."""
-    return rows(
-        [
-            turn_row(view.turn or "", view.race),
-            _("Die: turn < {die} > push").format(die=dial),
-            _("Or horse 1-5, die: 6"),
-            scores_row(view),
-        ]
-    )
-
-
 def screen(
     view: PublicView,
     entry: SecretDraft | None,
@@ -488,7 +467,5 @@ def screen(
     """Return the whole picture for ``view`` (``die_dial``: a real die's value being keyed;
     ``guesses``: the guess variant is played)."""
     if die_dial is not None:
-        asked = _("die {die}?").format(die=die_dial)
-        shown = OledScreen(lines=(short(view.turn or "", 10), _("rolls"), asked))
-        return Screen(keyed_die_rows(view, die_dial), shown, leds(view, track, layout))
+        return keyed_die_screen(view, die_dial, scores_row(view), leds(view, track, layout))
     return Screen(lcd(view, entry, page, guesses), oled(view, entry), leds(view, track, layout))

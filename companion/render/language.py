@@ -5,12 +5,13 @@ journals and logs keep the English. The displays say them here, in the language 
 in use: ``speaking(language)`` sets it for the code drawing a picture, ``_`` and ``ngettext``
 look a sentence of the renderers up, ``say`` says a ``Message``. The catalogs are the
 ``.po`` files under ``companion/locale/``, compiled to ``.mo`` files when the package is built
-or installed (and by ``make``).
+or installed (and by ``make``); a catalog not compiled yet is compiled in memory.
 """
 
 from __future__ import annotations
 
 import gettext
+import io
 import logging
 import os
 from collections.abc import Iterator, Mapping
@@ -59,19 +60,39 @@ def system_language(environ: Mapping[str, str] | None = None) -> str:
 
 @cache
 def catalog(language: str, domain: str = DOMAIN) -> gettext.NullTranslations:
-    """Return the compiled catalog of ``domain`` in ``language`` (English when it is missing)."""
+    """Return the catalog of ``domain`` in ``language``.
+
+    The compiled ``.mo`` is read when it is there and not older than its ``.po``; otherwise
+    (a source checkout never compiled, or a ``.po`` changed since) the ``.po`` is compiled in
+    memory, so the table never falls back to English while a catalog of its language is
+    there. English only when neither is there (a warning says so).
+    """
     if language not in LANGUAGES:
         raise ValueError(f"the table does not speak {language!r}: one of {', '.join(LANGUAGES)}")
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    compiled, source = folder / f"{domain}.mo", folder / f"{domain}.po"
+    if source.exists() and (
+        not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime
+    ):
+        return _compiled_in_memory(source)
     try:
         return gettext.translation(domain, LOCALE_DIR, [language])
     except FileNotFoundError:
         if language != "en":
-            log.warning(
-                "no compiled %s catalog for %s: run `make catalogs`; English is shown",
-                domain,
-                language,
-            )
+            log.warning("no %s catalog for %s: English is shown", domain, language)
         return gettext.NullTranslations()
+
+
+def _compiled_in_memory(source: Path) -> gettext.GNUTranslations:
+    """Compile the catalog ``source`` (a ``.po``) as ``make catalogs`` would, in memory."""
+    from babel.messages.mofile import write_mo  # only a checkout without compiled catalogs
+    from babel.messages.pofile import read_po
+
+    compiled = io.BytesIO()
+    with source.open("rb") as text:
+        write_mo(compiled, read_po(text))
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
 
 
 def current() -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.games.registry import KINDS
+from companion.games.registry import KINDS, part
 
 
 class LayoutError(ValueError):
@@ -80,7 +80,7 @@ def default_layout(kind: str) -> Layout:
     """Return the layout a game's screens module declares (``LAYOUT``); KeyError if none."""
     if kind not in KINDS:
         raise KeyError(f"no layout for {kind!r}: the registry lists {', '.join(KINDS)}")
-    layout: Layout = importlib.import_module(f"companion.render.{kind}").LAYOUT
+    layout: Layout = importlib.import_module(part(kind, "render")).LAYOUT
     return layout
 
 

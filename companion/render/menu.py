@@ -25,9 +25,12 @@ def window(items: Sequence[str], cursor: int, visible: int = VISIBLE) -> list[st
     return shown
 
 
-def games(titles: Sequence[str], cursor: int) -> Screen:
-    """The game list: one row per game with its horse button number."""
-    items = [f"{i} {title}" for i, title in enumerate(titles, 1)]
+def games(titles: Sequence[str], cursor: int, buttons: int) -> Screen:
+    """The game list: one row per game, with the number of its horse button when it has one.
+
+    The first ``buttons`` games are picked by a horse button; the others by the knob only.
+    """
+    items = [f"{i} {title}" if i <= buttons else f"  {title}" for i, title in enumerate(titles, 1)]
     return Screen(
         rows([_("Choose a game:"), *window(items, cursor)]),
         OledScreen(lines=(_("Choose"), _("a game"))),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from companion.games.text import DISPLAY_ROWS, DISPLAY_WIDTH, N_, short
 from companion.render.language import _
@@ -33,6 +33,10 @@ SUIT_NAMES: Mapping[str, str] = {
 
 #: The names of the ranks that are words (the others are numbers), for cards in sentences.
 RANK_WORDS = (N_("ace"), N_("jack"), N_("queen"), N_("king"))
+
+
+#: A game's own board type.
+Board = TypeVar("Board")
 
 
 class PublicView(Protocol):
@@ -64,6 +68,15 @@ class PublicView(Protocol):
 
     @property
     def winners(self) -> tuple[str, ...]: ...
+
+
+def board_as(view: PublicView, kind: type[Board], title: str) -> Board:
+    """Return the board of ``view`` as a board of ``kind`` (a game's own board type, declared
+    by its engine); raises TypeError for another game's view (``title``: the game's name)."""
+    board = view.board
+    if not isinstance(board, kind):
+        raise TypeError(f"not a {title} board: {type(board).__name__}")
+    return board
 
 
 def cut(text: str, width: int = COLS) -> str:

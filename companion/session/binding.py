@@ -9,9 +9,9 @@ from enum import StrEnum
 from types import ModuleType
 from typing import Any, ClassVar
 
-from companion.games.registry import find_game
+from companion.games.registry import part
 from companion.session.log import LogEntry
-from companion.session.view import PrivateDetails, PublicBoard
+from companion.session.view import NoDetails, PrivateDetails, PublicBoard
 
 
 class Binding(ABC):
@@ -64,13 +64,15 @@ class Binding(ABC):
     def board(self) -> PublicBoard:
         """Return the public figures of the game as plain data."""
 
-    @abstractmethod
     def private(self, player: str) -> PrivateDetails:
-        """Return what only ``player`` may see, as plain data."""
+        """Return what only ``player`` may see, as plain data (a game without secrets or
+        hands keeps this: nothing)."""
+        return NoDetails()
 
     @abstractmethod
     def engine_state(self) -> Any:
-        """Return the engine's own saved form (for diagnosis and exact comparisons)."""
+        """Return the engine's own saved form, JSON-ready (for diagnosis, `companion replay
+        --json` and exact comparisons)."""
 
 
 def binding_module(kind: str) -> ModuleType:
@@ -78,7 +80,7 @@ def binding_module(kind: str) -> ModuleType:
 
     Raises Refusal ``unknown_game`` for a kind the registry does not list.
     """
-    return importlib.import_module(f"companion.session.bindings.{find_game(kind).kind}")
+    return importlib.import_module(part(kind, "binding"))
 
 
 def binding_class(kind: str) -> type[Binding]:

@@ -129,7 +129,7 @@ class Game:
 
     @property
     def kind(self) -> str:
-        """The game kind (``jumpy_jack``, ``course_hippique``, ``jockey``)."""
+        """The game kind (a kind of the registry, such as ``jumpy_jack``)."""
         return self.start.game
 
     def check(self, entry: LogEntry) -> None:

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, Protocol
 
 from companion.games.text import Message
 from companion.session.log import LogEntry
-
-if TYPE_CHECKING:  # the engines load only with a command that plays
-    from companion.games.course_hippique import CourseHippiqueBoard, CourseHippiquePrivate
-    from companion.games.jockey import JockeyBoard, JockeyPrivate
-    from companion.games.jumpy_jack import JumpyJackBoard, JumpyJackPrivate
 
 
 class NoGame(StrEnum):
@@ -39,11 +34,30 @@ class NoDetails:
         return {}
 
 
-#: A game's public board: each game's engine declares its own, a frozen dataclass whose
-#: ``to_json`` gives the board as the table log and the pages write it.
-PublicBoard: TypeAlias = "JumpyJackBoard | CourseHippiqueBoard | JockeyBoard | NoBoard"
-#: What one player alone may see of a game: each game's engine declares its own.
-PrivateDetails: TypeAlias = "JumpyJackPrivate | CourseHippiquePrivate | JockeyPrivate | NoDetails"
+class PublicBoard(Protocol):
+    """A game's public board, as the shared layers read it: only its JSON.
+
+    Each game's engine declares its own board, a frozen dataclass of its own value types;
+    the game's own modules (its renderer, flow and pages) narrow ``View.board`` to it by
+    type and read its attributes. The session, the journal, the pages' shared parts and
+    ``companion replay`` only write it with ``to_json`` (the table log's and the pages' form).
+    """
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the board as JSON-ready data."""
+        ...
+
+
+class PrivateDetails(Protocol):
+    """What one player alone may see of a game, as the shared layers read it: only its JSON.
+
+    A game with secrets or hands declares its own (narrowed by its own modules, like its
+    board); a game without them gives ``NoDetails``.
+    """
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the details as JSON-ready data."""
+        ...
 
 
 @dataclass(frozen=True)

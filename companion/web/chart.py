@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from companion.web.state import Series
+from companion.web.shared import Series
 
 #: Line colours, one per seat (readable on white and told apart without colour by the labels).
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")

@@ -12,7 +12,7 @@ from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
 from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
-from companion.web.state import Public
+from companion.web.shared import Public
 from companion.web.words import t, tn
 
 GAME_TITLES = {game.kind: game.title for game in GAMES}

@@ -120,7 +120,8 @@ def _new_game() -> str:
             + "</select></label>"
             for option in host_options(game.kind)
         )
-        sets.append(f'<fieldset data-game="{e(game.kind)}"><legend>{e(game.title)}</legend>'
+        hidden = "" if game is GAMES[0] else " hidden"  # the page's script shows the chosen one
+        sets.append(f'<fieldset data-game="{e(game.kind)}"{hidden}><legend>{e(game.title)}</legend>'
                     f"{fields}</fieldset>")  # fmt: skip
     new, which, players, start = (
         e(t("New game")),

@@ -1,6 +1,6 @@
 """Random presses, turns, rolls and scans: the table never fails and every LCD row reads well.
 
-The rule for the rows, checked on every screen of random games of all three games (long
+The rule for the rows, checked on every screen of random games of every game (long
 names, the most players, every variant):
 
 1. Nothing is cut at the 20th column: no row the renderers build is longer than the LCD,
@@ -16,6 +16,7 @@ names, the most players, every variant):
 from __future__ import annotations
 
 import ast
+import importlib
 import logging
 import random
 import re
@@ -26,6 +27,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import companion.render.text as text
+from companion.daemon.flows.base import HORSE_BUTTONS
 from companion.daemon.flows.cards import jockey_number
 from companion.daemon.table import TableController
 from companion.devices.base import (
@@ -41,6 +43,7 @@ from companion.devices.base import (
 from companion.games.jockey.deck import default_deck
 from companion.games.jumpy_jack import Board
 from companion.games.registry import GAMES as MENU
+from companion.games.registry import HOMES, find_game, part
 from companion.render.language import LANGUAGE_NAMES, speaking
 from companion.session.session import Session
 
@@ -90,10 +93,16 @@ def _literals(path: Path) -> Iterable[str]:
 def vocabulary() -> set[str]:
     """Every word the renderers and the flows write."""
     words: set[str] = set()
-    for folder in ("companion/render", "companion/daemon/flows"):
-        for path in sorted((ROOT / folder).glob("*.py")):
-            for literal in _literals(path):
-                words.update(LETTERS.findall(literal))
+    added = [  # the screens and flow of each game added from outside the package
+        Path(str(importlib.import_module(part(kind, layer)).__file__))
+        for kind in HOMES
+        for layer in ("render", "flow")
+    ]
+    folders = ("render", "daemon/flows")
+    shipped = [p for f in folders for p in sorted(ROOT.glob(f"companion/{f}/*.py"))]
+    for path in [*shipped, *added]:
+        for literal in _literals(path):
+            words.update(LETTERS.findall(literal))
     words.update(LETTERS.findall("".join(_literals(ROOT / "companion/daemon/table.py"))))
     for game in MENU:  # the titles and option labels each game declares for the menu
         words.update(LETTERS.findall(" ".join([game.title, *(o.label for o in game.options)])))
@@ -167,8 +176,11 @@ def sensible_event(rng: random.Random, table: TableController) -> list[Event]:
     if view.game == "jockey" and view.phase == "racing":
         pile = {f"jockey:{jockey_number(c, default_deck())}" for c in board.pile}
         return [CardScanned("04", rng.choice([c for c in JOCKEY if c not in pile]), "reader")]
-    if view.phase in ("race_over", "match_over", "game_over") and rng.random() < 0.5:
-        return [EncoderTurned(rng.choice((-1, 1, 2)))]  # read the result pages
+    if view.phase in ("race_over", "match_over", "game_over"):
+        if rng.random() < 0.5:
+            return [EncoderTurned(rng.choice((-1, 1, 2)))]  # read the result pages
+    elif view.game is not None and find_game(view.game).uses_die and rng.random() < 0.5:
+        return [ButtonPressed("die"), DieRolled(rng.randint(1, 6))]  # any other die game
     return [ButtonPressed(rng.choice(("horse1", "horse2", "horse3", "push", "push")))]
 
 
@@ -227,6 +239,12 @@ GAMES = {
     "course-setback": ("horse2", 4, (3,)),
     "jockey": ("horse3", 6, ()),
 }
+# Every other registered game (one a horse button picks), with its most players.
+GAMES.update(
+    (game.kind, (button, game.high, ()))
+    for button, game in zip(HORSE_BUTTONS, MENU, strict=False)
+    if button not in {variant[0] for variant in GAMES.values()}
+)
 
 
 @pytest.mark.parametrize("names", ["short", "long"])

@@ -1,9 +1,10 @@
-"""Whole scripted games of the three games in French, English and German: every screen fits.
+"""Whole scripted games of every game in French, English and German: every screen fits.
 
 The scripts are the golden test's (button, knob, die and card events through whole games of
-each game). Every row the renderers build, and every message flashed, must fit the 20x4 LCD
-whole: a row cut or a sentence wrapped past the fourth row fails; so does a refusal said
-whose sentence the language's catalog lacks (it would show in English).
+each game), and for a game newer than them, scripts drawn the same way. Every row the
+renderers build, and every message flashed, must fit the 20x4 LCD whole: a row cut or a
+sentence wrapped past the fourth row fails; so does a refusal said whose sentence the
+language's catalog lacks (it would show in English).
 """
 
 from __future__ import annotations
@@ -19,14 +20,20 @@ from companion.daemon.flows import base
 from companion.render import language as spoken
 from companion.render import text
 from companion.render.text import COLS, ROWS, fits
+from tests.daemon.test_table_fuzz import GAMES
+from tests.golden.make_inputs import NAMES, table_script
 from tests.golden.test_golden import played
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "golden" / "table_scripts.jsonl.gz"
 
 
 def scripts() -> list[dict[str, Any]]:
+    """The golden test's scripts, and as many drawn now for each game added since."""
     with gzip.open(SCRIPTS, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
+        recorded = [json.loads(line) for line in handle]
+    done = {script["name"].rsplit("-", 2)[0] for script in recorded}
+    added = [game for game in sorted(GAMES) if game not in done]
+    return recorded + [table_script(game, names, 11) for game in added for names in NAMES]
 
 
 def play(script: dict[str, Any], language: str) -> list[tuple[str, ...]]:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from companion.daemon.flows.base import HORSE_BUTTONS
 from companion.daemon.table import TableController
 from companion.devices.base import (
     ButtonHeld,
@@ -16,6 +17,8 @@ from companion.devices.base import (
     Event,
     Tone,
 )
+from companion.games.registry import GAMES
+from companion.render import menu as menu_screens
 from companion.render.layout import LaneLeds, LayoutError, Layouts, TrackLeds, load_layout
 from companion.render.screen import Cue
 from companion.session.log import Predict
@@ -47,23 +50,30 @@ class Table:
         return list(self.ctl.screen().lcd)
 
 
-def test_the_menu_lists_the_three_games_and_the_encoder_moves_the_cursor() -> None:
+def test_the_menu_lists_every_game_and_the_encoder_moves_the_cursor() -> None:
     table = Table(Session.in_memory())
-    assert table.lcd == ["Choose a game:", ">1 Jumpy Jack", " 2 Course hippique", " 3 Jockey"]
+    first = [f"{n} {game.title}" for n, game in enumerate(GAMES[:3], 1)]
+    assert table.lcd == ["Choose a game:", *(f"{' >'[n == 0]}{row}" for n, row in enumerate(first))]
     assert table.ctl.screen().oled.lines == ("Choose", "a game")
+    for number, game in enumerate(GAMES, 1):
+        numbered = f"{number} " if number <= len(HORSE_BUTTONS) else "  "
+        assert f">{numbered}{game.title}" in table.lcd, "the cursor is on the next game"
+        table.turn(1)
+    assert table.lcd[1] == f">1 {GAMES[0].title}", "the cursor wraps round to the first game"
     table.turn(2)
-    assert table.lcd[3] == ">3 Jockey"
     table.press("push")
-    assert table.lcd[0] == "Jockey"
+    assert table.lcd[0] == GAMES[2 % len(GAMES)].title
+
+
+def test_a_game_past_the_last_horse_button_is_listed_without_a_number() -> None:
+    titles = [f"Game {n}" for n in range(1, 8)]
+    lcd = menu_screens.games(titles, 6, buttons=5).lcd
+    assert lcd[1:] == (" 5 Game 5", "   Game 6", ">  Game 7")
 
 
 @pytest.mark.parametrize(
     ("button", "title", "low", "high"),
-    [
-        ("horse1", "Jumpy Jack", 1, 8),
-        ("horse2", "Course hippique", 3, 10),
-        ("horse3", "Jockey", 2, 6),
-    ],
+    [(button, g.title, g.low, g.high) for button, g in zip(HORSE_BUTTONS, GAMES, strict=False)],
 )
 def test_each_game_keeps_the_number_of_players_within_its_limits(
     button: str, title: str, low: int, high: int

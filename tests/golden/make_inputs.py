@@ -97,6 +97,10 @@ def event_data(event: Event) -> dict[str, Any]:
     return {"event": name, **{k: v for k, v in vars(event).items()}}
 
 
+#: The names each table script seats: three short ones, or the longest the LCD may show.
+NAMES = ("short", "long")
+
+
 def table_script(game: str, names: str, seed: int) -> dict[str, Any]:
     rng = random.Random(f"{game}-{names}-{seed}")
     now = [0.0]
@@ -132,7 +136,7 @@ def table_script(game: str, names: str, seed: int) -> dict[str, Any]:
 
 
 def table_scripts() -> list[dict[str, Any]]:
-    return [table_script(game, names, 11) for game in sorted(GAMES) for names in ("short", "long")]
+    return [table_script(game, names, 11) for game in sorted(GAMES) for names in NAMES]
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.games.registry import KINDS
 from companion.session.autoplay import random_log
 from companion.session.log import Predict, Roll
 from companion.session.session import Session
@@ -83,13 +84,14 @@ def test_replay_of_a_missing_file_exits_2(
     assert "cannot read" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("kind", ["jumpy_jack", "course_hippique", "jockey"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_export_then_replay_reproduces_the_game_exactly(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "journal.sqlite3"
     session = Session.open(db)
-    for entry in random_log(kind, random.Random(5), length=150, undo_rate=0.08):
+    log = random_log(kind, random.Random(5), length=150, undo_rate=0.08)
+    for entry in log:
         session.submit(entry)
     session.submit(Roll(9))  # refused (or not this game's): kept apart, never exported
     game = session.game_id
@@ -100,7 +102,7 @@ def test_export_then_replay_reproduces_the_game_exactly(
 
     out = tmp_path / "export.jsonl"
     assert main(["export", str(game), "--db", str(db), "-o", str(out)]) == 0
-    assert len(out.read_text(encoding="utf-8").splitlines()) == 150
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(log)
     assert main(["replay", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     live_view.pop("last_refusal")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from companion.games.registry import KINDS
 from companion.session import autoplay
 from companion.session.binding import binding_module
 from companion.session.log import (
@@ -145,7 +146,7 @@ def test_jockey_hands_are_private_and_the_turn_is_kept() -> None:
 
 
 def test_every_game_plays_to_its_end_through_the_session() -> None:
-    for kind in ("jumpy_jack", "course_hippique", "jockey"):
+    for kind in KINDS:
         rng = random.Random(8)
         session = Session.in_memory()
         players, options = binding_module(kind).SET_UP

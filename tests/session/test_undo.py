@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
+from companion.games.registry import KINDS
 from companion.session.autoplay import random_log
 from companion.session.log import LogEntry, NewGame, Undo
 from companion.session.session import Session
 
-GAMES = ("jumpy_jack", "course_hippique", "jockey")
+GAMES = KINDS
 
 
 def state(session: Session) -> dict[str, Any]:

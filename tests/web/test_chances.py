@@ -14,6 +14,7 @@ from companion.daemon.table import TableController
 from companion.session import autoplay
 from companion.session.session import Session
 from companion.web.fragments import public_html
+from companion.web.games.course_hippique import chances_of
 from companion.web.hub import Hub, Snapshot
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
@@ -47,13 +48,13 @@ def test_an_estimate_is_computed_off_the_loop_and_shown_when_it_arrives() -> Non
     jobs: list[Step] = []
     arrived: list[Step] = []
     odds = RaceOdds(jobs.append, arrived.append)
-    assert public_state(session, odds).chances == ()  # the pages go on without it meanwhile
+    assert chances_of(public_state(session, odds)) == ()  # the pages go on without it meanwhile
     assert len(jobs) == 1 and not arrived
     jobs.pop()()  # the worker
-    assert public_state(session, odds).chances == ()  # kept only in the loop's turn
+    assert chances_of(public_state(session, odds)) == ()  # kept only in the loop's turn
     arrived.pop()()
-    shown = public_state(session, odds).chances
-    assert shown == public_state(session).chances  # the same seeded estimate, computed at once
+    shown = chances_of(public_state(session, odds))
+    assert shown == chances_of(public_state(session))  # the same seeded estimate, computed at once
     assert len(shown) == 4 and all(c.fraction == "" for c in shown)
     assert not jobs  # the same race: nothing computed again
 
@@ -64,7 +65,7 @@ def test_an_estimate_for_a_race_that_moved_on_is_dropped() -> None:
     arrived: list[Step] = []
     odds = RaceOdds(jobs.append, arrived.append)
     public_state(session, odds)
-    before = public_state(session).chances
+    before = chances_of(public_state(session))
     play_until_a_card_is_turned(session, random.Random(7))
     public_state(session, odds)
     stale, fresh = jobs
@@ -72,8 +73,8 @@ def test_an_estimate_for_a_race_that_moved_on_is_dropped() -> None:
     assert not arrived  # the first estimate was not even computed
     fresh()
     arrived.pop()()
-    now = public_state(session, odds).chances
-    assert now == public_state(session).chances and now != before
+    now = chances_of(public_state(session, odds))
+    assert now == chances_of(public_state(session)) and now != before
 
 
 def test_exact_chances_are_computed_at_once() -> None:
@@ -81,13 +82,13 @@ def test_exact_chances_are_computed_at_once() -> None:
     rng = random.Random(3)
     jobs: list[Step] = []
     odds = RaceOdds(jobs.append, jobs.append)
-    while not public_state(session).chances:
+    while not chances_of(public_state(session)):
         table = session.table
         assert table is not None
         entry = autoplay.legal_input(table, rng)
         assert entry is not None and session.submit(entry).accepted
-    chances = public_state(session, odds).chances
-    assert chances == public_state(session).chances
+    chances = chances_of(public_state(session, odds))
+    assert chances == chances_of(public_state(session))
     assert all(c.fraction for c in chances) and not jobs
 
 

@@ -14,12 +14,16 @@ from companion.games.course_hippique.table import COURSE_LENGTHS, HippiqueOption
 from companion.games.course_hippique.track import HORSES as HIPPIQUE_HORSES
 from companion.games.jockey.race import TRACK_LENGTH
 from companion.games.jumpy_jack.board import Board
+from companion.games.registry import BUILT_IN, GAMES
+from tests.registered import board_file
 
-BOARDS = ("jumpy_jack", "course_hippique", "jockey")
+BOARDS = tuple(game.kind for game in GAMES)
+#: The games the companion ships: their board files are in hardware/boards/.
+SHIPPED = tuple(game.kind for game in BUILT_IN)
 
 
 def load_board(root: Path, name: str) -> dict[str, Any]:
-    with (root / "hardware" / "boards" / f"{name}.toml").open("rb") as handle:
+    with board_file(name).open("rb") as handle:
         return tomllib.load(handle)
 
 
@@ -29,7 +33,7 @@ def all_leds(board: dict[str, Any]) -> list[int]:
 
 def test_there_is_one_board_file_per_game(root: Path) -> None:
     files = sorted(p.stem for p in (root / "hardware" / "boards").glob("*.toml"))
-    assert files == sorted(BOARDS)
+    assert files == sorted(SHIPPED)
 
 
 @pytest.mark.parametrize("name", BOARDS)

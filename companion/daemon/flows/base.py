@@ -14,7 +14,7 @@ from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
 from companion.render.text import wrap
-from companion.session.log import LogEntry
+from companion.session.log import LogEntry, NewGame
 from companion.session.session import Session
 from companion.session.view import Outcome, View
 
@@ -90,7 +90,7 @@ class Context:
     #: Builds the flow of the game in progress (set by the controller).
     game_flow: Callable[[Context], Flow] | None = None
     #: Builds the menu (set by the controller).
-    menu_flow: Callable[[Context], Flow] | None = None
+    menu_flow: Callable[[Context], StartMenu] | None = None
     #: The language the table speaks (``en``, ``fr`` or ``de``); the menu's options change it.
     language: str = "en"
     #: Keeps a language chosen at the table for the next start (set by the controller).
@@ -148,3 +148,11 @@ class Flow(ABC):
     def settle(self) -> Reply:
         """Make any input the rules force (a forfeit); called after every change."""
         return Reply()
+
+
+class StartMenu(Flow):
+    """The flow that starts a game; it can open on the choices of a game taken back."""
+
+    @abstractmethod
+    def preset(self, start: NewGame) -> None:
+        """Open on the last step with the game, players and options of ``start``."""

@@ -1,4 +1,4 @@
-"""What the three game flows share: the inputs' dispatch, undo, back to the menu, result pages."""
+"""What every game flow shares: the inputs' dispatch, undo, back to the menu, result pages."""
 
 from __future__ import annotations
 
@@ -138,9 +138,8 @@ class GameFlow(Flow):
         factory = self.ctx.menu_flow
         assert factory is not None
         flow = factory(self.ctx)
-        preset = getattr(flow, "preset", None)
-        if start is not None and callable(preset):
-            preset(start)
+        if start is not None:
+            flow.preset(start)
         return flow
 
     def turn_page(self, steps: int) -> Reply:

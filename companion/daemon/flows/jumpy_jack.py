@@ -23,26 +23,19 @@ UI decisions:
 
 from __future__ import annotations
 
-from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flash, Reply, notice
-from companion.daemon.flows.game import GameFlow
-from companion.devices.base import (
-    ButtonPressed,
-    DieIgnored,
-    DieRolled,
-    EncoderTurned,
-    InputEvent,
-    Tone,
-)
+from companion.daemon.flows.base import Context, Flash, Reply, notice
+from companion.daemon.flows.die import DieGameFlow
+from companion.devices.base import Tone
 from companion.games.jumpy_jack import JumpyJackPrivate, Landing, MatchOptions, Move
 from companion.render import jumpy_jack as render
 from companion.render.language import _, ngettext
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, SEALED, fits, named, ordinal
-from companion.session.log import Forfeit, GuessEntry, MoveEntry, Predict, Roll
+from companion.session.log import Forfeit, GuessEntry, MoveEntry, Predict
 from companion.session.view import PrivateView, View
 
 
-class JumpyJackFlow(GameFlow):
+class JumpyJackFlow(DieGameFlow):
     """Turn die rolls, horse buttons, the encoder and push into a Jumpy Jack match."""
 
     OVER = "match_over"
@@ -72,8 +65,6 @@ class JumpyJackFlow(GameFlow):
         self.target_chosen = False
         self.guess_done: set[str] = set()
         self.guess_race = 0
-        #: A real die's value being dialled (``[die] mode = "manual"``).
-        self.die_dial = 1
         self._learn_guesses()
 
     # -- whose secret is being entered -----------------------------------------------------
@@ -125,46 +116,17 @@ class JumpyJackFlow(GameFlow):
         """The board's horses, in its order."""
         return self.horses
 
-    def handle(self, event: InputEvent) -> Reply:
-        """Apply one device input: the die's here, the others as every game does."""
-        if self.ctx.die == "manual":
-            return self._keyed(event)
-        if isinstance(event, DieIgnored):
-            return Reply(flash=Flash.sentence(_("Wait for the die."), 2.0))
-        if isinstance(event, DieRolled):
-            return self._roll(self.ctx.view(), event.value)
-        if isinstance(event, ButtonPressed) and event.button == "die":
-            return Reply([Cue(rolling=True)]) if self._expects_roll(self.ctx.view()) else Reply()
-        return super().handle(event)
-
-    def _keying(self, view: View) -> bool:
-        """Whether a real die's value is awaited (manual die, nothing else being entered)."""
-        return self.ctx.die == "manual" and self._expects_roll(view) and self._entry(view) is None
-
-    def _keyed(self, event: InputEvent) -> Reply:
-        """A real die: its value is dialled and pushed, or keyed (horse 1 to 5, the die: 6)."""
-        view = self.ctx.view()
-        if isinstance(event, (DieRolled, DieIgnored)):
-            return Reply()  # the die button is a key here, not a die
-        if not self._keying(view):
-            if isinstance(event, ButtonPressed) and event.button == "die":
-                return Reply()
-            return super().handle(event)
-        if isinstance(event, EncoderTurned):
-            self.die_dial = (self.die_dial - 1 + event.steps) % 6 + 1
-            return Reply()
-        if not isinstance(event, ButtonPressed):
-            return super().handle(event)
-        if event.button == "die":
-            return self._roll(view, 6)
-        if event.button == "push":
-            return self._roll(view, self.die_dial)
-        if event.button in HORSE_BUTTONS:
-            return self._roll(view, HORSE_BUTTONS.index(event.button) + 1)
-        return Reply()
-
-    def _expects_roll(self, view: View) -> bool:
+    def expects_roll(self, view: View) -> bool:
+        """A roll is awaited in the roll phase, and after the last secret of a race."""
         return view.phase == "roll" or (view.phase == "predict" and not view.waiting_for)
+
+    def entering(self, view: View) -> bool:
+        """A secret (a prediction, a guess) is being entered."""
+        return self._entry(view) is not None
+
+    def rolled(self, view: View) -> None:
+        """A roll forgets any secret or guess left half-entered."""
+        self.pressed, self.target_chosen, self.target_index = [], False, 0
 
     def on_turn(self, view: View, steps: int) -> Reply:
         """Turn through the opponents a guesser may choose."""
@@ -214,19 +176,6 @@ class JumpyJackFlow(GameFlow):
                 self.target_index, self.target_chosen = 0, False
         if outcome.accepted:
             return notice(named(entry.player, _(": sealed {sealed}").format(sealed=SEALED)))
-        return reply
-
-    def _roll(self, view: View, value: int) -> Reply:
-        kept = self.table.kept_rolls()
-        if kept and self.ctx.die == "electronic":
-            value = kept[0]  # an undone roll comes back before any new random value
-        outcome, reply = self.ctx.submit(Roll(value, view.turn))
-        if not outcome.accepted:
-            return reply
-        self.pressed, self.target_chosen, self.target_index = [], False, 0
-        self.die_dial = 1
-        if self.ctx.die == "manual":
-            return Reply([Cue(tone=Tone.ACCEPTED)])
         return reply
 
     def _move(self, view: View, horse: str) -> Reply:
@@ -296,19 +245,6 @@ class JumpyJackFlow(GameFlow):
             tone=Tone.REFUSED,
         )
 
-    def undo(self) -> Reply:
-        """Undo as every game does; an electronic roll taken back says it will come back."""
-        before = len(self.table.kept_rolls())
-        reply = super().undo()
-        table = self.ctx.session.table
-        if table is None or self.ctx.die != "electronic":
-            return reply
-        kept = table.kept_rolls()
-        if len(kept) > before:
-            said = _("Roll taken back: the die stays {die}.").format(die=kept[0])
-            reply.flash = notice(said).flash
-        return reply
-
     def after_undo(self) -> None:
         """An undone forfeit brings back the roll it lost: take the roll back too."""
         self.pressed, self.target_chosen, self.target_index = [], False, 0
@@ -332,9 +268,14 @@ class JumpyJackFlow(GameFlow):
     def screen(self) -> Screen:
         """Return the picture of the match as it stands."""
         view = self.ctx.view()
-        dial = self.die_dial if self._keying(view) else None
         return render.screen(
-            view, self._entry(view), self.track, self.layout, self.page, dial, self.guess_variant
+            view,
+            self._entry(view),
+            self.track,
+            self.layout,
+            self.page,
+            self.keyed_value(view),
+            self.guess_variant,
         )
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flow, Reply, notice, refused
+from companion.daemon.flows.base import HORSE_BUTTONS, Context, Reply, StartMenu, notice, refused
 from companion.devices.base import ButtonPressed, EncoderTurned, InputEvent, Tone
 from companion.games.errors import Refusal
 from companion.games.info import GameInfo, Option
@@ -77,8 +77,12 @@ def split_teams(names: Sequence[str], teams: int) -> list[list[str]]:
     return [list(names[i * size : (i + 1) * size]) for i in range(teams)]
 
 
-class MenuFlow(Flow):
-    """The three menu steps; ``preset`` brings back the choices of a cancelled game."""
+class MenuFlow(StartMenu):
+    """The three menu steps; ``preset`` brings back the choices of a cancelled game.
+
+    A horse button picks the game of its number; a game past the last horse button is picked
+    with the knob and a push.
+    """
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
@@ -241,7 +245,7 @@ class MenuFlow(Flow):
     def screen(self) -> Screen:
         """Return the menu step as it stands."""
         if self.step == "game":
-            return render.games([g.title for g in GAMES], self.cursor)
+            return render.games([g.title for g in GAMES], self.cursor, len(HORSE_BUTTONS))
         if self.step == "players":
             return render.players(
                 self.spec.title, self.count, self.spec.low, self.spec.high, self.names()

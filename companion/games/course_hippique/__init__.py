@@ -77,4 +77,6 @@ GAME = GameInfo(
         ),
     ),
     entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "turn_card"}),
+    has_secret=True,
+    uses_cards=True,
 )

@@ -78,4 +78,6 @@ GAME = GameInfo(
         Option("hands", N_("Hands"), (None, True), (N_("off"), N_("scan"))),
     ),
     entries=frozenset({"bet", "hand", "play_card"}),
+    has_secret=True,
+    uses_cards=True,
 )

@@ -84,4 +84,6 @@ GAME = GameInfo(
     ),
     entries=frozenset({"roll", "move", "forfeit", "predict", "guess"}),
     teams=True,
+    has_secret=True,
+    uses_die=True,
 )

@@ -17,16 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.games.info import Option
-from companion.games.registry import find_game
-from companion.session.view import PrivateView, View
+from companion.games.registry import part
+from companion.session.view import PrivateDetails, PrivateView, PublicBoard, View
+from companion.web.shared import Chart, ExtraWork, Public
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the session brings in the engines: a page module imports it on use
     from companion.session.session import Session
-    from companion.session.view import PrivateDetails, PublicBoard
-    from companion.web.state import ChanceWork, Public, Series
-
-    #: The race chart: what it counts ("points", "chips"...), and each player's line.
-    Chart = tuple[str, tuple[Series, ...]]
 
 
 @dataclass(frozen=True)
@@ -59,8 +55,8 @@ def as_entered(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
     return fields
 
 
-def no_chances(session: Session) -> ChanceWork | None:
-    """No chances beside the odds: the game has none to show."""
+def no_extras(session: Session) -> ExtraWork | None:
+    """No extras beside the view: the game has none to show."""
     return None
 
 
@@ -81,8 +77,9 @@ class GamePages:
     #: A phone's checked fields completed on the loop's thread (e.g. a card tapped by kind),
     #: from the seat's sight alone: the public view and that seat's own private view.
     complete: Callable[[dict[str, Any], SeatSight], dict[str, Any]] = as_entered
-    #: Each horse's chance of winning from here, shown beside the odds (None: not now).
-    chances: Callable[[Session], ChanceWork | None] = no_chances
+    #: What the game computes beside the view, for its own parts to show (``Public.extras``;
+    #: Course hippique: each horse's chance of winning from here, beside the odds).
+    extras: Callable[[Session], ExtraWork | None] = no_extras
 
 
 def pages_of(kind: str) -> GamePages:
@@ -90,5 +87,5 @@ def pages_of(kind: str) -> GamePages:
 
     Raises Refusal ``unknown_game`` for a kind the registry does not list.
     """
-    pages: GamePages = importlib.import_module(f"{__name__}.{find_game(kind).kind}").PAGES
+    pages: GamePages = importlib.import_module(part(kind, "pages")).PAGES
     return pages

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.course_hippique import (
@@ -17,11 +18,35 @@ from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
-from companion.web.state import Chance, ChanceWork, Public, Series, running
+from companion.web.shared import ExtraWork, Public, Series, running
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A horse's chance of winning the race from here (beside its odds)."""
+
+    horse: str
+    probability: float
+    #: The exact fraction ("7/20"), or "" for an estimate (the setback variant).
+    fraction: str = ""
+
+
+@dataclass(frozen=True)
+class Chances:
+    """Every horse's chance, the game's extras on the pages (``Public.extras``)."""
+
+    horses: tuple[Chance, ...]
+
+
+def chances_of(state: Public) -> tuple[Chance, ...]:
+    """The chances the state carries: () before the course is laid, once the race is won, or
+    while an estimate is being worked out."""
+    return state.extras.horses if isinstance(state.extras, Chances) else ()
+
 
 #: The game's phases in the pages' words.
 PHASES = {
@@ -59,7 +84,7 @@ def board_html(state: Public) -> str:
         return ""
     finish = board.finish or 8
     lanes = "".join(lane(_suit(s.letter), v, finish) for s, v in board.positions.items())
-    odds = _odds({s.letter: v for s, v in board.odds.items()}, state.chances)
+    odds = _odds({s.letter: v for s, v in board.odds.items()}, chances_of(state))
     info = t("Croupier: {croupier} · largest stake: {stake} · cards left: {left}").format(
         croupier=board.croupier,
         stake=NOT_SET if board.max_bet is None else board.max_bet,
@@ -127,7 +152,9 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     phase = view.get("phase")
     croupier = board.croupier
     if phase == "betting" and player != croupier:
-        chance = {c.horse: t(", chance {chance}").format(chance=_percent(c)) for c in state.chances}
+        chance = {
+            c.horse: t(", chance {chance}").format(chance=_percent(c)) for c in chances_of(state)
+        }
         odds = {s.letter: v for s, v in board.odds.items()}
         horses = ((h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}") for h in SUITS)
         fields = select("horse", horses, t("Horse")) + stepper("stake", t("Stake"), board.max_bet)
@@ -179,7 +206,7 @@ def chart(
     )
 
 
-def chances(session: Session) -> ChanceWork | None:
+def chances(session: Session) -> ExtraWork | None:
     """The race's chances as the engine computes them (exact, or in the setback variant a
     seeded estimate, too slow for the loop's thread), keyed by the cards laid and turned; None
     before a race or once won."""
@@ -189,18 +216,20 @@ def chances(session: Session) -> ChanceWork | None:
         return None
     key = (session.game_id, game.race_number, game.course, game.turned)
     work = game.chances_as_now(samples=SAMPLES)
-    return ChanceWork(key, lambda: _chances(work), slow=game.options.setback is not None)
+    return ExtraWork(key, lambda: _chances(work), slow=game.options.setback is not None)
 
 
-def _chances(work: Callable[[], RaceChances]) -> tuple[Chance, ...]:
+def _chances(work: Callable[[], RaceChances]) -> Chances | None:
     try:
         found = work()
     except Refusal:  # no usable course yet
-        return ()
-    return tuple(
-        Chance(h.horse.letter, h.probability, "" if h.exact is None else str(h.exact))
-        for h in found.horses
+        return None
+    return Chances(
+        tuple(
+            Chance(h.horse.letter, h.probability, "" if h.exact is None else str(h.exact))
+            for h in found.horses
+        )
     )
 
 
-PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, chances=chances)
+PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, extras=chances)

@@ -10,7 +10,7 @@ from companion.render.language import word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import e, entry_form, grid, lane, select
-from companion.web.state import Public, Series, running
+from companion.web.shared import Public, Series, running
 from companion.web.words import marked, t
 
 #: The match's phases in the pages' words.

@@ -107,12 +107,18 @@
       post("/api/input", data, settled);
     }
   });
-  // The host's new-game form shows the options of the game chosen.
+  // The host's new-game form shows the options of the game chosen, and only those.
+  function showGame(form) {
+    var chosen = form.getAttribute("data-game");
+    var sets = form.querySelectorAll("fieldset[data-game]");
+    for (var i = 0; i < sets.length; i++) { sets[i].hidden = sets[i].getAttribute("data-game") !== chosen; }
+  }
   document.addEventListener("change", function (event) {
     var target = event.target;
     if (target.form) { target.form.setAttribute("data-touched", "1"); }
     if (target.tagName === "SELECT" && target.className === "game") {
       target.form.setAttribute("data-game", target.value);
+      showGame(target.form);
     }
   });
 
@@ -171,7 +177,10 @@
     var into = fresh.querySelector("form[" + key + "='" + form.getAttribute(key) + "']");
     if (!into) { return; }
     into.setAttribute("data-touched", "1");
-    if (form.getAttribute("data-game")) { into.setAttribute("data-game", form.getAttribute("data-game")); }
+    if (form.getAttribute("data-game")) {
+      into.setAttribute("data-game", form.getAttribute("data-game"));
+      showGame(into);
+    }
     var items = form.elements;
     for (var i = 0; i < items.length; i++) {
       var item = items[i];
