@@ -23,7 +23,7 @@ $(VENV)/.dev: pyproject.toml | $(BIN)/python
 CATALOGS := $(wildcard companion/locale/*/LC_MESSAGES/*.po)
 KEYWORDS := -k Refusal:2 -k counted:2,3 -k PageRefusal:2
 # The pages' own words (domain "pages"), gathered from companion/web only.
-PAGE_KEYWORDS := --no-default-keywords -k t -k tn:1,2 -k marked -k refused:2
+PAGE_KEYWORDS := --no-default-keywords -k t -k tn:1,2 -k marked -k refused:3
 
 catalogs: $(CATALOGS:.po=.mo)
 

@@ -34,7 +34,7 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "Refusal": (2,), "counted": (2, 3), "PageRefusal
 #: Each domain: where its sentences are, and the keywords marking them (as the Makefile's).
 DOMAINS = {
     "companion": ("companion/**.py", KEYWORDS),
-    "pages": ("companion/web/**.py", {"t": None, "tn": (1, 2), "marked": None, "refused": (2,)}),
+    "pages": ("companion/web/**.py", {"t": None, "tn": (1, 2), "marked": None, "refused": (3,)}),
 }
 #: Where a game added from outside the package (in its own folder) says each domain's words.
 ADDED = {"companion": "**.py", "pages": "pages.py"}

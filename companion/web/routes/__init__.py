@@ -1,0 +1,1 @@
+"""The app's routes, one module a part of the pages: each module lists its ``ROUTES``."""

@@ -1,0 +1,54 @@
+"""The live socket: every open page gets the newest picture it may see, pushed by the hub."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from companion.web.guard import MAX_SOCKETS, same_origin
+from companion.web.hub import REJOIN, PageSocket
+from companion.web.routes.common import client, is_host, seat_of, served
+from companion.web.seats import HOST
+from companion.web.shapes import text_frame
+
+
+async def live(socket: WebSocket) -> None:
+    side = served(socket).side
+    hub = side.hub
+    if not same_origin(socket.headers):
+        await socket.close(code=1008)
+        return
+    page = socket.query_params.get("page", "board")
+    seat = seat_of(socket) if page == "play" else None
+    host_seat = page == "host" and is_host(socket)
+    await socket.accept()  # from here a refusal is a closing code the page acts on
+    if (page == "play" and seat is None) or (page == "host" and not host_seat):
+        await socket.close(code=REJOIN)  # the page goes back to joining
+        return
+    held = seat if seat is not None else (HOST if host_seat else None)
+    stamp = side.seats.stamps().get(held, "") if held else ""
+    holder = held or (HOST if is_host(socket) else seat_of(socket))  # a seat's scoreboard
+    connection = PageSocket(socket, seat, host_seat, stamp, client(socket), holder)
+    if not await hub.admit(connection, MAX_SOCKETS):  # from now on every change is drawn...
+        return
+    await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
+    task = asyncio.ensure_future(hub.serve(connection))
+    try:
+        while True:  # pages only ping; anything else, or too large, closes the socket
+            message = await text_frame(socket)
+            if message is None:  # a binary frame: no page sends one
+                await socket.close(code=1003)
+                break
+            if len(message) > 64:
+                await socket.close(code=1009)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        task.cancel()
+        hub.connections.discard(connection)
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/live", live)]
