@@ -37,7 +37,7 @@ def seat_request(player: str, data: object) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PageRefusal("malformed", "That was not an input.")
     kind = data.get("type")
-    if kind not in SEAT_TYPES:
+    if not isinstance(kind, str) or kind not in SEAT_TYPES:
         raise PageRefusal("not_from_a_phone", "That input is made at the table.")
     fields: dict[str, Any] = {k: v for k, v in data.items() if k != "player"}
     if kind == "bet" and "kind" in fields:
