@@ -511,10 +511,10 @@ def test_an_idle_link_sleeps_until_the_pico_speaks_or_work_comes(pico: FakePico)
     time.sleep(0.5)
     assert ports[-1].reads - before <= 3, "the idle link kept reading the port"
     assert link.ping() < 0.25, "a request queued while idle waited"
-    pico.press("spare2")
-    assert sink.wait(lambda e: isinstance(e, ButtonPressed), 2.0) == ButtonPressed("spare2")
+    pico.press("spare2")  # (waits that should succeed are long: the machine may be busy)
+    assert sink.wait(lambda e: isinstance(e, ButtonPressed), 10.0) == ButtonPressed("spare2")
     pico.unplug()
-    sink.wait(status(False, "unplugged"), timeout=1.0)
+    sink.wait(status(False, "unplugged"), timeout=10.0)
     pico.plug()
     sink.wait(status(True, "connected"))
     started = time.monotonic()
