@@ -11,32 +11,23 @@ from pathlib import Path
 
 from companion.club.payloads import result_payload
 from companion.club.publisher import Publisher
-from companion.daemon.loop import Daemon, Outputs
+from companion.daemon.loop import Daemon, Outputs, OutputsBeside
 from companion.devices.config.sections import ClubSection
-from companion.render.screen import Cue, Screen
+from companion.render.screen import Screen
 from companion.session.session import Session
 
 
-class ClubOutputs:
+class ClubOutputs(OutputsBeside):
     """The panel's outputs, and the club's broker as one more (it never waits for it)."""
 
     def __init__(self, panel: Outputs, publisher: Publisher, session: Session) -> None:
-        self.panel = panel
+        super().__init__(panel)
         self.publisher = publisher
         self.session = session
 
     def show(self, screen: Screen) -> None:
         self.panel.show(screen)
         self.publisher.board(self.session.view())
-
-    def cue(self, cue: Cue, screen: Screen) -> None:
-        self.panel.cue(cue, screen)
-
-    def maintain(self) -> float | None:
-        return self.panel.maintain()
-
-    def goodbye(self) -> None:
-        self.panel.goodbye()
 
 
 def install(section: ClubSection, daemon: Daemon, session: Session, journal: Path) -> Publisher:

@@ -73,6 +73,26 @@ class Outputs(Protocol):
         """Show "bye", turn the LEDs off, silence the buzzer, release everything."""
 
 
+class OutputsBeside:
+    """The panel's outputs with one more view beside them: a subclass adds to ``show``; cues,
+    retries and the goodbye are the panel's."""
+
+    def __init__(self, panel: Outputs) -> None:
+        self.panel = panel
+
+    def show(self, screen: Screen) -> None:
+        self.panel.show(screen)
+
+    def cue(self, cue: Cue, screen: Screen) -> None:
+        self.panel.cue(cue, screen)
+
+    def maintain(self) -> float | None:
+        return self.panel.maintain()
+
+    def goodbye(self) -> None:
+        self.panel.goodbye()
+
+
 class Notify(Protocol):
     """The systemd side: readiness, watchdog pings, stopping."""
 

@@ -268,6 +268,7 @@ class _Buttons(_GpioDevice):
     ) -> None:
         super().__init__(scheduler)
         self.pins = dict(pins)
+        self._holds = 0
         lines = self._open(list(pins.values()), pin_factory)
         self._debouncers: dict[str, Debouncer] = {}
         for name, line in zip(pins, lines, strict=True):
@@ -299,6 +300,19 @@ class _Buttons(_GpioDevice):
     def _released(self, name: str) -> None:
         """A button came back up; plain buttons say nothing."""
 
+    def _hold_from(self, name: str, hold_s: float) -> None:
+        """Emit ButtonHeld(name) once if the button is still down ``hold_s`` after it closed."""
+        self._holds += 1
+        hold = self._holds
+        # The press is seen one debounce window after the contact closed: count from there.
+        delay = max(0.0, hold_s - self._debouncers[name].window_s)
+        self._scheduler.call_later(delay, lambda: self._held(name, hold))
+
+    def _held(self, name: str, hold: int) -> None:
+        with self._lock:
+            if hold == self._holds and self.is_pressed(name):
+                self._emit(ButtonHeld(name))
+
 
 class PushButton(_Buttons):
     """One button to GND: each press emits ButtonPressed(name) ("push" by default).
@@ -318,24 +332,14 @@ class PushButton(_Buttons):
         pin_factory: PinFactory = None,
     ) -> None:
         self.hold_s = hold_s
-        self._holds = 0
         super().__init__(
             {name: pin}, debounce_ms=debounce_ms, scheduler=scheduler, pin_factory=pin_factory
         )
 
     def _pressed(self, name: str) -> None:
         self._emit(ButtonPressed(name))
-        if self.hold_s is None:
-            return
-        self._holds += 1
-        hold = self._holds
-        delay = max(0.0, self.hold_s - self._debouncers[name].window_s)
-        self._scheduler.call_later(delay, lambda: self._held(name, hold))
-
-    def _held(self, name: str, hold: int) -> None:
-        with self._lock:
-            if hold == self._holds and self.is_pressed(name):
-                self._emit(ButtonHeld(name))
+        if self.hold_s is not None:
+            self._hold_from(name, self.hold_s)
 
 
 class HorseButtons(_Buttons):
@@ -429,22 +433,12 @@ class UndoButton(_Buttons):
         pin_factory: PinFactory = None,
     ) -> None:
         self.hold_s = hold_s
-        self._holds = 0
         super().__init__(
             {name: pin}, debounce_ms=debounce_ms, scheduler=scheduler, pin_factory=pin_factory
         )
 
     def _pressed(self, name: str) -> None:
-        self._holds += 1
-        hold = self._holds
-        # The press is seen one debounce window after the contact closed: count from there.
-        delay = max(0.0, self.hold_s - self._debouncers[name].window_s)
-        self._scheduler.call_later(delay, lambda: self._held(name, hold))
-
-    def _held(self, name: str, hold: int) -> None:
-        with self._lock:
-            if hold == self._holds and self.is_pressed(name):
-                self._emit(ButtonHeld(name))
+        self._hold_from(name, self.hold_s)
 
 
 class Encoder(_GpioDevice):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.daemon.flows.base import Context, Reply, notice, refused
-from companion.daemon.loop import Daemon, Outputs
+from companion.daemon.loop import Daemon, Outputs, OutputsBeside
 from companion.daemon.table import TableController
 from companion.devices.base import PUSH_HOLD_S, ButtonHeld, ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
@@ -463,11 +463,11 @@ class WebTable:
         self.controller.close()
 
 
-class WebOutputs:
+class WebOutputs(OutputsBeside):
     """The panel's outputs, and the pages as one more view: published after every change."""
 
     def __init__(self, panel: Outputs, side: TableSide) -> None:
-        self.panel = panel
+        super().__init__(panel)
         self.side = side
 
     def show(self, screen: Screen) -> None:
@@ -479,12 +479,3 @@ class WebOutputs:
         if len(lines) == 2 and lines[0] == QR and callable(show_image):
             show_image(oled_image(self.side.join_url, lines[1]))
         self.side.refresh()
-
-    def cue(self, cue: Cue, screen: Screen) -> None:
-        self.panel.cue(cue, screen)
-
-    def maintain(self) -> float | None:
-        return self.panel.maintain()
-
-    def goodbye(self) -> None:
-        self.panel.goodbye()
