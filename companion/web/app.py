@@ -132,7 +132,7 @@ def create_app(
         return html_in_language(lambda: host_page(snap.public, snap.host))
 
     async def join(request: Request) -> Response:
-        players = await side.read(side.players)
+        players = await side.read(side.joinable)
         wants_host = "host" in request.query_params
         taken, hosted = side.seats.taken(), side.host_taken()
         return html_in_language(lambda: join_page(players, taken, wants_host, hosted))
@@ -157,7 +157,7 @@ def create_app(
             return refused("wrong_code", "Wrong code: read it on the table.", 403)
         if seat == HOST and side.host_taken():
             return refused("host_taken", "This table has a host already.", 409)
-        players = await side.read(side.players)
+        players = await side.read(side.joinable)
         if seat != HOST and seat not in players:
             return refused("no_such_seat", "There is no such seat.", 404)
         asked = side.joins.ask(seat)
@@ -202,6 +202,15 @@ def create_app(
             with speaking(side.language):
                 return refusal(error.code, _(error.sentence))
         return answered(await side.seat_input(seat, game_id, fields))
+
+    async def leave(request: Request) -> Response:
+        data = await body(request)
+        if isinstance(data, Response):
+            return data
+        seat = seat_of(request)
+        if seat is None:
+            return refused("no_seat", "This phone has no seat: join first.", 401)
+        return answered(await side.leave(seat))
 
     async def host_command(request: Request) -> Response:
         data = await body(request)
@@ -288,6 +297,7 @@ def create_app(
             Route("/api/join", ask_seat, methods=["POST"]),
             Route("/api/join", seat_status, methods=["GET"]),
             Route("/api/input", make_input, methods=["POST"]),
+            Route("/api/leave", leave, methods=["POST"]),
             Route("/api/host", host_command, methods=["POST"]),
             Route("/host/log/{game_id:int}", game_log),
             Route("/static/{name}", static),

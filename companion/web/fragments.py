@@ -63,6 +63,27 @@ def public_html(state: Public) -> str:
     return f'<section id="public">{"".join(parts)}</section>'
 
 
+def sitting_out_html(person: str, game_on: bool) -> str:
+    """Return the part of a person of the room who is not in the game in progress (or of
+    everyone while no game is on): who they are, and that the scoreboard follows."""
+    said = t("You sit this game out: the scoreboard is below.")
+    if not game_on:
+        said = t("No game is on yet: the host starts one.")
+    return (
+        '<section id="private"><h2>' + e(t("You are {player}").format(player=person)) + "</h2>"
+        f'<p class="hint">{e(said)}</p>{leave_form()}</section>'
+    )
+
+
+def leave_form() -> str:
+    """The button a person taps to leave the room (their seat goes)."""
+    ask, leave = e(t("Leave the table for the evening?")), e(t("Leave the table"))
+    return (
+        f'<form class="leave" data-leave="1" data-confirm="{ask}">'
+        f'<button type="submit">{leave}</button></form>'
+    )
+
+
 def private_html(player: str, private: PrivateView, state: Public) -> str:
     """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
     view = state.view

@@ -24,7 +24,7 @@ from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, named, rows
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
-from companion.web.fragments import private_html, public_html
+from companion.web.fragments import private_html, public_html, sitting_out_html
 from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
@@ -91,6 +91,8 @@ class TableSide:
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
         self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
         controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
+        #: The names the configuration offers the panel's start menu (after the room's people).
+        self._configured = controller.ctx.player_names
 
     def open_host_seat(self) -> Reply:
         """The menu opens the host's seat to a new phone (on the loop's thread)."""
@@ -115,10 +117,16 @@ class TableSide:
     # -- on the loop's thread ------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Follow the game in progress; redraw the pages when any is open (else later)."""
+        """Follow the game in progress (its players take the room's first seats, and keep
+        their phones); redraw the pages when any is open (else later)."""
         session = self.controller.session
-        if self.seats.follow(session.game_id):
-            self.joins.renew()
+        if self.seats.follow(session.game_id) and session.table is not None:
+            self.seats.seat_order(session.table.start.players)
+        people = self.seats.people()
+        self.controller.ctx.player_names = (
+            *people,
+            *(n for n in self._configured if n not in people),
+        )  # the panel's start menu offers the room's people first, in seat order
         self._stale = True
         if self.hub.connections:
             self.drawn()
@@ -152,11 +160,14 @@ class TableSide:
         private = {
             p: private_html(p, private_state(session, p), public) for p in players if p in taken
         }
+        for person in self.seats.people():  # seated, not playing: the scoreboard, and a word
+            if person in taken and person not in private:
+                private[person] = sitting_out_html(person, bool(players))
         host = ""
         if HOST in taken:
             host = host_html(
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
-                session.game_id, taken,
+                session.game_id, taken, self.seats.people(),
             )  # fmt: skip
         snapshot = Snapshot(
             self._version, public_html(public), private, host, self.seats.stamps(), self.language
@@ -176,6 +187,11 @@ class TableSide:
         """The current game's players."""
         table = self.controller.session.table
         return table.start.players if table is not None else ()
+
+    def joinable(self) -> tuple[str, ...]:
+        """The seats a phone may ask for: the current game's players, then the room's others."""
+        players = self.players()
+        return (*players, *(p for p in self.seats.people() if p not in players))
 
     def overlay(self, screen: Screen) -> tuple[Screen, str | None]:
         """``screen`` with joining over what it leaves free; the key of the request it asks
@@ -221,7 +237,7 @@ class TableSide:
         if request.seat == HOST and self.host_taken():
             self.joins.settle(key, None)  # the host's seat is given over only from the table
             return refused(_("This table has a host."))
-        if request.seat != HOST and request.seat not in self.players():
+        if request.seat != HOST and request.seat not in self.joinable():
             self.joins.settle(key, None)
             return refused(_("That seat is gone."))
         self.joins.settle(key, self.seats.issue(request.seat))
@@ -229,6 +245,14 @@ class TableSide:
             self.joins.close_host()
             return notice(_("Host: phone joined."))
         return notice(fitted(_("{seat}: phone joined."), request.seat))
+
+    def end_evening(self) -> Reply:
+        """The evening is over: the room empties (its phones go back to joining), the code
+        is new and the phones still waiting are declined; the host's seat stays."""
+        self.seats.end_evening()
+        self.joins.decline_all()
+        self.joins.renew()
+        return notice(_("Evening over."))
 
     def decline_all(self) -> Reply:
         """Decline every request waiting (the host page's "decline all")."""
@@ -288,6 +312,23 @@ class TableSide:
         answer.append(Answer(False, outcome.code or "refused", said))
         return reply
 
+    async def leave(self, person: str) -> Answer:
+        """``person`` leaves the room, on the daemon's loop; a player of the game in
+        progress stays seated until it is over (their phone is still needed)."""
+        answer: list[Answer] = []
+
+        def change(ctx: Context) -> Reply:
+            table = ctx.session.table
+            if table is not None and person in self.players() and not table.binding.finished():
+                answer.append(Answer(False, "in_game", t("Finish this game first.")))
+                return Reply()
+            self.seats.leave(person)
+            answer.append(Answer(True))
+            return notice(fitted(_("{seat} has left."), person))
+
+        await self.enter(change)
+        return answer[0] if answer else self._ignored(marked("That was ignored."))
+
     async def host_command(self, command: str, data: dict[str, Any]) -> Answer:
         """Do one of the host page's commands on the daemon's loop."""
         answer: list[Answer] = []
@@ -322,6 +363,8 @@ class TableSide:
             return self.confirm(key, yes)
         if command == "decline_all":
             return self.decline_all()
+        if command == "end_evening":
+            return self.end_evening()
         if command == "new_game":
             configured = self.controller.ctx.game_options.get(str(data.get("game")))
             entry = new_game_entry(data, configured)
