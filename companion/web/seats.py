@@ -39,6 +39,13 @@ _SCHEMA = (
         position INTEGER NOT NULL
     )
     """,
+    # The evening began after this game (0: with the journal); one row at most.
+    """
+    CREATE TABLE IF NOT EXISTS evening (
+        one INTEGER PRIMARY KEY CHECK (one = 1),
+        since_game INTEGER NOT NULL
+    )
+    """,
 )
 
 
@@ -176,12 +183,21 @@ class SeatBook:
             self._db.execute("DELETE FROM room WHERE person = ?", (person,))
         self._load()
 
-    def end_evening(self) -> None:
-        """The evening is over: every person leaves (the host's seat stays with the table)."""
+    def end_evening(self, last_game: int) -> None:
+        """The evening is over after game ``last_game``: every person leaves (the host's seat
+        stays with the table), and the next evening's standings start after that game."""
         with _transaction(self._db):
             self._db.execute("DELETE FROM seats WHERE seat != ?", (HOST,))
             self._db.execute("DELETE FROM room")
+            self._db.execute(
+                "INSERT OR REPLACE INTO evening (one, since_game) VALUES (1, ?)", (last_game,)
+            )
         self._load()
+
+    def evening_since(self) -> int:
+        """The evening's games are those after this one (0: every game of the journal)."""
+        row = self._db.execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
+        return 0 if row is None else int(row[0])
 
     def seat_of(self, token: str | None) -> str | None:
         """Return the seat ``token`` opens, or None; every seat is compared, in constant time."""

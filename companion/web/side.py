@@ -24,7 +24,8 @@ from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, named, rows
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
-from companion.web.fragments import private_html, public_html, sitting_out_html
+from companion.web.evening import Evening, EveningBook
+from companion.web.fragments import evening_html, private_html, public_html, sitting_out_html
 from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
@@ -91,6 +92,7 @@ class TableSide:
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
         self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
         controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
+        self._evenings = EveningBook()
         #: The names the configuration offers the panel's start menu (after the room's people).
         self._configured = controller.ctx.player_names
 
@@ -131,6 +133,16 @@ class TableSide:
         if self.hub.connections:
             self.drawn()
 
+    def evening(self) -> Evening:
+        """The evening's finished games and their results (on the loop's thread)."""
+        journal = self.controller.session.journal
+        return self._evenings.evening(journal, self.seats.evening_since())
+
+    def between_games(self) -> bool:
+        """Whether no game is being played: none is on, or the one on is over."""
+        table = self.controller.session.table
+        return table is None or table.binding.finished()
+
     def close(self) -> None:
         """Drop chances not computed yet (the loop is stopping)."""
         self._worker.shutdown(wait=False, cancel_futures=True)
@@ -169,9 +181,11 @@ class TableSide:
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
                 session.game_id, taken, self.seats.people(),
             )  # fmt: skip
-        snapshot = Snapshot(
-            self._version, public_html(public), private, host, self.seats.stamps(), self.language
-        )
+        shown = public_html(public)
+        standings = evening_html(self.evening(), self.seats.people(), self.between_games())
+        if standings:  # inside the public part, so every page keeps it live
+            shown = shown.removesuffix("</section>") + standings + "</section>"
+        snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)
         self._stale = False
         self.hub.publish(snapshot)
         return snapshot
@@ -249,7 +263,8 @@ class TableSide:
     def end_evening(self) -> Reply:
         """The evening is over: the room empties (its phones go back to joining), the code
         is new and the phones still waiting are declined; the host's seat stays."""
-        self.seats.end_evening()
+        games = self.controller.session.games()
+        self.seats.end_evening(max((g.id for g in games), default=0))
         self.joins.decline_all()
         self.joins.renew()
         return notice(_("Evening over."))

@@ -251,6 +251,28 @@ def live_again(phone: Phone) -> None:
     phone.page.wait_for_selector("#link:text-is('live')")
 
 
+#: The evening after the Course hippique game (the only one over: the Jumpy Jack match wants
+#: two points, the Jockey game more races). Worked by hand: in each of the three races the
+#: croupier lays a course of spades first, both others stake 3 on spades at 1 to 1 and win
+#: 3 each, paid by the croupier; each player keeps the book once, so everyone ends on +3 +3
+#: -6 = 0 chips, the three share the win and first place: 3 place points each (3 players).
+EVENING = [
+    ["player", "place points", "wins", "games"],
+    ["Anna", "3", "1", "1"],
+    ["Bob", "3", "1", "1"],
+    ["Chloé", "3", "1", "1"],
+    ["Course hippique: won by Anna, Bob, Chloé — chips: Anna +0 · Bob +0 · Chloé +0"],
+]
+
+
+def evening_table(phone: Phone) -> list[list[str]]:
+    """The evening's standings a page shows (opened, as a tap on it does), row by row."""
+    shown = phone.page.locator("details.evening").evaluate(
+        "d => { d.open = true; return d.innerText; }"
+    )
+    return [line.split("\t") for line in str(shown).splitlines()[1:] if line.strip()]
+
+
 def joins_asked(seated: dict[str, Phone]) -> int:
     """How many times the players' phones asked for a seat (the host's phone left out)."""
     return sum(
@@ -268,6 +290,8 @@ def the_next_game_with_one_player_fewer(table: Table, seated: dict[str, Phone]) 
     host = seated["host"].page
     players = host.locator("textarea[name=players]")
     assert players.input_value() == "Anna\nBob\nChloé"
+    assert evening_table(seated["board"]) == EVENING
+    assert evening_table(seated["host"]) == EVENING  # the host page shows it too
     host.select_option("select[name=game]", "jumpy_jack")
     players.fill("Anna\nBob")
     host.click("text=Start")
