@@ -129,6 +129,7 @@ class TableSide:
             *people,
             *(n for n in self._configured if n not in people),
         )  # the panel's start menu offers the room's people first, in seat order
+        self.controller.ctx.end_evening = self.end_evening if people else None
         self._stale = True
         if self.hub.connections:
             self.drawn()
