@@ -309,7 +309,7 @@ class TableSide:
         ``seat_request``) and put the page's Answer in ``answer`` (a full disk is answered,
         then goes on to the table, which says so too)."""
         if ctx.session.game_id != game_id or game_id is None:
-            answer.append(Answer(False, "old_seat", t("This game is over: join again.")))
+            answer.append(Answer(False, "old_seat", t("That game is over: nothing was entered.")))
             return Reply()
         try:
             entry = seat_entry(fields, ctx.session)
