@@ -15,12 +15,14 @@ from companion.daemon.outputs import Panel
 from companion.daemon.table import TableController
 from companion.render.language import speaking
 from companion.session.session import Session
+from companion.web.evening import Evening, GameResult, place_points
+from companion.web.fragments import evening_html
 from companion.web.hub import Hub
 from companion.web.joins import Joins
-from companion.web.pages import home_page, host_page, join_page
+from companion.web.pages import home_page, host_page, join_page, scoreboard_page
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import TableSide
-from tests.web.conftest import PHONE
+from tests.web.conftest import PHONE, TV
 from tests.web.test_page_languages import Quiet, text
 
 STYLE = resources.files("companion.web").joinpath("static", "style.css").read_bytes()
@@ -50,21 +52,21 @@ def host_html(language: str, journal: Path) -> str:
         return host_page(snap.public, snap.host)
 
 
-def width_on_a_phone(browser: Any, html: str) -> int:
-    """How wide ``html`` is drawn on a 390 px phone, with the pages' stylesheet."""
-    context = browser.new_context(viewport=PHONE)
+def width_on_a_phone(browser: Any, html: str, viewport: dict[str, int] = PHONE) -> int:
+    """How wide ``html`` is drawn on a 390 px phone (or ``viewport``), with the stylesheet."""
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
 
     def serve(route: Any) -> None:
         if route.request.url.endswith("/style.css"):
             route.fulfill(body=STYLE, content_type="text/css")
-        elif route.request.url.endswith("/host"):
+        elif route.request.url.endswith("/page"):
             route.fulfill(body=html, content_type="text/html")
         else:
             route.abort()  # no script: the page as drawn, nothing live
 
     page.route("**/*", serve)
-    page.goto("http://companion.test/host")
+    page.goto("http://companion.test/page")
     width = int(page.evaluate("document.documentElement.scrollWidth"))
     context.close()
     return width
@@ -88,3 +90,27 @@ def test_pages_without_live_updates_claim_no_connection(language: str) -> None:
     for html in still:
         assert CONNECTING[language] not in text(html)
     assert CONNECTING[language] in text(live)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_evenings_standings_fit_a_phone_and_a_tv(browser: Any, language: str) -> None:
+    players = tuple(NAMES)
+    chips = dict(zip(players, (-12, 30, -18), strict=True))
+    evening = Evening(
+        (
+            GameResult(
+                1,
+                "course_hippique",
+                players,
+                (NAMES[1],),
+                tuple(chips.items()),
+                tuple(place_points(chips).items()),
+            ),
+        )
+    )
+    with speaking(language):
+        standings = evening_html(evening, players, shown=True)
+        html = scoreboard_page(f'<section id="public">{standings}</section>')
+    assert NAMES[1] in text(html) and "+30" in text(html)
+    for viewport in (PHONE, TV):
+        assert width_on_a_phone(browser, html, viewport) <= viewport["width"]
