@@ -303,6 +303,10 @@ class SimulatorApp(App[None]):
             self.oled_panel.show(pixels(sim.oled.image))
         if self.strip_panel is not None:
             self.strip_panel.show(sim.leds())
+        web = self.companion.web
+        if web is not None and self.pages_panel is not None:
+            taken = web.seats.taken()
+            self.pages_panel.show_seated(tuple(p for p in web.seats.people() if p in taken))
         if sim.buzzer is not None:
             self._read_buzzer(sim)
         if self.recent.count != self._warnings_seen:

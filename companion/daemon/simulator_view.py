@@ -151,7 +151,8 @@ class OledPanel(Widget):
 
 
 class PagesPanel(Widget):
-    """Where the phone pages are: their address, and the join page's QR code to scan."""
+    """Where the phone pages are: their address, the join page's QR code to scan, and the
+    room's people seated with a phone."""
 
     def __init__(self, url: str, join_url: str, qr: list[str]) -> None:
         super().__init__()
@@ -160,6 +161,13 @@ class PagesPanel(Widget):
         self.join_url = join_url
         self.qr = qr
         self.with_qr = True
+        self.seated: tuple[str, ...] = ()
+
+    def show_seated(self, seated: tuple[str, ...]) -> None:
+        """The room's people with a phone, in seat order."""
+        if seated != self.seated:
+            self.seated = seated
+            self.refresh(layout=True)
 
     def set_qr(self, shown: bool) -> None:
         """Draw the QR code (wide terminals) or only the addresses."""
@@ -174,6 +182,7 @@ class PagesPanel(Widget):
                 text.append(line, style="#000000 on #ffffff")
                 text.append("\n")
         text.append(f"pages: {self.url}\njoin:  {self.join_url}")
+        text.append("\nseated: " + (", ".join(self.seated) or "nobody yet"))
         return text
 
 

@@ -6,10 +6,13 @@ and value goes through ``e``: a player's name is typed on a phone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.games.registry import GAMES
 from companion.render.language import say
 from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
+from companion.web.evening import Evening
 from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
 from companion.web.shared import Public
@@ -63,6 +66,27 @@ def public_html(state: Public) -> str:
     return f'<section id="public">{"".join(parts)}</section>'
 
 
+def sitting_out_html(person: str, game_on: bool) -> str:
+    """Return the part of a person of the room who is not in the game in progress (or of
+    everyone while no game is on): who they are, and that the scoreboard follows."""
+    said = t("You sit this game out: the scoreboard is below.")
+    if not game_on:
+        said = t("No game is on yet: the host starts one.")
+    return (
+        '<section id="private"><h2>' + e(t("You are {player}").format(player=person)) + "</h2>"
+        f'<p class="hint">{e(said)}</p>{leave_form()}</section>'
+    )
+
+
+def leave_form() -> str:
+    """The button a person taps to leave the room (their seat goes)."""
+    ask, leave = e(t("Leave the table for the evening?")), e(t("Leave the table"))
+    return (
+        f'<form class="leave" data-leave="1" data-confirm="{ask}">'
+        f'<button type="submit">{leave}</button></form>'
+    )
+
+
 def private_html(player: str, private: PrivateView, state: Public) -> str:
     """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
     view = state.view
@@ -76,3 +100,34 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     if view.get("phase") == "race_over":
         parts.append(entry_form("next_race", t("Next race"), ""))
     return f'<section id="private">{"".join(parts)}</section>'
+
+
+def evening_html(evening: Evening, seat_order: Sequence[str], shown: bool) -> str:
+    """The evening's standings: the ranking, then each finished game (folded while a game is
+    being played, ``shown`` open between games); nothing before the first game is over."""
+    ranking = evening.ranking(seat_order)
+    if not ranking:
+        return ""
+    head = (t("player"), t("place points"), t("wins"), t("games"))
+    rows = "".join(
+        f"<tr><td>{e(s.person)}</td><td>{s.points}</td><td>{s.wins}</td><td>{s.played}</td></tr>"
+        for s in ranking
+    )
+    measures = {"jumpy_jack": t("points"), "course_hippique": t("chips"), "jockey": t("balance")}
+    games = []
+    for game in evening.games:
+        title = GAME_TITLES.get(game.kind, game.kind)
+        won = t("won by {players}").format(players=", ".join(game.winners))
+        figures = " · ".join(
+            f"{player} {figure:+d}" if game.kind == "course_hippique" else f"{player} {figure}"
+            for player, figure in game.figures
+        )
+        games.append(
+            f"<li>{e(title)}: {e(won)} — {e(measures.get(game.kind, ''))}: {e(figures)}</li>"
+        )
+    opened, title = " open" if shown else "", e(t("The evening"))
+    return (
+        f'<details class="evening"{opened}><summary>{title}</summary>'
+        "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + f"</tr>{rows}</table>"
+        f"<ol>{''.join(games)}</ol></details>"
+    )

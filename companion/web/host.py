@@ -1,4 +1,4 @@
-"""The host's part of the host page: joins to confirm, the join code, games, a new game."""
+"""The host's part of the host page: joins to confirm, the join code, the room, games."""
 
 from __future__ import annotations
 
@@ -25,8 +25,10 @@ def host_html(
     games: Sequence[GameRecord],
     current: int | None,
     taken: frozenset[str],
+    people: Sequence[str] = (),
 ) -> str:
-    """Return the host's part: what only the host sees and does."""
+    """Return the host's part: what only the host sees and does. ``people`` are the room's,
+    in seat order: the new game starts from them."""
     parts = ['<section id="host">']
     if pending:
         parts.append("<h2>" + e(t("Phones asking for a seat")) + "</h2>")
@@ -52,17 +54,16 @@ def host_html(
         + e(t("Join"))
         + f'</h2><div class="qr">{qr_svg(f"{join_url}#{code}")}</div><p>{where}</p>'
     )
+    parts.append(_room(people, taken))
     if current is not None:
-        seated = ", ".join(sorted(s for s in taken if s != HOST)) or t("nobody yet")
-        parts.append("<p>" + e(t("Seated phones: {players}").format(players=seated)) + "</p>")
         ask, undo = e(t("Undo the last input?")), e(t("Undo the last input"))
         parts.append(
             f'<form class="command" data-do="undo" data-confirm="{ask}">'
             f'<button type="submit">{undo}</button></form>'
         )
-    parts.append(_new_game())
+    parts.append(_new_game(people))
     head = (t("id"), t("game"), t("status"), t("players"))
-    parts.append("<h2>" + e(t("Games")) + "</h2><table><tr>")
+    parts.append("<h2>" + e(t("Games")) + '</h2><table class="games"><tr>')
     parts.append("".join(f"<th>{e(h)}</th>" for h in head) + "<th></th></tr>")
     statuses = {"active": t("active"), "finished": t("finished"), "abandoned": t("abandoned")}
     log, on = e(t("log")), e(t(" (on)"))
@@ -75,6 +76,8 @@ def host_html(
         if game.status == "active":
             actions += _command("abandon", game.id, t("Abandon"), t("Abandon this game?"))
         status = statuses.get(game.status, game.status)
+        if game.status == "active" and game.id != current:
+            status = t("paused")  # started, not over, and not the one played now
         parts.append(
             f"<tr><td>{game.id}</td><td>{e(GAME_TITLES.get(game.kind, game.kind))}</td>"
             f"<td>{e(status)}{on if game.id == current else ''}</td>"
@@ -82,6 +85,19 @@ def host_html(
         )
     parts.append("</table></section>")
     return "".join(parts)
+
+
+def _room(people: Sequence[str], taken: frozenset[str]) -> str:
+    """The room of the evening: its people in seat order, whose phone is seated, and the
+    button that ends the evening."""
+    phone = t("{person} (phone)")
+    listed = ", ".join(phone.format(person=p) if p in taken else p for p in people)
+    ask, end = e(t("End the evening? Every phone joins again next time.")), e(t("End the evening"))
+    return (
+        "<h2>" + e(t("The room")) + "</h2><p>" + e(listed or t("nobody yet")) + "</p>"
+        f'<form class="command" data-do="end_evening" data-confirm="{ask}">'
+        f'<button type="submit">{end}</button></form>'
+    )
 
 
 def _command(do: str, game_id: int, label: str, confirm: str = "") -> str:
@@ -107,7 +123,7 @@ def _label(kind: str, option: Option) -> str:
     return _(option.label)
 
 
-def _new_game() -> str:
+def _new_game(people: Sequence[str]) -> str:
     games = "".join(f'<option value="{g.kind}">{e(g.title)}</option>' for g in GAMES)
     sets = []
     for game in GAMES:
@@ -135,6 +151,6 @@ def _new_game() -> str:
         f'<label>{which} <select name="game" class="game">{games}</select></label>'
         f"<label>{players}"
         '<textarea name="players" rows="4" maxlength="200">'
-        f"</textarea></label>{''.join(sets)}"
+        f"{e(chr(10).join(people))}</textarea></label>{''.join(sets)}"
         f'<button type="submit">{start}</button></form>'
     )

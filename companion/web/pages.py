@@ -21,10 +21,16 @@ CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?
 _FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script></body></html>'
 
 
+#: The pages without live updates.
+_STILL = frozenset({"home", "join"})
+
+
 def page(kind: str, title: str, body: str) -> str:
-    """Return a whole page in the language spoken: head, ``body``, the live-update script."""
+    """Return a whole page in the language spoken: head, ``body``, the live-update script
+    (the home and join pages open no live connection, so they say nothing about one)."""
     head = _HEAD.format(lang=current(), title=e(title), kind=e(kind), words=e(script_words()))
-    return head + body + _FOOT.format(link=e(t("connecting…")))
+    link = "" if kind in _STILL else t("connecting…")
+    return head + body + _FOOT.format(link=e(link))
 
 
 def scoreboard_page(public: str) -> str:

@@ -24,7 +24,8 @@ from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, named, rows
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
-from companion.web.fragments import private_html, public_html
+from companion.web.evening import Evening, EveningBook
+from companion.web.fragments import evening_html, private_html, public_html, sitting_out_html
 from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
@@ -91,6 +92,9 @@ class TableSide:
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
         self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
         controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
+        self._evenings = EveningBook()
+        #: The names the configuration offers the panel's start menu (after the room's people).
+        self._configured = controller.ctx.player_names
 
     def open_host_seat(self) -> Reply:
         """The menu opens the host's seat to a new phone (on the loop's thread)."""
@@ -115,13 +119,30 @@ class TableSide:
     # -- on the loop's thread ------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Follow the game in progress; redraw the pages when any is open (else later)."""
+        """Follow the game in progress (its players take the room's first seats, and keep
+        their phones); redraw the pages when any is open (else later)."""
         session = self.controller.session
-        if self.seats.follow(session.game_id):
-            self.joins.renew()
+        if self.seats.follow(session.game_id) and session.table is not None:
+            self.seats.seat_order(session.table.start.players)
+        people = self.seats.people()
+        self.controller.ctx.player_names = (
+            *people,
+            *(n for n in self._configured if n not in people),
+        )  # the panel's start menu offers the room's people first, in seat order
+        self.controller.ctx.end_evening = self.end_evening if people else None
         self._stale = True
         if self.hub.connections:
             self.drawn()
+
+    def evening(self) -> Evening:
+        """The evening's finished games and their results (on the loop's thread)."""
+        journal = self.controller.session.journal
+        return self._evenings.evening(journal, self.seats.evening_since())
+
+    def between_games(self) -> bool:
+        """Whether no game is being played: none is on, or the one on is over."""
+        table = self.controller.session.table
+        return table is None or table.binding.finished()
 
     def close(self) -> None:
         """Drop chances not computed yet (the loop is stopping)."""
@@ -152,15 +173,20 @@ class TableSide:
         private = {
             p: private_html(p, private_state(session, p), public) for p in players if p in taken
         }
+        for person in self.seats.people():  # seated, not playing: the scoreboard, and a word
+            if person in taken and person not in private:
+                private[person] = sitting_out_html(person, bool(players))
         host = ""
         if HOST in taken:
             host = host_html(
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
-                session.game_id, taken,
+                session.game_id, taken, self.seats.people(),
             )  # fmt: skip
-        snapshot = Snapshot(
-            self._version, public_html(public), private, host, self.seats.stamps(), self.language
-        )
+        shown = public_html(public)
+        standings = evening_html(self.evening(), self.seats.people(), self.between_games())
+        if standings:  # inside the public part, so every page keeps it live
+            shown = shown.removesuffix("</section>") + standings + "</section>"
+        snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)
         self._stale = False
         self.hub.publish(snapshot)
         return snapshot
@@ -176,6 +202,11 @@ class TableSide:
         """The current game's players."""
         table = self.controller.session.table
         return table.start.players if table is not None else ()
+
+    def joinable(self) -> tuple[str, ...]:
+        """The seats a phone may ask for: the current game's players, then the room's others."""
+        players = self.players()
+        return (*players, *(p for p in self.seats.people() if p not in players))
 
     def overlay(self, screen: Screen) -> tuple[Screen, str | None]:
         """``screen`` with joining over what it leaves free; the key of the request it asks
@@ -221,7 +252,7 @@ class TableSide:
         if request.seat == HOST and self.host_taken():
             self.joins.settle(key, None)  # the host's seat is given over only from the table
             return refused(_("This table has a host."))
-        if request.seat != HOST and request.seat not in self.players():
+        if request.seat != HOST and request.seat not in self.joinable():
             self.joins.settle(key, None)
             return refused(_("That seat is gone."))
         self.joins.settle(key, self.seats.issue(request.seat))
@@ -229,6 +260,15 @@ class TableSide:
             self.joins.close_host()
             return notice(_("Host: phone joined."))
         return notice(fitted(_("{seat}: phone joined."), request.seat))
+
+    def end_evening(self) -> Reply:
+        """The evening is over: the room empties (its phones go back to joining), the code
+        is new and the phones still waiting are declined; the host's seat stays."""
+        games = self.controller.session.games()
+        self.seats.end_evening(max((g.id for g in games), default=0))
+        self.joins.decline_all()
+        self.joins.renew()
+        return notice(_("Evening over."))
 
     def decline_all(self) -> Reply:
         """Decline every request waiting (the host page's "decline all")."""
@@ -269,7 +309,7 @@ class TableSide:
         ``seat_request``) and put the page's Answer in ``answer`` (a full disk is answered,
         then goes on to the table, which says so too)."""
         if ctx.session.game_id != game_id or game_id is None:
-            answer.append(Answer(False, "old_seat", t("This game is over: join again.")))
+            answer.append(Answer(False, "old_seat", t("That game is over: nothing was entered.")))
             return Reply()
         try:
             entry = seat_entry(fields, ctx.session)
@@ -287,6 +327,23 @@ class TableSide:
         said = say(outcome.message) if outcome.message else _("Refused.")
         answer.append(Answer(False, outcome.code or "refused", said))
         return reply
+
+    async def leave(self, person: str) -> Answer:
+        """``person`` leaves the room, on the daemon's loop; a player of the game in
+        progress stays seated until it is over (their phone is still needed)."""
+        answer: list[Answer] = []
+
+        def change(ctx: Context) -> Reply:
+            table = ctx.session.table
+            if table is not None and person in self.players() and not table.binding.finished():
+                answer.append(Answer(False, "in_game", t("Finish this game first.")))
+                return Reply()
+            self.seats.leave(person)
+            answer.append(Answer(True))
+            return notice(fitted(_("{seat} has left."), person))
+
+        await self.enter(change)
+        return answer[0] if answer else self._ignored(marked("That was ignored."))
 
     async def host_command(self, command: str, data: dict[str, Any]) -> Answer:
         """Do one of the host page's commands on the daemon's loop."""
@@ -322,6 +379,8 @@ class TableSide:
             return self.confirm(key, yes)
         if command == "decline_all":
             return self.decline_all()
+        if command == "end_evening":
+            return self.end_evening()
         if command == "new_game":
             configured = self.controller.ctx.game_options.get(str(data.get("game")))
             entry = new_game_entry(data, configured)

@@ -184,10 +184,18 @@ def test_the_screen_says_where_the_phone_pages_are(tmp_path: Path) -> None:
         await until(pilot, lambda: f"Phones: {url}" in status(app), "the address in the status")
         await until(pilot, lambda: f"pages: {url}" in shown(), "the pages' address")
         assert f"join:  {url}join" in shown()
+        assert "seated: nobody yet" in shown()
+        assert companion.web is not None
+        companion.web.seats.seat_order(["Anna", "Ben", "Chloé"])  # the room of a game...
+        companion.web.seats.issue("Ben")  # ...and the phones the table gave seats to
+        companion.web.seats.issue("Anna")
+        await until(pilot, lambda: "seated: Anna, Ben" in shown(), "the players seated")
         assert not any("█" in line for line in shown())  # too narrow for the QR code
         await pilot.resize_terminal(140, 48)
         await until(pilot, lambda: any("█" in line for line in shown()), "the QR code")
-        drawn = [line for line in shown() if line and not line.startswith(("pages", "join"))]
+        drawn = [
+            line for line in shown() if line and not line.startswith(("pages", "join", "seat"))
+        ]
         assert [line.strip() for line in qr if line.strip()] == drawn
 
     play(app, scenario)

@@ -104,6 +104,9 @@ class Context:
     #: Opens the host's seat to a new phone (set when the phone pages are on): the menu then
     #: offers it as a row of its options.
     open_host_seat: Callable[[], Reply] | None = None
+    #: Ends the evening, emptying the room of the phone pages (set while the room has
+    #: people): the menu then offers it as its last row, below "Start".
+    end_evening: Callable[[], Reply] | None = None
 
     def view(self) -> View:
         """Return the session's public view now."""

@@ -18,6 +18,8 @@ UI decisions:
 - With the phone pages on, "New host phone" comes just above the language: pushed, it opens
   the host's seat for a few minutes to a phone that asks for it (the table then asks about
   that phone like any other). It is the only way the host's seat changes phones.
+- While the pages' room has people, "End evening" is the last row, below "Start" (never
+  passed on the way to it): a first push asks "sure?", a second empties the room.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
 LANGUAGE_LABEL = N_("Language")
 #: The row that opens the host's seat to a new phone (with the phone pages on).
 HOST_LABEL = N_("New host phone")
+EVENING_LABEL = N_("End evening")
 
 
 def team_counts(players: int) -> tuple[int, ...]:
@@ -91,6 +94,8 @@ class MenuFlow(StartMenu):
         self.spec = GAMES[0]
         self.count = GAMES[0].low
         self.values: dict[str, int] = {}
+        #: "End evening" was pushed once: the next push on it ends the evening.
+        self.ending = False
 
     def preset(self, start: NewGame) -> None:
         """Open on the options step with the game, players and options of ``start``."""
@@ -168,7 +173,9 @@ class MenuFlow(StartMenu):
             self.count = max(self.spec.low, min(self.spec.high, self.count + steps))
             self.values.pop("teams", None)  # the teams on offer depend on the count
         else:
-            self.cursor = max(0, min(self.start_row(), self.cursor + steps))
+            last = self.start_row() + (self.ctx.end_evening is not None)
+            self.cursor = max(0, min(last, self.cursor + steps))
+            self.ending = False
         return Reply()
 
     def _push(self) -> Reply:
@@ -177,9 +184,23 @@ class MenuFlow(StartMenu):
         if self.step == "players":
             self.step, self.cursor = "options", self.start_row()
             return Reply([Cue(tone=Tone.ACCEPTED)])
-        if self.cursor >= self.start_row():
+        if self.cursor > self.start_row():
+            return self._end_evening()
+        if self.cursor == self.start_row():
             return self._start()
         return self._cycle(self.cursor)
+
+    def _end_evening(self) -> Reply:
+        """The first push asks for a second; the second ends the evening."""
+        end = self.ctx.end_evening
+        if end is None:
+            return Reply()
+        if not self.ending:
+            self.ending = True
+            return Reply()
+        self.ending = False
+        self.cursor = self.start_row()
+        return end()
 
     def _horse(self, index: int) -> Reply:
         if self.step == "game":
@@ -255,4 +276,6 @@ class MenuFlow(StartMenu):
             items.append((HOST_LABEL, ""))
         items.append((LANGUAGE_LABEL, LANGUAGE_NAMES[self.ctx.language]))
         items.append((N_("Start"), ""))
+        if self.ctx.end_evening is not None:
+            items.append((EVENING_LABEL, N_("sure?") if self.ending else ""))
         return render.options(self.spec.title, self.count, items, self.cursor, self.teams())

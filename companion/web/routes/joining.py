@@ -26,7 +26,7 @@ from companion.web.seats import HOST
 
 async def join(request: Request) -> Response:
     side = served(request).side
-    players = await side.read(side.players)
+    players = await side.read(side.joinable)
     wants_host = "host" in request.query_params
     taken, hosted = side.seats.taken(), side.host_taken()
     return html_in_language(side, lambda: join_page(players, taken, wants_host, hosted))
@@ -54,7 +54,7 @@ async def ask_seat(request: Request) -> Response:
         return refused(side, "wrong_code", "Wrong code: read it on the table.", 403)
     if seat == HOST and side.host_taken():
         return refused(side, "host_taken", "This table has a host already.", 409)
-    players = await side.read(side.players)
+    players = await side.read(side.joinable)
     if seat != HOST and seat not in players:
         return refused(side, "no_such_seat", "There is no such seat.", 404)
     asked = side.joins.ask(seat)

@@ -1,4 +1,4 @@
-"""What seated phones send: a player's input, the host page's commands, a finished game's log."""
+"""What seated phones send: a player's input or leaving, the host page's commands, a game's log."""
 
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ async def make_input(request: Request) -> Response:
         with speaking(side.language):
             return refusal(error.code, _(error.sentence))
     return answered(await side.seat_input(seat, game_id, fields))
+
+
+async def leave(request: Request) -> Response:
+    side = served(request).side
+    data = await body(request)
+    if isinstance(data, Response):
+        return data
+    seat = seat_of(request)
+    if seat is None:
+        return refused(side, "no_seat", "This phone has no seat: join first.", 401)
+    return answered(await side.leave(seat))
 
 
 async def host_command(request: Request) -> Response:
@@ -67,6 +78,7 @@ async def game_log(request: Request) -> Response:
 
 ROUTES: list[BaseRoute] = [
     Route("/api/input", make_input, methods=["POST"]),
+    Route("/api/leave", leave, methods=["POST"]),
     Route("/api/host", host_command, methods=["POST"]),
     Route("/host/log/{game_id:int}", game_log),
 ]

@@ -97,8 +97,10 @@
     if (form.id === "join") { return join(data); }
     var ask = form.getAttribute("data-confirm");
     if (ask && !window.confirm(ask)) { return; }
+    if (form.getAttribute("data-leave")) { return post("/api/leave", {}, settled); }
     if (form.className.indexOf("command") >= 0) {
       data["do"] = form.getAttribute("data-do");
+      form.removeAttribute("data-touched");
       if (data["do"] !== "new_game" && data.game) { data.game = parseInt(data.game, 10); }
       post("/api/host", data, settled);
     } else {

@@ -1,0 +1,125 @@
+"""The evening's standings: each finished game's result and the ranking across them.
+
+Worked out from the journal: every finished game since the evening began is rebuilt from
+its accepted inputs. Games of different kinds are combined by place: in a game of ``n``
+players the first gets ``n`` points, the second ``n - 1``, and so on down to 1 for the last;
+players level share the better place. The evening's ranking adds these points; wins break
+a tie, then the room's seat order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.session.journal import GameNotRebuilt, Journal
+from companion.session.session import rebuild
+
+#: What each kind of game counts for its players: match points, chips won or lost, balance.
+MEASURES = {"jumpy_jack": "points", "course_hippique": "chips", "jockey": "balance"}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: who played, who won, each player's figure and place points."""
+
+    game_id: int
+    kind: str
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+    #: Jumpy Jack's match points, Course hippique's chips won (or lost), Jockey's balance.
+    figures: tuple[tuple[str, int], ...]
+    points: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One person's evening: place points, games won, games played."""
+
+    person: str
+    points: int
+    wins: int
+    played: int
+
+
+@dataclass(frozen=True)
+class Evening:
+    """The games of the evening, oldest first, and its ranking."""
+
+    games: tuple[GameResult, ...] = ()
+
+    def ranking(self, seat_order: Sequence[str] = ()) -> tuple[Standing, ...]:
+        """Everyone who played this evening, best first."""
+        points: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        played: dict[str, int] = {}
+        for game in self.games:
+            for person, got in game.points:
+                points[person] = points.get(person, 0) + got
+                played[person] = played.get(person, 0) + 1
+                wins[person] = wins.get(person, 0) + (person in game.winners)
+        order = {person: i for i, person in enumerate(seat_order)}
+        people = sorted(points, key=lambda p: (-points[p], -wins[p], order.get(p, len(order)), p))
+        return tuple(Standing(p, points[p], wins[p], played[p]) for p in people)
+
+
+def place_points(figures: dict[str, int]) -> dict[str, int]:
+    """``n`` points for the best figure down to 1 for the worst; players level share."""
+    count = len(figures)
+    return {
+        player: count - sum(1 for other in figures.values() if other > figure)
+        for player, figure in figures.items()
+    }
+
+
+def _figures(kind: str, board: object, start: object) -> dict[str, int]:
+    """Each player's figure from a game's last board (and, for chips, its first)."""
+    if kind == "jumpy_jack":
+        return dict(getattr(board, "scores", {}))
+    balances: dict[str, int] = dict(getattr(board, "balances", {}))
+    if kind == "course_hippique":
+        first: dict[str, int] = dict(getattr(start, "balances", {}))
+        return {p: chips - first.get(p, 0) for p, chips in balances.items()}
+    return balances
+
+
+class EveningBook:
+    """Results of finished games, worked out once each (a game changed by an undo again)."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, int], GameResult | None] = {}
+
+    def evening(self, journal: Journal | None, since: int) -> Evening:
+        """The finished games after game ``since`` (the evening's start) and their results."""
+        if journal is None:
+            return Evening()
+        results = []
+        for record in journal.games():
+            if record.id <= since or record.status != "finished":
+                continue
+            key = (record.id, record.events)
+            if key not in self._known:
+                self._known[key] = _result(journal, record.id)
+            result = self._known[key]
+            if result is not None:
+                results.append(result)
+        return Evening(tuple(results))
+
+
+def _result(journal: Journal, game_id: int) -> GameResult | None:
+    """One finished game's result, or None when its inputs no longer replay."""
+    lines = journal.events(game_id)
+    try:
+        game = rebuild(game_id, lines)
+        start = rebuild(game_id, lines[:1])
+    except GameNotRebuilt:
+        return None
+    figures = _figures(game.kind, game.binding.board(), start.binding.board())
+    return GameResult(
+        game_id,
+        game.kind,
+        game.start.players,
+        tuple(game.binding.winners()),
+        tuple((p, figures.get(p, 0)) for p in game.start.players),
+        tuple(place_points({p: figures.get(p, 0) for p in game.start.players}).items()),
+    )
