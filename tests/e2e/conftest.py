@@ -169,9 +169,10 @@ class Child:
         return list(self.send("state")["lcd"])
 
     def wait_until(
-        self, check: Callable[[dict[str, Any]], bool], what: str, timeout: float = 8.0
+        self, check: Callable[[dict[str, Any]], bool], what: str, timeout: float = 20.0
     ) -> dict[str, Any]:
-        """Poll the displays until ``check`` holds; fail with the LCD shown if it never does."""
+        """Poll the displays until ``check`` holds; fail with the LCD shown if it never does
+        (a moment on a quiet machine: the wait is long for one busy with other work)."""
         deadline = time.monotonic() + timeout
         state = self.send("state")
         while not check(state):
@@ -182,7 +183,7 @@ class Child:
             state = self.send("state")
         return state
 
-    def wait_text(self, text: str, timeout: float = 8.0) -> dict[str, Any]:
+    def wait_text(self, text: str, timeout: float = 20.0) -> dict[str, Any]:
         """Wait until some LCD row contains ``text``."""
         return self.wait_until(lambda s: any(text in row for row in s["lcd"]), repr(text), timeout)
 
@@ -199,7 +200,7 @@ class Child:
         self.send(f"turn {steps}")
         self.wait_until(lambda s: s["handled"] >= handled + abs(steps), f"a turn of {steps}")
 
-    def act(self, command: str, what: str, timeout: float = 8.0) -> dict[str, Any]:
+    def act(self, command: str, what: str, timeout: float = 20.0) -> dict[str, Any]:
         """Send a command that makes an input (a roll, a scan); wait until it is journaled."""
         events = self.send("state")["view"].get("events", 0)
         self.send(command)
