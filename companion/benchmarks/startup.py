@@ -10,6 +10,8 @@ import time
 from companion.benchmarks import Figure
 
 NAME = "startup"
+#: Under `--cpu`, the whole bench runs in the CPU cgroup, and with it the interpreters it starts.
+CPU_MODEL = "process"
 
 #: The probe prints its own peak resident memory in KiB. Linux keeps ``ru_maxrss`` across
 #: exec, so it would report this benchmark's own (larger) process: ``VmHWM`` counts only the

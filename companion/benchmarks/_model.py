@@ -1,0 +1,133 @@
+"""`companion bench --cpu BOARD`: the daemon's benchmarks run again, held to a board's CPU
+share in a cgroup of the bench's own, and shown beside this machine's figures."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from companion.benchmarks import Figure
+from companion.benchmarks._board import Board, Calibration, Quota, calibrate, quota_for
+from companion.benchmarks._cgroup import ENV, ROOTS, CpuCgroup, find
+
+Report = dict[str, dict[str, Figure]]
+
+
+@dataclass(frozen=True)
+class ModelRun:
+    """The figures of the modelled benchmarks, and the share that modelled the board."""
+
+    calibration: Calibration
+    quota: Quota
+    figures: Report
+
+
+def modelled(modules: Sequence[ModuleType]) -> list[ModuleType]:
+    """The benchmarks that run under a CPU model (those that say what goes in the cgroup:
+    ``CPU_MODEL = "process"``, the whole bench; ``"daemon"``, only the daemon it starts)."""
+    return [m for m in modules if getattr(m, "CPU_MODEL", None) in ("process", "daemon")]
+
+
+def run_model(
+    board: Board,
+    modules: Sequence[ModuleType],
+    quick: bool,
+    roots: Sequence[Path] = ROOTS,
+    say: Callable[[str], None] = lambda line: None,
+) -> ModelRun:
+    """Calibrate the share, make the cgroup, run each benchmark in a child bench, remove the
+    cgroup (raises ``ModelError`` where no cgroup can be made)."""
+    controller = find(roots)
+    calibration = calibrate(board)
+    quota = quota_for(calibration.share)
+    figures: Report = {}
+    with CpuCgroup(controller, quota) as group:
+        for number, module in enumerate(modules, start=1):
+            say(f"companion bench: {module.NAME} as on a {board.name} ({number}/{len(modules)})…")
+            figures[module.NAME] = run_child(module.NAME, quick, group, module.CPU_MODEL, say)
+    return ModelRun(calibration, quota, figures)
+
+
+def run_child(
+    name: str, quick: bool, group: CpuCgroup, subject: str, say: Callable[[str], None]
+) -> dict[str, Figure]:
+    """``companion bench --only NAME --json`` in a child: the child in the cgroup, or (with
+    ``subject`` "daemon") only the daemon the child starts. Its figures; none if it failed."""
+    command = [sys.executable, "-m", "companion", "bench", "--only", name, "--json"]
+    env = dict(os.environ)
+    env.pop(ENV, None)
+    if subject == "daemon":
+        env[ENV] = str(group.path)
+    with subprocess.Popen(
+        command + (["--quick"] if quick else []),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=group.preexec if subject == "process" else None,
+    ) as child:
+        try:
+            out, err = child.communicate()
+        except BaseException:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            raise
+    if child.returncode != 0:
+        last = (err.strip().splitlines() or ["no message"])[-1]
+        say(f"companion bench: {name} failed under the model ({last})")
+        return {}
+    report = json.loads(out)[name]
+    return {label: Figure(f["value"], f["unit"]) for label, f in report.items()}
+
+
+def floor_of(label: str) -> str | None:
+    """The label of the wire floor that goes with ``label``, if it could have one."""
+    for suffix in (" (median)", " (p99)"):
+        if label.endswith(suffix) and ", wire floor" not in label:
+            return f"{label.removesuffix(suffix)}, wire floor{suffix}"
+    return None
+
+
+def _text(figure: Figure | None) -> str:
+    if figure is None or math.isnan(figure.value):
+        return "-"
+    return figure.text()
+
+
+def table(here: dict[str, Figure], model: dict[str, Figure], board: str) -> list[str]:
+    """One line per figure: this machine, the board's model, the wire floor (this machine's,
+    then the model's where they differ); floors are a column, not lines of their own."""
+    labels = [label for label in here if ", wire floor (" not in label]
+    labels += [label for label in model if label not in here and ", wire floor (" not in label]
+    width = max((len(label) for label in labels), default=0)
+    lines = [f"  {'':<{width}} {'here':>10} {board:>12} {'wire floor':>16}"]
+    for label in labels:
+        key = floor_of(label)
+        floors = [_text(f.get(key)) if key else "-" for f in (here, model)]
+        floor = floors[0] if floors[1] in ("-", floors[0]) else " / ".join(floors)
+        shown = f"{_text(here.get(label)):>10} {_text(model.get(label)):>12} {floor:>16}"
+        lines.append(f"  {label:<{width}} {shown}".rstrip())
+    return lines
+
+
+def summary(run: ModelRun) -> dict[str, object]:
+    """What modelled the board, for the JSON report."""
+    calibration = run.calibration
+    return {
+        "board": calibration.board.name,
+        "basis": calibration.board.basis,
+        "board n-body step (us)": calibration.board.step_s * 1e6,
+        "here n-body step (us)": calibration.here_step_s * 1e6,
+        "share": run.quota.share,
+        "quota (us)": run.quota.quota_us,
+        "period (us)": run.quota.period_us,
+    }
