@@ -23,7 +23,7 @@ from companion.benchmarks._board import (
     quota_for,
 )
 from companion.benchmarks._cgroup import ENV, ROOTS, Controller, CpuCgroup, find, own_cgroup
-from companion.benchmarks._model import run_child, table
+from companion.benchmarks._model import as_on_board, run_child, table
 from companion.cli import main
 from tests.unprivileged import as_unprivileged_user
 
@@ -87,6 +87,17 @@ def test_the_table_puts_the_model_and_the_wire_floor_beside_each_figure() -> Non
     assert oled_row[-7:] == ["ms", "-", "53", "ms", "/", "41", "ms"]
     tone_row = lines[3].split()
     assert tone_row[-4:] == ["1.1", "ms", "-", "-"]
+
+
+def test_cpu_time_under_the_model_is_counted_as_the_board_would() -> None:
+    measured = {
+        "100 kHz: CPU per press, the loop thread (median)": Figure(0.5, "ms"),
+        "idle CPU, 10 pages open (one core)": Figure(0.3, "%"),
+        "100 kHz: horse press -> LEDs lit (p99)": Figure(24, "ms"),
+        "resident memory after start-up": Figure(40, "MB"),
+    }
+    board = as_on_board(measured, 0.1)
+    assert [f.value for f in board.values()] == pytest.approx([5.0, 3.0, 24, 40])
 
 
 def _writable_controller() -> Controller:
