@@ -4,7 +4,6 @@ share of this machine that stands for it (see docs/performance.md for the source
 from __future__ import annotations
 
 import math
-import statistics
 import time
 from dataclasses import dataclass
 
@@ -94,15 +93,15 @@ class Calibration:
 
 
 def calibrate(board: Board, steps: int = 20_000, runs: int = 5) -> Calibration:
-    """Time the workload here (CPU time of this process, so waiting for a shared core does
-    not count) and compare it with the board."""
+    """Time the workload here ``runs`` times (odd: the median is the middle one) in CPU time
+    of this process, so waiting for a shared core does not count; compare with the board."""
     times = []
     for _ in range(runs):
         bodies = nbody_system()
         began = time.process_time()
         advance(bodies, 0.01, steps)
         times.append((time.process_time() - began) / steps)
-    return Calibration(board, statistics.median(times))
+    return Calibration(board, sorted(times)[len(times) // 2])
 
 
 Body = tuple[list[float], list[float], float]

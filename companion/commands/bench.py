@@ -7,12 +7,14 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from companion import benchmarks
 from companion.benchmarks import Figure
 from companion.benchmarks._board import BOARDS, ModelError
-from companion.benchmarks._cgroup import ROOTS
-from companion.benchmarks._model import ModelRun, modelled, run_model, summary, table
+
+if TYPE_CHECKING:
+    from companion.benchmarks._model import ModelRun
 
 NAME = "bench"
 HELP = "measure the engines, the journal and the devices (figures, not pass/fail)"
@@ -67,9 +69,13 @@ def run(args: argparse.Namespace) -> int:
             for name, figures in here.items()
         }
         if model:
+            from companion.benchmarks._model import summary
+
             report["cpu model"] = summary(model)
         print(json.dumps(report, indent=2, sort_keys=True))
     elif args.cpu:
+        from companion.benchmarks._model import table
+
         for name, figures in here.items():
             if model and name in model.figures:
                 print(name)
@@ -85,6 +91,9 @@ def _model(args: argparse.Namespace, chosen: list[ModuleType]) -> ModelRun | Non
     """The modelled figures for ``--cpu``; None (said on stderr) where there can be none."""
     if not args.cpu:
         return None
+    from companion.benchmarks._cgroup import ROOTS
+    from companion.benchmarks._model import modelled, run_model
+
     subjects = modelled(chosen)
     if not subjects:
         _say(f"companion bench: none of these benchmarks runs as on a {args.cpu}")
