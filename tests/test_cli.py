@@ -57,3 +57,10 @@ def test_bench_refuses_an_unknown_benchmark(capsys) -> None:
     assert main(["bench", "--only", "nonsense"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("companion bench: unknown benchmark: nonsense")
+
+
+def test_bench_refuses_an_unknown_board_before_measuring(capsys) -> None:
+    assert main(["bench", "--only", "startup", "--cpu", "pi-zero"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "companion bench: unknown board: pi-zero (known: pi-4, pi-zero-2w, pi-5)\n"
