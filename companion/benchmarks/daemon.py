@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from companion.benchmarks import Figure, percentile
+from companion.benchmarks import Figure, compiled, percentile
 
 NAME = "daemon"
 #: Under `--cpu`, the whole bench runs in the CPU cgroup: its presses run in-process, and the
@@ -79,6 +79,7 @@ def _latencies(presses: int) -> list[float]:
 
 def _child_figures(idle_s: float) -> dict[str, Figure]:
     """Start `companion simulate --headless` as systemd would; time READY, watch it idle."""
+    compiled()
     with tempfile.TemporaryDirectory(prefix="cmp-bench-") as folder:
         notify_path = Path(folder) / "notify.sock"
         notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.benchmarks import Figure, percentile
+from companion.benchmarks import Figure, compiled, percentile
 from companion.benchmarks._cgroup import joiner_from_env
 from companion.benchmarks.daemon import _cpu_seconds, _rss_mb
 from companion.games.registry import KINDS
@@ -158,6 +158,7 @@ def scoreboards(url: str, count: int) -> Iterator[queue.Queue[float]]:
 
 def run(quick: bool) -> dict[str, Figure]:
     """Measure taps, memory, idle CPU and page weights on a real daemon."""
+    compiled()
     count = 30 if quick else 100
     with tempfile.TemporaryDirectory(prefix="cmp-web-") as folder:
         child = DaemonChild(Path(folder))
