@@ -32,7 +32,7 @@ class ModelError(Exception):
 
 
 @dataclass(frozen=True)
-class Board:
+class PiBoard:
     """A board and the seconds one n-body step takes on it."""
 
     name: str
@@ -44,16 +44,16 @@ def _pi_4_step_s() -> float:
     return PI_4_NBODY_S / PI_4_NBODY_STEPS
 
 
-BOARDS: dict[str, Board] = {
+BOARDS: dict[str, PiBoard] = {
     board.name: board
     for board in (
-        Board("pi-4", _pi_4_step_s(), "measured on a Pi 4"),
-        Board(
+        PiBoard("pi-4", _pi_4_step_s(), "measured on a Pi 4"),
+        PiBoard(
             "pi-zero-2w",
             _pi_4_step_s() * SYSBENCH_PI_4 / SYSBENCH_PI_ZERO_2W,
             "Pi 4 figure x sysbench Pi 4 / (Pi 3B+ x 1.0/1.4 GHz)",
         ),
-        Board("pi-5", _pi_4_step_s() * SYSBENCH_PI_4 / SYSBENCH_PI_5, "Pi 4 figure x sysbench"),
+        PiBoard("pi-5", _pi_4_step_s() * SYSBENCH_PI_4 / SYSBENCH_PI_5, "Pi 4 figure x sysbench"),
     )
 }
 
@@ -83,7 +83,7 @@ def quota_for(share: float) -> Quota:
 class Calibration:
     """One n-body step here (median CPU seconds), on the board, and the share they give."""
 
-    board: Board
+    board: PiBoard
     here_step_s: float
 
     @property
@@ -92,7 +92,7 @@ class Calibration:
         return self.here_step_s / self.board.step_s
 
 
-def calibrate(board: Board, steps: int = 20_000, runs: int = 5) -> Calibration:
+def calibrate(board: PiBoard, steps: int = 20_000, runs: int = 5) -> Calibration:
     """Time the workload here ``runs`` times (odd: the median is the middle one) in CPU time
     of this process, so waiting for a shared core does not count; compare with the board."""
     times = []

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 from companion.benchmarks import Figure
-from companion.benchmarks._board import Board, Calibration, Quota, calibrate, quota_for
+from companion.benchmarks._board import Calibration, PiBoard, Quota, calibrate, quota_for
 from companion.benchmarks._cgroup import ENV, ROOTS, CpuCgroup, find
 
 Report = dict[str, dict[str, Figure]]
@@ -37,7 +37,7 @@ def modelled(modules: Sequence[ModuleType]) -> list[ModuleType]:
 
 
 def run_model(
-    board: Board,
+    board: PiBoard,
     modules: Sequence[ModuleType],
     quick: bool,
     roots: Sequence[Path] = ROOTS,
