@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -225,3 +226,38 @@ def test_a_read_only_controller_folder_is_refused_and_left_as_it_was() -> None:
         "message": f"cannot make a cgroup at {fake}/companion-bench-x: Permission denied",
     }
     assert plain == {"raised": "ModelError", "message": f"{fake} is not a cgroup controller"}
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_bench_stopped_under_the_model_leaves_no_cgroup_nor_child(stop: signal.Signals) -> None:
+    controller = _writable_controller()
+    bench = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "bench",
+            "--only",
+            "startup",
+            "--quick",
+            "--cpu",
+            "pi-5",
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert bench.stderr is not None
+    for line in bench.stderr:
+        if "as on a pi-5" in line:
+            break
+    group = controller.root / f"companion-bench-{bench.pid}"
+    assert group.is_dir()
+    inside = [int(pid) for pid in (group / "cgroup.procs").read_text().split()]
+    bench.send_signal(stop)
+    bench.communicate(timeout=60)
+    assert bench.returncode != 0
+    assert not group.exists()
+    for pid in inside:  # the child bench was stopped with it
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()

@@ -49,12 +49,22 @@ def run_model(
     calibration = calibrate(board)
     quota = quota_for(calibration.share)
     figures: Report = {}
-    with CpuCgroup(controller, quota) as group:
-        for number, module in enumerate(modules, start=1):
-            say(f"companion bench: {module.NAME} as on a {board.name} ({number}/{len(modules)})…")
-            measured = run_child(module.NAME, quick, group, module.CPU_MODEL, say)
-            figures[module.NAME] = as_on_board(measured, quota.share)
+    count = len(modules)
+    # A stop (SIGTERM) unwinds like Ctrl-C, so the cgroup is removed either way.
+    previous = signal.signal(signal.SIGTERM, _stopped)
+    try:
+        with CpuCgroup(controller, quota) as group:
+            for number, module in enumerate(modules, start=1):
+                say(f"companion bench: {module.NAME} as on a {board.name} ({number}/{count})…")
+                measured = run_child(module.NAME, quick, group, module.CPU_MODEL, say)
+                figures[module.NAME] = as_on_board(measured, quota.share)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return ModelRun(calibration, quota, figures)
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def run_child(
