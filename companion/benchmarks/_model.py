@@ -19,6 +19,8 @@ from companion.benchmarks._board import Calibration, PiBoard, Quota, calibrate, 
 from companion.benchmarks._cgroup import ENV, ROOTS, CpuCgroup, find
 
 Report = dict[str, dict[str, Figure]]
+#: The signals that stop a bench (Ctrl-C, a stop).
+STOPS = {signal.SIGINT, signal.SIGTERM}
 
 
 @dataclass(frozen=True)
@@ -77,16 +79,31 @@ def run_child(
     env.pop(ENV, None)
     if subject == "daemon":
         env[ENV] = str(group.path)
-    with subprocess.Popen(
-        command + (["--quick"] if quick else []),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-        preexec_fn=group.preexec if subject == "process" else None,
-    ) as child:
+
+    def prepare() -> None:  # in the child, before it runs the bench
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+        if subject == "process":
+            group.preexec()
+
+    # A stop that came while the child was being forked would be lost in the fork's own
+    # handlers: it waits until the child exists and can be stopped with the bench.
+    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        child = subprocess.Popen(
+            command + (["--quick"] if quick else []),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,
+            preexec_fn=prepare,
+        )
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+        raise
+    with child:
         try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
             out, err = child.communicate()
         except BaseException:
             os.killpg(child.pid, signal.SIGKILL)
