@@ -69,8 +69,9 @@ typecheck: $(VENV)/.dev
 pytest: $(VENV)/.dev catalogs
 	$(BIN)/python -m pytest -n 2
 
+# This machine's figures beside a Pi Zero 2 W model's (see docs/performance.md).
 bench: $(VENV)/.sim
-	$(BIN)/companion bench
+	$(BIN)/companion bench --cpu pi-zero-2w
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -57,3 +57,19 @@ def test_bench_refuses_an_unknown_benchmark(capsys) -> None:
     assert main(["bench", "--only", "nonsense"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("companion bench: unknown benchmark: nonsense")
+
+
+def test_bench_refuses_an_unknown_board_before_measuring(capsys) -> None:
+    assert main(["bench", "--only", "startup", "--cpu", "pi-zero"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "companion bench: unknown board: pi-zero (known: pi-4, pi-zero-2w, pi-5)\n"
+
+
+def test_the_command_line_starts_without_loading_the_journal() -> None:
+    # export, games and replay load the journal and the log reader when they run.
+    probe = "import sys, companion.cli; companion.cli.build_parser(); print(*sorted(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = set(out.stdout.split())
+    assert {"companion.commands.export", "companion.commands.games"} <= loaded
+    assert not {"companion.session", "companion.session.journal", "companion.session.log"} & loaded

@@ -11,6 +11,7 @@ import pkgutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 
@@ -26,6 +27,15 @@ class Figure:
         v = self.value
         shown = f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
         return f"{shown} {self.unit}"
+
+
+def compiled() -> None:
+    """Compile the companion's modules to bytecode, as an installed companion has them, so a
+    start-up measured next does not compile them (an environment may forbid writing bytecode:
+    ``PYTHONDONTWRITEBYTECODE``). Where the package cannot be written, nothing changes."""
+    import compileall
+
+    compileall.compile_dir(Path(__file__).parent.parent, quiet=1)
 
 
 def modules() -> list[ModuleType]:

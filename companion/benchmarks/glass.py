@@ -44,6 +44,8 @@ from companion.games.registry import KINDS, part
 from companion.session.view import PublicBoard
 
 NAME = "glass"
+#: Under `--cpu`, the whole bench runs in the CPU cgroup (its subject runs in-process).
+CPU_MODEL = "process"
 
 #: The wiring set-ups measured: name, LCD bus speed, OLED bus speed, OLED on its own bus.
 SETUPS: tuple[tuple[str, int, int, bool], ...] = (

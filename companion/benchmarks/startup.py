@@ -7,9 +7,11 @@ import subprocess
 import sys
 import time
 
-from companion.benchmarks import Figure
+from companion.benchmarks import Figure, compiled
 
 NAME = "startup"
+#: Under `--cpu`, the whole bench runs in the CPU cgroup, and with it the interpreters it starts.
+CPU_MODEL = "process"
 
 #: The probe prints its own peak resident memory in KiB. Linux keeps ``ru_maxrss`` across
 #: exec, so it would report this benchmark's own (larger) process: ``VmHWM`` counts only the
@@ -27,6 +29,7 @@ except (OSError, StopIteration):
 
 def run(quick: bool) -> dict[str, Figure]:
     """Start a fresh interpreter that loads the command line, several times."""
+    compiled()
     times = []
     rss_kib = 0
     for _ in range(3 if quick else 10):

@@ -24,11 +24,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.benchmarks import Figure, percentile
+from companion.benchmarks import Figure, compiled, percentile
+from companion.benchmarks._cgroup import joiner_from_env
 from companion.benchmarks.daemon import _cpu_seconds, _rss_mb
 from companion.games.registry import KINDS, part
 
 NAME = "web"
+#: Under `--cpu`, only the daemon goes in the CPU cgroup (the phones are not the Pi).
+CPU_MODEL = "daemon"
 SCOREBOARDS = 10
 #: A phone taps at most this often here (its seat's rate limit allows five a second).
 PACE_S = 0.25
@@ -69,6 +72,7 @@ class DaemonChild:
              "--control", str(self.control_path), "--state-dir", str(folder),
              "--config", str(folder / "companion.toml")],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            preexec_fn=joiner_from_env(),
         )  # fmt: skip
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -76,7 +80,7 @@ class DaemonChild:
         if found is None:
             raise RuntimeError(f"the daemon printed no address: {line!r}")
         self.url = found.group(1)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120  # a bound: a modelled Pi starts slowly
         while not self.control_path.exists():
             if time.monotonic() > deadline:
                 raise RuntimeError("the control socket never came up")
@@ -163,6 +167,7 @@ def scoreboards(url: str, count: int) -> Iterator[queue.Queue[float]]:
 
 def run(quick: bool) -> dict[str, Figure]:
     """Measure taps, memory, idle CPU and page weights on a real daemon."""
+    compiled()
     count = 30 if quick else 100
     with tempfile.TemporaryDirectory(prefix="cmp-web-") as folder:
         child = DaemonChild(Path(folder))

@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from companion import benchmarks
+from companion.benchmarks import Figure
+
+if TYPE_CHECKING:
+    from companion.benchmarks._model import ModelRun
 
 NAME = "bench"
 HELP = "measure the engines, the journal and the devices (figures, not pass/fail)"
@@ -17,6 +24,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="short runs (less precise)")
     parser.add_argument("--only", action="append", metavar="NAME", help="run only these benchmarks")
+    parser.add_argument(
+        "--cpu",
+        metavar="BOARD",
+        help="also run the daemon's benchmarks held to the CPU share of BOARD"
+        " (pi-zero-2w, pi-4, pi-5)",
+    )
+    parser.add_argument(
+        "--cgroup-root",
+        type=Path,
+        metavar="DIR",
+        help="where the cgroup cpu controller is (found by default)",
+    )
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,17 +53,84 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    report: dict[str, dict[str, dict[str, float | str]]] = {}
+    if args.cpu:
+        from companion.benchmarks._board import BOARDS
+
+        if args.cpu not in BOARDS:
+            known = ", ".join(BOARDS)
+            print(f"companion bench: unknown board: {args.cpu} (known: {known})", file=sys.stderr)
+            return 2
+    here: dict[str, dict[str, Figure]] = {}
     for number, module in enumerate(chosen, start=1):
-        print(
-            f"companion bench: {module.NAME} ({number}/{len(chosen)})…", file=sys.stderr, flush=True
-        )
-        figures = module.run(quick=args.quick)
-        report[module.NAME] = {k: {"value": f.value, "unit": f.unit} for k, f in figures.items()}
-        if not args.json:
-            print(f"{module.NAME}")
-            for label, figure in figures.items():
-                print(f"  {label:<44} {figure.text()}")
+        _say(f"companion bench: {module.NAME} ({number}/{len(chosen)})…")
+        here[module.NAME] = module.run(quick=args.quick)
+        if not args.json and not args.cpu:
+            _print(module.NAME, here[module.NAME])
+    model = _model(args, chosen)
     if args.json:
+        report: dict[str, object] = {
+            name: {
+                label: _entry(figure, model.figures.get(name, {}).get(label) if model else None)
+                for label, figure in figures.items()
+            }
+            for name, figures in here.items()
+        }
+        if model:
+            from companion.benchmarks._model import summary
+
+            report["cpu model"] = summary(model)
         print(json.dumps(report, indent=2, sort_keys=True))
+    elif args.cpu:
+        from companion.benchmarks._model import table
+
+        for name, figures in here.items():
+            if model and name in model.figures:
+                print(name)
+                print("\n".join(table(figures, model.figures[name], model.calibration.board.name)))
+            else:
+                _print(name, figures)
+        if model:
+            print(_model_line(model))
     return 0
+
+
+def _model(args: argparse.Namespace, chosen: list[ModuleType]) -> ModelRun | None:
+    """The modelled figures for ``--cpu``; None (said on stderr) where there can be none."""
+    if not args.cpu:
+        return None
+    from companion.benchmarks._board import BOARDS, ModelError
+    from companion.benchmarks._cgroup import ROOTS
+    from companion.benchmarks._model import modelled, run_model
+
+    subjects = modelled(chosen)
+    if not subjects:
+        _say(f"companion bench: none of these benchmarks runs as on a {args.cpu}")
+        return None
+    roots = [args.cgroup_root] if args.cgroup_root else list(ROOTS)
+    try:
+        return run_model(BOARDS[args.cpu], subjects, args.quick, roots, _say)
+    except ModelError as error:
+        _say(f"companion bench: no {args.cpu} model ({error}); figures of this machine only")
+        return None
+
+
+def _entry(figure: Figure, model: Figure | None) -> dict[str, float | str]:
+    entry: dict[str, float | str] = {"value": figure.value, "unit": figure.unit}
+    if model is not None:
+        entry["model"] = model.value
+    return entry
+
+
+def _print(name: str, figures: dict[str, Figure]) -> None:
+    print(name)
+    for label, figure in figures.items():
+        print(f"  {label:<44} {figure.text()}")
+
+
+def _model_line(model: ModelRun) -> str:
+    c, q = model.calibration, model.quota
+    return (
+        f"{c.board.name} model: {q.share:.3f} of one core ({q.quota_us} us every {q.period_us} us);"
+        f" n-body step {c.here_step_s * 1e6:.2f} us here,"
+        f" {c.board.step_s * 1e6:.2f} us on the board"
+    )

@@ -6,8 +6,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from companion.session.journal import Journal, JournalError, default_path
+if TYPE_CHECKING:  # the journal is loaded by the commands that open one, not at start
+    from companion.session.journal import Journal
 
 NAME = "export"
 HELP = (
@@ -40,12 +42,16 @@ def open_existing(path: Path | None, command: str = "export") -> Journal:
     $COMPANION_JOURNAL names none), the simulator's, said on stderr by ``command``.
     Raises JournalError (a missing or empty file, a folder, a damaged or foreign file).
     """
+    from companion.session.journal import Journal
+
     path = path or found_journal(command)
     return Journal.open(path, create=False, writable=False)
 
 
 def found_journal(command: str) -> Path:
     """The companion's own journal, or on a machine without one the simulator's."""
+    from companion.session.journal import JournalError, default_path
+
     own = default_path()
     if own.exists() or os.environ.get("COMPANION_JOURNAL"):
         return own
@@ -65,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"companion export: GAME is a game id (a number), not {args.game!r}", file=sys.stderr)
         return 2
+    from companion.session.journal import JournalError
+
     try:
         journal = open_existing(args.db)
         try:

@@ -9,7 +9,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 from companion.commands.export import open_existing
-from companion.session.journal import JournalError
 
 NAME = "games"
 HELP = "list the games in the journal (id, game, players, status); --abandon ID"
@@ -28,6 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List the games, after abandoning one if asked."""
+    from companion.session.journal import JournalError
+
     try:
         journal = open_existing(args.db, NAME)
         try:

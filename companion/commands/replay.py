@@ -9,8 +9,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion.session.log import LogError, describe, parse_line
-
 if TYPE_CHECKING:
     from companion.session.session import Session
 
@@ -71,6 +69,7 @@ def replay(lines: Iterable[str], session: Session | None = None) -> Report:
 
     A line that cannot be read or is refused is reported and skipped; the next line goes on.
     """
+    from companion.session.log import LogError, describe, parse_line
     from companion.session.session import Session  # here: it brings in every engine
 
     report = Report(session or Session.in_memory())

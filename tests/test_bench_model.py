@@ -1,0 +1,274 @@
+"""`companion bench --cpu`: the board model's arithmetic, its table, and its cgroup's life."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.benchmarks import Figure
+from companion.benchmarks._board import (
+    BOARDS,
+    Calibration,
+    ModelError,
+    Quota,
+    advance,
+    energy,
+    nbody_system,
+    quota_for,
+)
+from companion.benchmarks._cgroup import ENV, ROOTS, Controller, CpuCgroup, find, own_cgroup
+from companion.benchmarks._model import as_on_board, run_child, table
+from companion.cli import main
+from tests.unprivileged import as_unprivileged_user
+
+
+def test_each_board_takes_its_cited_time_per_step() -> None:
+    pi_4 = 158.26 / 5_000_000  # the published Pi 4 run
+    assert BOARDS["pi-4"].step_s == pytest.approx(pi_4)
+    # The Zero 2 W: a Pi 3B+ core at 1.0 GHz in place of 1.4, by sysbench's single-core rate.
+    assert BOARDS["pi-zero-2w"].step_s == pytest.approx(pi_4 * 1477.83 / (687.45 / 1.4))
+    assert BOARDS["pi-5"].step_s == pytest.approx(pi_4 * 1477.83 / 2737.49)
+    assert BOARDS["pi-zero-2w"].step_s * 1e6 == pytest.approx(95.26, abs=0.01)
+
+
+def test_the_share_is_this_machine_over_the_board() -> None:
+    calibration = Calibration(BOARDS["pi-zero-2w"], here_step_s=9.526e-6)
+    assert calibration.share == pytest.approx(0.1, rel=1e-3)
+
+
+def test_the_quota_is_the_kernels_smallest_over_the_shortest_period() -> None:
+    assert quota_for(0.1) == Quota(0.1, 1000, 10_000)
+    assert quota_for(0.3).quota_us == 1000 and quota_for(0.3).period_us == 3333
+    assert quota_for(0.0001) == Quota(0.001, 1000, 1_000_000)  # the longest period there is
+    assert quota_for(2.5) == Quota(1.0, 1000, 1000)  # a board faster than here: a whole core
+    with pytest.raises(ModelError):
+        quota_for(0.0)
+
+
+def test_the_workload_is_the_standard_n_body() -> None:
+    # The energies the Benchmarks Game prints for its n-body program, before and after 1000 steps.
+    bodies = nbody_system()
+    assert f"{energy(bodies):.9f}" == "-0.169075164"
+    advance(bodies, 0.01, 1000)
+    assert f"{energy(bodies):.9f}" == "-0.169087605"
+
+
+def test_the_table_puts_the_model_and_the_wire_floor_beside_each_figure() -> None:
+    here = {
+        "100 kHz: horse press -> LEDs lit (p99)": Figure(9.8, "ms"),
+        "100 kHz: horse press -> LEDs lit, wire floor (p99)": Figure(2.2, "ms"),
+        "100 kHz: horse press -> OLED (p99)": Figure(69, "ms"),
+        "100 kHz: horse press -> OLED, wire floor (p99)": Figure(53, "ms"),
+        "100 kHz: press -> applied (tone) (p99)": Figure(1.1, "ms"),
+    }
+    model = {
+        "100 kHz: horse press -> LEDs lit (p99)": Figure(24, "ms"),
+        "100 kHz: horse press -> LEDs lit, wire floor (p99)": Figure(2.2, "ms"),
+        "100 kHz: horse press -> OLED (p99)": Figure(float("nan"), "ms"),
+        "100 kHz: horse press -> OLED, wire floor (p99)": Figure(41, "ms"),
+    }
+    lines = table(here, model, "pi-zero-2w")
+    assert lines[0].split() == ["here", "pi-zero-2w", "wire", "floor"]
+    rows = {line.split("  ")[1]: line.split("  ")[-1].split() for line in lines[1:]}
+    assert rows.keys() == {
+        "100 kHz: horse press -> LEDs lit (p99)",
+        "100 kHz: horse press -> OLED (p99)",
+        "100 kHz: press -> applied (tone) (p99)",
+    }
+    led_row = lines[1].split()
+    assert led_row[-6:] == ["9.8", "ms", "24", "ms", "2.2", "ms"]
+    oled_row = lines[2].split()  # no model figure; the floors differ, so both are shown
+    assert oled_row[-7:] == ["ms", "-", "53", "ms", "/", "41", "ms"]
+    tone_row = lines[3].split()
+    assert tone_row[-4:] == ["1.1", "ms", "-", "-"]
+
+
+def test_cpu_time_under_the_model_is_counted_as_the_board_would() -> None:
+    measured = {
+        "100 kHz: CPU per press, the loop thread (median)": Figure(0.5, "ms"),
+        "idle CPU, 10 pages open (one core)": Figure(0.3, "%"),
+        "100 kHz: horse press -> LEDs lit (p99)": Figure(24, "ms"),
+        "resident memory after start-up": Figure(40, "MB"),
+    }
+    board = as_on_board(measured, 0.1)
+    assert [f.value for f in board.values()] == pytest.approx([5.0, 3.0, 24, 40])
+
+
+def _writable_controller() -> Controller:
+    try:
+        controller = find(ROOTS)
+    except ModelError as error:
+        pytest.skip(f"no cgroup cpu controller here ({error})")
+    if not os.access(controller.root, os.W_OK):
+        pytest.skip(f"the cgroup cpu controller at {controller.root} is not writable")
+    return controller
+
+
+@pytest.fixture
+def group() -> Iterator[CpuCgroup]:
+    cgroup = CpuCgroup(
+        _writable_controller(), Quota(0.5, 1000, 2000), f"companion-test-{os.getpid()}"
+    )
+    yield cgroup
+    assert not cgroup.path.exists()
+
+
+def test_a_child_runs_inside_the_cgroup_and_the_cgroup_goes_when_it_fails(group) -> None:
+    mine = own_cgroup(group.controller.version)
+    with group:
+        limit = "cpu.cfs_quota_us" if group.controller.version == 1 else "cpu.max"
+        assert (group.path / limit).read_text().split()[0] == "1000"
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read(); sys.exit(3)"],
+            stdin=subprocess.PIPE,
+            preexec_fn=group.preexec,
+        )
+        assert own_cgroup(group.controller.version, child.pid).endswith(group.path.name)
+        assert group.pids() == [child.pid]
+        assert own_cgroup(group.controller.version) == mine  # the bench itself stays out
+        child.communicate(b"")
+        assert child.returncode == 3
+    assert not group.path.exists()
+
+
+def test_the_cgroup_goes_on_an_error_and_its_child_goes_back(group) -> None:
+    mine = own_cgroup(group.controller.version)
+    child = None
+    with pytest.raises(KeyboardInterrupt), group:
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"],
+            stdin=subprocess.PIPE,
+            preexec_fn=group.preexec,
+        )
+        raise KeyboardInterrupt
+    assert child is not None
+    try:
+        assert not group.path.exists()
+        assert own_cgroup(group.controller.version, child.pid) == mine
+    finally:
+        child.communicate(b"")
+
+
+def test_a_failing_bench_child_gives_no_figures_and_leaves_no_cgroup(group) -> None:
+    said: list[str] = []
+    with group:
+        figures = run_child("nonsense", True, group, "process", said.append)
+    assert figures == {}
+    assert len(said) == 1
+    assert said[0].startswith(
+        "companion bench: nonsense failed under the model"
+        " (companion bench: unknown benchmark: nonsense"
+    )
+
+
+def test_a_bench_child_puts_only_its_daemon_in_the_cgroup(group) -> None:
+    probe = (
+        "import subprocess, sys\n"
+        "from companion.benchmarks._cgroup import joiner_from_env\n"
+        "print(open('/proc/self/cgroup').read(), flush=True)\n"
+        "subprocess.run([sys.executable, '-c', \"print(open('/proc/self/cgroup').read())\"],"
+        " preexec_fn=joiner_from_env(), check=True)\n"
+    )
+    with group:
+        env = dict(os.environ, **{ENV: str(group.path)})
+        out = subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+        ).stdout
+    child, daemon = out.split("\n\n", 1)
+    assert group.path.name not in child
+    assert f"/{group.path.name}\n" in daemon
+
+
+def test_where_no_cgroup_can_be_made_the_bench_says_so_and_gives_this_machines_figures(
+    tmp_path: Path, capsys
+) -> None:
+    fake = tmp_path / "cpu"
+    fake.mkdir()
+    (fake / "cpu.cfs_quota_us").write_text("-1\n")
+    (fake / "cpu.cfs_period_us").write_text("100000\n")
+    fake.chmod(0o555)
+    try:
+        argv = ["bench", "--quick", "--only", "startup", "--cpu", "pi-zero-2w"]
+        assert main([*argv, "--cgroup-root", str(fake)]) == 0
+    finally:
+        fake.chmod(0o755)
+    out, err = capsys.readouterr()
+    assert "companion bench: no pi-zero-2w model (" in err
+    assert err.rstrip().endswith("); figures of this machine only")
+    assert "command line start (median)" in out and "pi-zero-2w" not in out
+    assert sorted(p.name for p in fake.iterdir()) == ["cpu.cfs_period_us", "cpu.cfs_quota_us"]
+
+
+def test_a_read_only_controller_folder_is_refused_and_left_as_it_was() -> None:
+    def make(fake: Path) -> object:
+        with CpuCgroup(Controller(fake, 1), quota_for(0.1), "companion-bench-x"):
+            return "made"
+
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder).chmod(0o755)  # the unprivileged child may come in
+        fake = Path(folder) / "cpu"
+        fake.mkdir()
+        (fake / "cpu.cfs_quota_us").write_text("-1\n")
+        fake.chmod(0o555)
+        refused = as_unprivileged_user(lambda: make(fake))
+        fake.chmod(0o777)  # the same folder, writable: a plain folder, not a controller
+        plain = as_unprivileged_user(lambda: make(fake))
+        assert [p.name for p in fake.iterdir()] == ["cpu.cfs_quota_us"]
+    assert refused == {
+        "raised": "ModelError",
+        "message": f"cannot make a cgroup at {fake}/companion-bench-x: Permission denied",
+    }
+    assert plain == {"raised": "ModelError", "message": f"{fake} is not a cgroup controller"}
+
+
+@pytest.mark.parametrize(
+    ("stop", "when"), [(signal.SIGINT, "as it starts"), (signal.SIGTERM, "with the child inside")]
+)
+def test_a_bench_stopped_under_the_model_leaves_no_cgroup_nor_child(
+    stop: signal.Signals, when: str
+) -> None:
+    controller = _writable_controller()
+    bench = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "bench",
+            "--only",
+            "startup",
+            "--quick",
+            "--cpu",
+            "pi-5",
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert bench.stderr is not None
+    for line in bench.stderr:
+        if "as on a pi-5" in line:  # said once the cgroup is made, before the child starts
+            break
+    group = controller.root / f"companion-bench-{bench.pid}"
+    assert group.is_dir()
+    inside: list[str] = []
+    deadline = time.monotonic() + 30
+    while when == "with the child inside" and not inside and time.monotonic() < deadline:
+        inside = (group / "cgroup.procs").read_text().split()
+        time.sleep(0.01)
+    bench.send_signal(stop)
+    bench.communicate(timeout=60)
+    assert bench.returncode == 128 + stop
+    assert not group.exists()
+    if when == "with the child inside":
+        assert inside
+        for pid in inside:  # the child bench was stopped with it
+            assert not Path(f"/proc/{pid}").exists()
