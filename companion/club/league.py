@@ -95,7 +95,7 @@ class Result:
 
 
 @dataclass
-class Standing:
+class LeagueStanding:
     """One player's line of a standings table."""
 
     name: str
@@ -138,7 +138,7 @@ class HistoryLine:
 
 @dataclass
 class _Cache:
-    standings: dict[Scope, list[Standing]] = field(default_factory=dict)
+    standings: dict[Scope, list[LeagueStanding]] = field(default_factory=dict)
 
 
 class League:
@@ -255,18 +255,18 @@ class League:
         with self._lock:
             return sorted({r.evening for r in self._results}, reverse=True)
 
-    def standings(self, scope: Scope = Scope()) -> list[Standing]:
+    def standings(self, scope: Scope = Scope()) -> list[LeagueStanding]:
         """The standings of a scope, best rating first (ties: more wins, then name)."""
         cache = self._cache
         if scope in cache.standings:
             return cache.standings[scope]
-        lines: dict[str, Standing] = {}
+        lines: dict[str, LeagueStanding] = {}
         ratings: dict[str, Any] = {}
         for result in self.results(scope):
             players = result.players()
             for player in players:
                 key = key_of(player["name"])
-                line = lines.setdefault(key, Standing(player["name"]))
+                line = lines.setdefault(key, LeagueStanding(player["name"]))
                 line.name = player["name"]
                 line.games += 1
                 line.wins += player["name"] in result.data["winners"]

@@ -21,7 +21,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from companion.club.checks import KINDS
-from companion.club.league import HistoryLine, League, Scope, Standing, rows_for_export
+from companion.club.league import HistoryLine, League, LeagueStanding, Scope, rows_for_export
 from companion.club.listener import LiveTable
 from companion.render.language import LANGUAGES, catalog, current, speaking
 from companion.web.html import e, grid
@@ -121,7 +121,7 @@ def results_part(league: League, evening: str | None) -> str:
     return grid([t("Ended"), t("Table"), t("Game"), t("Ranking")], rows, "results")
 
 
-def standings_part(lines: Sequence[Standing], lang: str) -> str:
+def standings_part(lines: Sequence[LeagueStanding], lang: str) -> str:
     if not lines:
         return para(t("No results yet."))
     head = [t("Place"), t("Player"), t("Games"), t("Wins"), t("Average rank"), t("Rating")]

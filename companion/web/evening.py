@@ -33,7 +33,7 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class Standing:
+class EveningStanding:
     """One person's evening: place points, games won, games played."""
 
     person: str
@@ -48,7 +48,7 @@ class Evening:
 
     games: tuple[GameResult, ...] = ()
 
-    def ranking(self, seat_order: Sequence[str] = ()) -> tuple[Standing, ...]:
+    def ranking(self, seat_order: Sequence[str] = ()) -> tuple[EveningStanding, ...]:
         """Everyone who played this evening, best first."""
         points: dict[str, int] = {}
         wins: dict[str, int] = {}
@@ -60,7 +60,7 @@ class Evening:
                 wins[person] = wins.get(person, 0) + (person in game.winners)
         order = {person: i for i, person in enumerate(seat_order)}
         people = sorted(points, key=lambda p: (-points[p], -wins[p], order.get(p, len(order)), p))
-        return tuple(Standing(p, points[p], wins[p], played[p]) for p in people)
+        return tuple(EveningStanding(p, points[p], wins[p], played[p]) for p in people)
 
 
 def place_points(figures: dict[str, int]) -> dict[str, int]:

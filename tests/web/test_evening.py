@@ -3,7 +3,7 @@ across games of different kinds, wins breaking a tie."""
 
 from __future__ import annotations
 
-from companion.web.evening import Evening, GameResult, Standing, place_points
+from companion.web.evening import Evening, EveningStanding, GameResult, place_points
 
 
 def result(
@@ -31,8 +31,8 @@ def test_the_evening_adds_place_points_across_kinds_and_wins_break_a_tie() -> No
     )
     # By hand: Anna 3 + 1 + 2 = 6, Ben 2 + 3 + 1 = 6, Cleo 2 + 2 = 4; Anna won twice.
     assert evening.ranking(("Cleo", "Ben", "Anna")) == (
-        Standing("Anna", 6, 2, 3),
-        Standing("Ben", 6, 1, 3),
-        Standing("Cleo", 4, 0, 2),
+        EveningStanding("Anna", 6, 2, 3),
+        EveningStanding("Ben", 6, 1, 3),
+        EveningStanding("Cleo", 4, 0, 2),
     )
     assert Evening().ranking() == ()
