@@ -121,9 +121,11 @@ def board_html(state: Public) -> str:
 def _bet_words(bet: JockeyBet | None) -> str:
     if bet is None:
         return t("no bet")
-    return f"{word(bet.kind)} " + ", ".join(
-        f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
-    )
+    if len(bet.stakes) == len(bet.horses):
+        staked = ", ".join(f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=True))
+    else:  # a double: two horses on one stake
+        staked = " + ".join(word(h) for h in bet.horses) + f" {bet.stakes[0]}"
+    return f"{word(bet.kind)} {staked}"
 
 
 def _kind_words(kind: PickerRow) -> str:

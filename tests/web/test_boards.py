@@ -1,0 +1,77 @@
+"""Boards that tell the truth: a Jockey double bet with both its horses, Jumpy Jack horses that
+left the track shown where they are, a white horse's bar that can be seen."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from companion.games.jumpy_jack import HorseState, JumpyJackBoard
+from companion.session import autoplay
+from companion.session.log import BetEntry
+from companion.session.session import Session
+from companion.web.fragments import private_html, public_html
+from companion.web.state import private_state, public_state
+
+LANE = re.compile(
+    r'<div class="lane"><span class="name">([^<]*)</span>.*?<rect width="(\d+)"[^>]*?'
+    r'fill="([^"]*)"([^>]*)/>.*?<span class="at">([^<]*)</span></div>'
+)
+
+
+def settle(session: Session, seed: int) -> None:
+    """Play random legal cards until the race is settled."""
+    rng = random.Random(seed)
+    while session.view().phase in ("betting", "racing"):
+        entry = autoplay.legal_input(session.table, rng)  # type: ignore[arg-type]
+        assert entry is not None
+        assert session.submit(entry).accepted
+
+
+def test_a_jockey_double_bet_shows_both_horses_on_the_phone_and_in_the_settlement() -> None:
+    session = Session.in_memory()
+    session.new_game("jockey", ("Anna", "Bob", "Chloé"), {})
+    bets = (
+        BetEntry("Anna", "yellow", 200, "double", "brown"),
+        BetEntry("Bob", "red", 300, "order", "blue", 100),
+        BetEntry("Chloé", "red", 100),
+    )
+    for bet in bets:
+        assert session.submit(bet).accepted
+    phone = private_html("Anna", private_state(session, "Anna"), public_state(session))
+    assert "Your bet: double yellow + brown 200" in phone
+    settle(session, 3)
+    board = public_html(public_state(session))
+    assert "<td>Anna</td><td>double yellow + brown 200</td>" in board
+    assert "<td>Bob</td><td>order red 300, blue 100</td>" in board
+    assert "<td>Chloé</td><td>win red 100</td>" in board
+
+
+def test_jumpy_jack_lanes_show_finished_and_out_horses_where_they_are() -> None:
+    seen: set[HorseState] = set()
+    for seed in range(6):
+        if seen == set(HorseState):
+            break
+        rng = random.Random(seed)
+        session = Session.in_memory()
+        session.new_game("jumpy_jack", ("Anna", "Bob"), {})
+        while (entry := autoplay.legal_input(session.table, rng)) is not None:  # type: ignore[arg-type]
+            assert session.submit(entry).accepted
+            board = session.view().board
+            assert isinstance(board, JumpyJackBoard)
+            lanes = LANE.findall(public_html(public_state(session)))
+            assert len(lanes) == len(board.horses)
+            for horse, (name, width, colour, outline, at) in zip(board.horses, lanes, strict=True):
+                seen.add(horse.state)
+                assert name.startswith(horse.name) and colour == horse.colour
+                assert 'stroke="#222"' in outline  # a white bar has an edge on the light track
+                if horse.state is HorseState.FINISHED:
+                    assert (width, at) == ("100", ("1st", "2nd", "3rd")[horse.place - 1]), name
+                    assert "(finished)" in name
+                elif horse.state is HorseState.OUT:
+                    assert (width, at) == ("0", "–") and "(out)" in name
+                else:
+                    assert at == str(horse.square)
+            if session.view().phase == "race_over" and seen == set(HorseState):
+                break
+    assert seen == set(HorseState)
