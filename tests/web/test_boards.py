@@ -1,17 +1,22 @@
 """Boards that tell the truth: a Jockey double bet with both its horses, Jumpy Jack horses that
-left the track shown where they are, a white horse's bar that can be seen."""
+left the track shown where they are, a white horse's bar that can be seen, chart labels that
+never cover each other."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
+
+import pytest
 
 from companion.games.jumpy_jack import HorseState, JumpyJackBoard
 from companion.session import autoplay
 from companion.session.log import BetEntry
 from companion.session.session import Session
+from companion.web.chart import HEIGHT, LABEL_HEIGHT, PAD, chart_svg, label_heights
 from companion.web.fragments import private_html, public_html
-from companion.web.state import private_state, public_state
+from companion.web.state import Series, private_state, public_state
 
 LANE = re.compile(
     r'<div class="lane"><span class="name">([^<]*)</span>.*?<rect width="(\d+)"[^>]*?'
@@ -75,3 +80,35 @@ def test_jumpy_jack_lanes_show_finished_and_out_horses_where_they_are() -> None:
             if session.view().phase == "race_over" and seen == set(HorseState):
                 break
     assert seen == set(HorseState)
+
+
+def label_boxes(svg: str) -> list[tuple[str, int]]:
+    """The chart's end labels: their words and their baselines."""
+    return [
+        (words, int(y))
+        for y, words in re.findall(r'<text x="\d+" y="(\d+)" font-size="13"[^>]*>([^<]+)<', svg)
+    ]
+
+
+@pytest.mark.parametrize(
+    "ends",
+    [
+        {"Anna": (100, 100), "Bob": (100, 90), "Chloé": (100, 80)},
+        {"Anna": (0, 700), "Bob": (0, 20), "Chloé": (0, 500), "Dan": (0, 510)},
+        {name: (1000, 1000) for name in ("Anna", "Bob", "Chloé", "Dan", "Eve", "Finn")},
+        {"Anna": (0, 0), "Bob": (0, 1), "Chloé": (0, 2), "Dan": (0, 100)},
+    ],
+)
+def test_no_two_chart_labels_overlap(ends: dict[str, tuple[int, int]]) -> None:
+    svg = chart_svg(tuple(Series(p, points) for p, points in ends.items()), "chips")
+    labels = label_boxes(svg)
+    assert sorted(w for w, _ in labels) == sorted(f"{p} {v[-1]}" for p, v in ends.items())
+    heights = sorted(y for _, y in labels)
+    assert all(b - a >= LABEL_HEIGHT for a, b in itertools.pairwise(heights))
+    assert heights[0] > PAD and heights[-1] <= HEIGHT - PAD  # inside the plot, under the unit
+
+
+def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
+    assert label_heights([200.0, 60.0, 130.4], 55, 236) == (200, 60, 130)
+    assert label_heights([100.0, 100.0, 101.0], 55, 236) == (100, 115, 130)
+    assert label_heights([236.0, 236.0], 55, 236) == (221, 236)
