@@ -38,6 +38,8 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 #: Parameters of a message that are words of the catalogs themselves (a suit, a card, a horse).
 WORD_PARAMS = frozenset({"suit", "card", "horse"})
+#: Parameters said in the table's language, never shortened as a name would be.
+SAID_PARAMS = WORD_PARAMS | {"label", "place"}
 
 #: The narrowest a name in a sentence is shortened to when the sentence must fit.
 NAME_LEAST = 4
@@ -135,19 +137,32 @@ def word(value: str) -> str:
     return _(value)
 
 
+def card_label(label: str) -> str:
+    """Return a card's printed label in the table's language: its colour said, its number kept
+    (``red +7`` is ``rouge +7`` in French; ``No.2 +15`` stays as printed)."""
+    first, space, rest = label.partition(" ")
+    return (_(first) if first.isalpha() else first) + space + rest
+
+
+def _param(key: str, value: str | int) -> str | int:
+    """A parameter of a message as said: a word of the catalogs in the table's language."""
+    if not isinstance(value, str):
+        return value
+    if key in WORD_PARAMS:
+        return word(value)
+    return card_label(value) if key == "label" else value
+
+
 def say(message: Message) -> str:
     """Return ``message`` in the table's language, shortening its names if it must, to fit."""
     if message.plural is not None:
         template = ngettext(message.template, message.plural, message.count or 0)
     else:
         template = _(message.template)
-    params: dict[str, str | int] = {
-        key: word(value) if key in WORD_PARAMS and isinstance(value, str) else value
-        for key, value in message.params
-    }
+    params = {key: _param(key, value) for key, value in message.params}
     sentence = template.format(**params)
     while not fits_display(sentence):
-        names = [k for k, v in params.items() if isinstance(v, str) and k not in WORD_PARAMS]
+        names = [k for k, v in params.items() if isinstance(v, str) and k not in SAID_PARAMS]
         longest = max(names, key=lambda k: len(str(params[k])), default=None)
         if longest is None or len(str(params[longest])) <= NAME_LEAST:
             break

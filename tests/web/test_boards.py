@@ -1,6 +1,6 @@
 """Boards that tell the truth: a Jockey double bet with both its horses, Jumpy Jack horses that
 left the track shown where they are, a white horse's bar that can be seen, chart labels that
-never cover each other."""
+never cover each other, the Jockey move line in the table's language."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import re
 
 import pytest
 
+from companion.games.jockey import HORSES
 from companion.games.jumpy_jack import HorseState, JumpyJackBoard
+from companion.render.language import speaking, word
 from companion.session import autoplay
 from companion.session.log import BetEntry
 from companion.session.session import Session
@@ -112,3 +114,30 @@ def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
     assert label_heights([200.0, 60.0, 130.4], 55, 236) == (200, 60, 130)
     assert label_heights([100.0, 100.0, 101.0], 55, 236) == (100, 115, 130)
     assert label_heights([236.0, 236.0], 55, 236) == (221, 236)
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", r"(?P<c>\w+) \+\d+: (?P=c) \d+ to \d+\."),
+        ("fr", r"(?P<c>\w+) \+\d+ : (?P=c) de \d+ à \d+\."),
+        ("de", r"(?P<c>\w+) \+\d+: (?P=c) von \d+ bis \d+\."),
+    ],
+)
+def test_the_jockey_move_line_is_said_in_the_table_s_language(language: str, line: str) -> None:
+    session = Session.in_memory()
+    session.new_game("jockey", ("Anna", "Bob"), {})
+    for player in ("Anna", "Bob"):
+        assert session.submit(BetEntry(player, "red", 100)).accepted
+    rng = random.Random(1)
+    said = None
+    while said is None:
+        entry = autoplay.legal_input(session.table, rng)  # type: ignore[arg-type]
+        assert entry is not None and session.submit(entry).accepted
+        with speaking(language):
+            page = public_html(public_state(session))
+        said = re.search(rf'<p class="status">{line}</p>', page)
+    colour = said.group("c")
+    with speaking(language):
+        assert colour in {word(h.value) for h in HORSES}
+    assert (colour in {h.value for h in HORSES}) is (language == "en")
