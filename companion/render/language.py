@@ -10,6 +10,7 @@ or installed (and by ``make``); a catalog not compiled yet is compiled in memory
 
 from __future__ import annotations
 
+import copy
 import gettext
 import io
 import logging
@@ -19,6 +20,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+
+from babel import Locale
 
 from companion.games.text import Message, fits_display, short
 
@@ -135,6 +138,28 @@ def word(value: str) -> str:
         said = rank if rank.isdigit() else _(rank)
         return _("{rank} of {suit}").format(rank=said, suit=_(suit))
     return _(value)
+
+
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+def percent(fraction: float, digits: int = 1) -> str:
+    """Return ``fraction`` as a percentage the table's language writes it, with ``digits``
+    decimals: ``19.7%`` in English, ``19,7 %`` in French and German (a no-break space)."""
+    locale = _locale(current())
+    pattern = copy.copy(locale.percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(fraction, locale))
+
+
+def decimal(number: float, digits: int = 1) -> str:
+    """Return ``number`` with ``digits`` decimals as the table's language writes it (``4,5``)."""
+    locale = _locale(current())
+    pattern = copy.copy(locale.decimal_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(number, locale, group_separator=False))
 
 
 def card_label(label: str) -> str:

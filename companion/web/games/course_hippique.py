@@ -13,7 +13,7 @@ from companion.games.course_hippique import (
     RaceChances,
 )
 from companion.games.errors import Refusal
-from companion.render.language import word
+from companion.render.language import percent, word
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
@@ -106,8 +106,9 @@ def board_html(state: Public) -> str:
 
 
 def _percent(chance: Chance) -> str:
-    """A chance as the pages say it: ``18.7 %`` (exact) or ``≈ 18.7 %`` (an estimate)."""
-    return f"{'' if chance.fraction else '≈ '}{100 * chance.probability:.1f} %"
+    """A chance as the pages say it in the table's language: ``18.7%`` (exact) or ``≈ 18.7%``
+    (an estimate); ``18,7 %`` in French."""
+    return ("" if chance.fraction else "≈ ") + percent(chance.probability)
 
 
 def _odds(odds: dict[str, int | None], chances: Sequence[Chance]) -> str:
