@@ -14,6 +14,7 @@ from companion.games.course_hippique import (
 )
 from companion.games.errors import Refusal
 from companion.render.language import percent, word
+from companion.render.text import rank_letter
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
@@ -67,8 +68,9 @@ SAMPLES = 1000
 
 
 def playing_cards() -> list[tuple[str, str]]:
-    """The 48 cards of a pack but the aces (the horses), as (code, label), suit by suit."""
-    return [(f"{r}{s}", f"{r}{SUITS[s][0]}") for s in SUITS for r in RANKS]
+    """The 48 cards of a pack but the aces (the horses), as (code, label), suit by suit; the
+    label's rank as the table's language prints it (``D♠`` for ``QS`` in French)."""
+    return [(f"{r}{s}", f"{rank_letter(r)}{SUITS[s][0]}") for s in SUITS for r in RANKS]
 
 
 def _suit(letter: str) -> str:
