@@ -188,10 +188,11 @@ def lcd(
         turn = view.turn or ""
         effect = board.last_effect
         if effect is not None:  # who plays next on top, who played what below: never mixed
-            next_ = _("Next: ")
-            head = next_ + turn
+            on_turn = _("Next: {player}")  # the player whose turn it is now
+            head = on_turn.format(player=turn)
             fit = len(head) + 1 + len(race) <= COLS
-            top = spread(head, race) if fit else next_ + short(turn, COLS - len(next_))
+            room = COLS - len(on_turn.format(player=""))
+            top = spread(head, race) if fit else on_turn.format(player=short(turn, room))
             card, move = effect_rows(effect)
             played = named(played_by, f": {card}") if played_by else card
             return rows([top, positions_row(board), played, move])

@@ -74,3 +74,13 @@ def test_a_scripted_game_shows_no_english_in_french_and_german(name: str, langua
         for said in english_in(text, language):
             found.setdefault(said, text)
     assert not found, next(iter(found.items()))
+
+
+@pytest.mark.parametrize(("language", "turn"), [("fr", "À jouer : "), ("de", "Am Zug: ")])
+def test_after_a_jockey_card_the_lcd_says_whose_turn_it_is_not_who_comes_later(
+    language: str, turn: str
+) -> None:
+    with speaking(language):
+        tops = {table.screen().lcd[0] for table, _ in played(SCRIPTS["jockey-short-11"], language)}
+    assert any(top.startswith(turn) for top in tops)
+    assert not any(top.startswith(("Puis : ", "Dann: ")) for top in tops)
