@@ -141,3 +141,22 @@ def test_the_jockey_move_line_is_said_in_the_table_s_language(language: str, lin
     with speaking(language):
         assert colour in {word(h.value) for h in HORSES}
     assert (colour in {h.value for h in HORSES}) is (language == "en")
+
+
+def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
+    session = Session.in_memory()
+    session.new_game("jockey", ("Anna", "Bob", "Chloé"), {})
+    said = []
+    for player in ("Anna", "Bob", "Chloé"):
+        assert session.submit(BetEntry(player, "red", 100)).accepted
+        with speaking("fr"):
+            said.append(
+                re.findall(
+                    r'<p class="status">([^<]*scellé[^<]*)</p>', public_html(public_state(session))
+                )
+            )
+    assert said == [
+        ["A scellé : Anna ✓"],
+        ["Ont scellé : Anna, Bob ✓"],
+        ["Ont scellé : Anna, Bob, Chloé ✓"],
+    ]
