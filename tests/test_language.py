@@ -13,6 +13,7 @@ from companion.games.errors import Refusal
 from companion.games.jockey import Blocked, CardEffect
 from companion.render.jockey import effect_rows
 from companion.render.language import _, say, speaking, system_language
+from companion.render.menu import options
 from companion.render.text import card_text
 from companion.web.games.course_hippique import playing_cards
 
@@ -106,3 +107,9 @@ def test_every_spelling_of_a_face_card_is_read() -> None:
         assert Card.parse(text).code == "JH", text
     for text in ("KC", "RC", "roi de trèfle", "R♣", "K♣"):
         assert Card.parse(text).code == "KC", text
+
+
+def test_the_hands_option_is_said_in_french() -> None:
+    with speaking("fr"):
+        lcd = options("Jockey", 3, [("Hands", "off"), ("Hands", "scan")], 0).lcd
+    assert lcd[1:3] == (">Mains           non", " Mains      scannées")
