@@ -55,6 +55,10 @@ SAMPLES: dict[str, str | int] = {
     "game": "Course hippique",
     "card": "queen of diamonds",
     "suit": "diamonds",
+    "label": "brown chase +50",
+    "start": 58,
+    "end": 108,
+    "place": "No.3",
 }
 
 

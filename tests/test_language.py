@@ -8,10 +8,14 @@ import pytest
 
 from companion.daemon.app import LanguageChoice
 from companion.devices.config import ConfigError, parse_config
+from companion.games.cards import Card
 from companion.games.errors import Refusal
 from companion.games.jockey import Blocked, CardEffect
 from companion.render.jockey import effect_rows
 from companion.render.language import _, say, speaking, system_language
+from companion.render.menu import options
+from companion.render.text import card_text
+from companion.web.games.course_hippique import playing_cards
 
 
 @pytest.mark.parametrize(
@@ -70,6 +74,42 @@ def test_a_card_that_moves_nothing_says_why_in_every_language(
     with speaking(language):
         rows = effect_rows(effect)
         bare = _("No move")
-    assert rows[0] == label
+    colour = {"en": "brown", "fr": "marron", "de": "braun"}[language]  # the card's colour said
+    assert rows[0] == label.replace("brown", colour)
     assert len(rows[1]) <= 20
     assert rows[1] != bare, f"{language}: the reason did not fit the LCD"
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", ["Q♠", "J♥", "K♦", "A♣", "10♥"]),
+        ("fr", ["D♠", "V♥", "R♦", "A♣", "10♥"]),
+        ("de", ["D♠", "B♥", "K♦", "A♣", "10♥"]),
+    ],
+)
+def test_cards_show_their_ranks_as_the_language_prints_them_and_read_back(
+    language: str, shown: list[str]
+) -> None:
+    codes = ["QS", "JH", "KD", "AC", "10H"]
+    with speaking(language):
+        assert [card_text(code) for code in codes] == shown
+        picked = playing_cards()  # the croupier's picker on the pages
+    assert [Card.parse(label).code for label in shown] == codes
+    assert all(Card.parse(label).code == code for code, label in picked)
+    assert len({label for _, label in picked}) == 48
+
+
+def test_every_spelling_of_a_face_card_is_read() -> None:
+    for text in ("QS", "DS", "dame de pique", "queen of spades", "Q♠", "D♠"):
+        assert Card.parse(text).code == "QS", text
+    for text in ("JH", "VH", "BH", "valet de cœur", "V♥", "B♥"):
+        assert Card.parse(text).code == "JH", text
+    for text in ("KC", "RC", "roi de trèfle", "R♣", "K♣"):
+        assert Card.parse(text).code == "KC", text
+
+
+def test_the_hands_option_is_said_in_french() -> None:
+    with speaking("fr"):
+        lcd = options("Jockey", 3, [("Hands", "off"), ("Hands", "scan")], 0).lcd
+    assert lcd[1:3] == (">Mains           non", " Mains      scannées")

@@ -1,4 +1,5 @@
-"""Small pictures no display ROM has (the card suits, a horse, a lock) and one-cell text folding."""
+"""Small pictures no display ROM has (the card suits, a horse, a lock); text folded to what a
+display can show (a letter spelled out where it must keep its sound, else one cell for one)."""
 
 from __future__ import annotations
 
@@ -74,10 +75,18 @@ LETTERS: Mapping[str, Bitmap] = _accented()
 #: Characters that mean the same as one of GLYPHS, or as a plainer character, in one cell.
 ALIASES: Mapping[str, str] = {
     "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣", "♘": "♞", "🐎": "♞", "🔐": "🔒", "➜": "→",
-    "✔": "✓", "ß": "s", "æ": "a", "Æ": "A", "œ": "o", "Œ": "O", "ø": "o", "Ø": "O",
-    "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "‘": "'", "’": "'", "‚": ",", "“": '"',
+    "✔": "✓", "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "‘": "'", "’": "'", "‚": ",", "“": '"',
     "”": '"', "„": '"', "–": "-", "—": "-", "−": "-", "•": "*", "·": ".", "×": "x",
     "\u00a0": " ",
+}  # fmt: skip
+
+#: Letters that keep their sound only as two letters when a display cannot show them: "cœur"
+#: reads "coeur", never "cour"; "Straße" reads "Strasse"; "Bär" reads "Baer" once no custom
+#: character is left for "ä". A capital is spelled "Oe" in a word, "OE" in a word in capitals.
+SPELLED: Mapping[str, str] = {
+    "œ": "oe", "Œ": "Oe", "æ": "ae", "Æ": "Ae", "ß": "ss", "ẞ": "SS", "ø": "oe", "Ø": "Oe",
+    "þ": "th", "Þ": "Th", "ĳ": "ij", "Ĳ": "IJ", "ä": "ae", "Ä": "Ae", "ö": "oe", "Ö": "Oe",
+    "ü": "ue", "Ü": "Ue",
 }  # fmt: skip
 
 #: What a character nobody can show becomes.
@@ -102,9 +111,26 @@ def fold_char(char: str, supported: Callable[[str], bool]) -> str:
     return UNKNOWN
 
 
+def spell(text: str, shown: Callable[[str], bool]) -> str:
+    """Return ``text`` with each letter of SPELLED that ``shown`` refuses written out in two
+    letters (the text grows by one character for each); every other character is left as is."""
+    out: list[str] = []
+    for index, char in enumerate(text):
+        letters = SPELLED.get(char)
+        if letters is None or shown(char):
+            out.append(char)
+            continue
+        after = text[index + 1 : index + 2]
+        before = text[index - 1 : index]
+        capitals = after.isupper() or (not after.isalpha() and before.isupper())
+        out.append(letters.upper() if char.isupper() and capitals else letters)
+    return "".join(out)
+
+
 def fold(text: str, supported: Callable[[str], bool]) -> str:
-    """Fold every character of ``text`` with :func:`fold_char` (same length out as in)."""
-    return "".join(fold_char(char, supported) for char in text)
+    """Spell out with :func:`spell` what must keep its sound, then fold every other character
+    with :func:`fold_char` (one character out for each one in)."""
+    return "".join(fold_char(char, supported) for char in spell(text, supported))
 
 
 def glyph_rows(char: str) -> list[str]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import xor
 from typing import Any, Protocol
 
-from companion.devices.glyphs import ALIASES, GLYPHS, LETTERS, fold_char
+from companion.devices.glyphs import ALIASES, GLYPHS, LETTERS, SPELLED, fold_char, spell
 from companion.devices.hd44780 import (
     HD44780,
     PCF_BACKLIGHT,
@@ -201,13 +201,17 @@ class CharacterLcd:
         known = self._frames.get(key)
         if known is not None:
             return list(known), list(self._slots)
-        parsed = [_row(line[: self.cols].ljust(self.cols), self.rom) for line in rows]
+        codes_of = rom_codes(self.rom)
+        parsed = self._parse(rows, lambda c: c in codes_of or c in LETTERS)
         glyphs: dict[str, None] = {}
         letters: dict[str, None] = {}
         for *_, custom in parsed:
             for char in custom:
                 (glyphs if char in GLYPHS else letters)[char] = None
         chosen = [*glyphs, *letters][:SLOT_COUNT]
+        if any(char in SPELLED for char in letters if char not in chosen):
+            # "ä" left without a slot is spelled "ae", not folded to "a".
+            parsed = self._parse(rows, lambda c: c in codes_of or c in chosen)
         slots = list(self._slots)
         missing = [char for char in chosen if char not in slots]
         if missing:
@@ -236,6 +240,12 @@ class CharacterLcd:
                 self._frames.clear()
             self._frames[key] = codes
         return list(codes), slots
+
+    def _parse(
+        self, rows: Sequence[str], shown: Callable[[str], bool]
+    ) -> list[tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]]:
+        """Parse ``rows`` with the letters ``shown`` refuses spelled out, cut to the width."""
+        return [_row(spell(line, shown)[: self.cols].ljust(self.cols), self.rom) for line in rows]
 
     def show(self, lines: Sequence[str]) -> None:
         """Show up to ``rows`` lines; only the cells that differ from the screen are sent.

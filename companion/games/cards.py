@@ -136,8 +136,15 @@ _SUIT_WORDS: dict[str, Suit] = (
     | {word: s for s, words in _SUIT_NAMES.items() for word in words}
 )
 
-#: Rank tokens of the compact form (``10H``, ``TH``, ``QS``).
-_RANK_TOKENS: dict[str, Rank] = {r.letter.lower(): r for r in Rank} | {"t": Rank.TEN}
+#: Rank tokens of the compact form (``10H``, ``TH``, ``QS``), with the letters French cards
+#: print (``V``alet, ``D``ame, ``R``oi) and German ones (``B``ube, ``D``ame, ``K``önig).
+_RANK_TOKENS: dict[str, Rank] = {r.letter.lower(): r for r in Rank} | {
+    "t": Rank.TEN,
+    "v": Rank.JACK,
+    "d": Rank.QUEEN,
+    "r": Rank.KING,
+    "b": Rank.JACK,
+}
 
 #: Rank words of the spoken form (``queen of spades``, ``dame de pique``, ``7 de trèfle``).
 _RANK_WORDS: dict[str, Rank] = _RANK_TOKENS | {

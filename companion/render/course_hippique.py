@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.games.course_hippique import GAME
-from companion.render.language import _, ngettext
+from companion.render.language import _, decimal, ngettext
 from companion.render.layout import LaneLeds
 from companion.render.leds import LANE_MARK, RGB, SUIT_COLOURS, dim, frame
 from companion.render.screen import OledScreen, Screen
@@ -290,7 +290,7 @@ def oled(race: RaceFacts, entry: StakeDraft | None) -> OledScreen:
         for h in HORSES:
             odds = "1" if race.setback else str(race.odds.get(h) or "-")
             chance = race.chances.get(h)
-            shown = f"{chance * 100:4.1f}%" if chance is not None else ""
+            shown = decimal(chance * 100).rjust(4) + "%" if chance is not None else ""
             lines.append(f"{suit(h)} {odds:>2}:1 {shown}")
         return OledScreen(lines=tuple(lines))
     if race.phase == "race_over" and race.winner:

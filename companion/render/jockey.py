@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games.jockey import GAME, Blocked, CardEffect, JockeyBet, JockeyBoard, JockeyHorse
 from companion.games.text import N_
-from companion.render.language import _, ngettext
+from companion.render.language import _, card_label, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
 from companion.render.screen import OledScreen, Screen, StripWalk
@@ -157,7 +157,7 @@ def markers_text(columns: Sequence[Sequence[Any]]) -> str:
 
 def effect_rows(effect: CardEffect) -> list[str]:
     """What the last card did, in two rows: the card, then the move or why nothing moved."""
-    label = effect.label
+    label = card_label(effect.label)
     horse = str(effect.horse or "")
     blocked = effect.blocked
     if blocked is None:
@@ -165,7 +165,7 @@ def effect_rows(effect: CardEffect) -> list[str]:
         moved = _("{horse} {start} to {end}")
         return [label, moved.format(horse=_(horse), start=effect.start, end=end)]
     if blocked is Blocked.POSITION_SHARED:
-        why = _("{place} shared").format(place=label.split()[0])
+        why = _("{place} shared").format(place=effect.label.split()[0])
     else:
         why = _(BLOCKED[str(blocked)]) if str(blocked) in BLOCKED else ""
     return [label, first_fit([_("No move: {why}").format(why=why), _("No move")])]
@@ -188,10 +188,11 @@ def lcd(
         turn = view.turn or ""
         effect = board.last_effect
         if effect is not None:  # who plays next on top, who played what below: never mixed
-            next_ = _("Next: ")
-            head = next_ + turn
+            on_turn = _("Next: {player}")  # the player whose turn it is now
+            head = on_turn.format(player=turn)
             fit = len(head) + 1 + len(race) <= COLS
-            top = spread(head, race) if fit else next_ + short(turn, COLS - len(next_))
+            room = COLS - len(on_turn.format(player=""))
+            top = spread(head, race) if fit else on_turn.format(player=short(turn, room))
             card, move = effect_rows(effect)
             played = named(played_by, f": {card}") if played_by else card
             return rows([top, positions_row(board), played, move])

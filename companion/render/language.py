@@ -10,6 +10,7 @@ or installed (and by ``make``); a catalog not compiled yet is compiled in memory
 
 from __future__ import annotations
 
+import copy
 import gettext
 import io
 import logging
@@ -19,6 +20,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+
+from babel import Locale
 
 from companion.games.text import Message, fits_display, short
 
@@ -38,6 +41,8 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 #: Parameters of a message that are words of the catalogs themselves (a suit, a card, a horse).
 WORD_PARAMS = frozenset({"suit", "card", "horse"})
+#: Parameters said in the table's language, never shortened as a name would be.
+SAID_PARAMS = WORD_PARAMS | {"label", "place"}
 
 #: The narrowest a name in a sentence is shortened to when the sentence must fit.
 NAME_LEAST = 4
@@ -135,19 +140,54 @@ def word(value: str) -> str:
     return _(value)
 
 
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+def percent(fraction: float, digits: int = 1) -> str:
+    """Return ``fraction`` as a percentage the table's language writes it, with ``digits``
+    decimals: ``19.7%`` in English, ``19,7 %`` in French and German (a no-break space)."""
+    locale = _locale(current())
+    pattern = copy.copy(locale.percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(fraction, locale))
+
+
+def decimal(number: float, digits: int = 1) -> str:
+    """Return ``number`` with ``digits`` decimals as the table's language writes it (``4,5``)."""
+    locale = _locale(current())
+    pattern = copy.copy(locale.decimal_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(number, locale, group_separator=False))
+
+
+def card_label(label: str) -> str:
+    """Return a card's printed label in the table's language: its colour said, its number kept
+    (``red +7`` is ``rouge +7`` in French; ``No.2 +15`` stays as printed)."""
+    first, space, rest = label.partition(" ")
+    return (_(first) if first.isalpha() else first) + space + rest
+
+
+def _param(key: str, value: str | int) -> str | int:
+    """A parameter of a message as said: a word of the catalogs in the table's language."""
+    if not isinstance(value, str):
+        return value
+    if key in WORD_PARAMS:
+        return word(value)
+    return card_label(value) if key == "label" else value
+
+
 def say(message: Message) -> str:
     """Return ``message`` in the table's language, shortening its names if it must, to fit."""
     if message.plural is not None:
         template = ngettext(message.template, message.plural, message.count or 0)
     else:
         template = _(message.template)
-    params: dict[str, str | int] = {
-        key: word(value) if key in WORD_PARAMS and isinstance(value, str) else value
-        for key, value in message.params
-    }
+    params = {key: _param(key, value) for key, value in message.params}
     sentence = template.format(**params)
     while not fits_display(sentence):
-        names = [k for k, v in params.items() if isinstance(v, str) and k not in WORD_PARAMS]
+        names = [k for k, v in params.items() if isinstance(v, str) and k not in SAID_PARAMS]
         longest = max(names, key=lambda k: len(str(params[k])), default=None)
         if longest is None or len(str(params[longest])) <= NAME_LEAST:
             break

@@ -372,10 +372,23 @@ def suit(letter: str) -> str:
     return SUIT_SYMBOLS.get(letter.upper(), letter)
 
 
+#: The face cards' letters in a card code, and their names in the catalogs.
+FACES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def rank_letter(rank: str) -> str:
+    """Return a card code's rank (``A``, ``2``..``10``, ``J``, ``Q``, ``K``) as the table's
+    language prints it: the first letter of the face's name (``V``alet, ``D``ame, ``R``oi in
+    French; ``B``ube, ``D``ame, ``K``önig in German); a number stays as it is."""
+    face = FACES.get(rank.upper())
+    return rank if face is None else _(face)[:1].upper()
+
+
 def card_text(code: str) -> str:
-    """Show a playing card code ("10H", "QS") with its suit symbol ("10♥", "Q♠")."""
+    """Show a playing card code ("10H", "QS") with its suit symbol and its rank as the table's
+    language prints it ("10♥", "Q♠"; "D♠" in French and German)."""
     if len(code) >= 2 and code[-1].upper() in SUIT_SYMBOLS:
-        return code[:-1] + suit(code[-1])
+        return rank_letter(code[:-1]) + suit(code[-1])
     return code
 
 

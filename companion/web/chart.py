@@ -10,6 +10,28 @@ from companion.web.shared import Series
 #: Line colours, one per seat (readable on white and told apart without colour by the labels).
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 WIDTH, HEIGHT, PAD = 640, 280, 40
+#: The height of an end label's box (13 px text and its leading): labels stand this far apart.
+LABEL_HEIGHT = 15
+
+
+def label_heights(ends: Sequence[float], top: int, bottom: int) -> tuple[int, ...]:
+    """The baselines of the end labels (whole pixels), one per line end at height ``ends``.
+
+    Each label stands as near its line's end as it can while no two labels' boxes overlap
+    (baselines at least ``LABEL_HEIGHT`` apart) and, when there is room, all lie between ``top``
+    and ``bottom``: crowded labels are pushed down from the top, then up from the bottom.
+    """
+    order = sorted(range(len(ends)), key=lambda i: (ends[i], i))
+    placed = [0] * len(ends)
+    floor = top
+    for i in order:
+        placed[i] = max(round(ends[i]), floor)
+        floor = placed[i] + LABEL_HEIGHT
+    ceiling = bottom
+    for i in reversed(order):
+        placed[i] = min(placed[i], ceiling)
+        ceiling = placed[i] - LABEL_HEIGHT
+    return tuple(placed)
 
 
 def chart_svg(series: Sequence[Series], unit: str) -> str:
@@ -40,17 +62,18 @@ def chart_svg(series: Sequence[Series], unit: str) -> str:
             f'<text x="{x(index):.0f}" y="{HEIGHT - PAD + 18}" font-size="12" '
             f'text-anchor="middle">{label}</text>'
         )
+    heights = label_heights(
+        [y(line.points[-1]) - 6 for line in series], PAD + LABEL_HEIGHT, HEIGHT - PAD - 4
+    )
     for number, line in enumerate(series):
         colour = COLOURS[number % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line.points))
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="3" points="{points}"/>'
         )
-        last = len(line.points) - 1
         parts.append(
-            f'<text x="{x(last) + 4:.0f}" y="{y(line.points[last]) - 6 - 15 * number:.0f}" '
-            'font-size="13" '
-            f'fill="{colour}" text-anchor="end">{escape(line.player)} {line.points[last]}</text>'
+            f'<text x="{WIDTH - PAD + 4}" y="{heights[number]}" font-size="13" '
+            f'fill="{colour}" text-anchor="end">{escape(line.player)} {line.points[-1]}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)

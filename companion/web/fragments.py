@@ -52,7 +52,9 @@ def public_html(state: Public) -> str:
         waiting = t("Waiting for: {players}").format(players=", ".join(view["waiting_for"]))
         parts.append(f'<p class="status">{e(waiting)}</p>')
     if view.get("sealed"):
-        sealed = t("Sealed: {players}").format(players=", ".join(view["sealed"]))
+        count = len(view["sealed"])
+        sealed = tn("Sealed: {players}", "Sealed: {players}", count)  # "Ont scellé" in French
+        sealed = sealed.format(players=", ".join(view["sealed"]))
         parts.append(f'<p class="status">{e(sealed)} ✓</p>')
     refusal = view.get("last_refusal")
     if refusal:

@@ -18,17 +18,21 @@ def grid(head: Sequence[str], rows: Iterable[Sequence[object]], cls: str = "") -
     return f'<table class="{cls}"><tr>{header}</tr>{body}</table>'
 
 
-def lane(label: str, value: int, top: int, colour: str = "#555") -> str:
-    """One horse's lane: its name, a bar as far along as ``value`` is of ``top``, the value.
+def lane(label: str, value: int, top: int, colour: str = "#555", shown: str | None = None) -> str:
+    """One horse's lane: its name, a bar as far along as ``value`` is of ``top``, the value
+    (or ``shown`` in its place: a horse that left the track is at no square).
 
     The bar is a little SVG (its length and colour are attributes, not a style: the pages'
-    Content-Security-Policy allows no inline style)."""
+    Content-Security-Policy allows no inline style); it has a dark outline, so a white or
+    yellow horse's bar reads on the light track."""
     width = 0 if top <= 0 else max(0, min(100, round(100 * value / top)))
+    at = e(value) if shown is None else e(shown)
     return (
         f'<div class="lane"><span class="name">{e(label)}</span>'
         '<span class="bar"><svg viewBox="0 0 100 1" preserveAspectRatio="none" '
-        f'aria-hidden="true"><rect width="{width}" height="1" fill="{e(colour)}"/></svg></span>'
-        f'<span class="at">{e(value)}</span></div>'
+        f'aria-hidden="true"><rect width="{width}" height="1" fill="{e(colour)}" '
+        'stroke="#222" stroke-width="1.5" vector-effect="non-scaling-stroke"/></svg></span>'
+        f'<span class="at">{at}</span></div>'
     )
 
 

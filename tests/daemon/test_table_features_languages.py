@@ -16,8 +16,8 @@ from tests.daemon.test_table_jockey import start as start_jockey
 from tests.daemon.test_table_jumpy_jack import SHORT_BOARD, predict
 
 DIAL_COURSE = {
-    "fr": ("Composez carte 1/7", "Carte : < Q♥ >", "Tournez puis appuyez", "Carte", "Repris."),
-    "de": ("Karte 1/7 wählen", "Karte: < Q♥ >", "Drehen, drücken: ok", "Karte", "Zurückgenommen."),
+    "fr": ("Composez carte 1/7", "Carte : < D♥ >", "Tournez puis appuyez", "Carte", "Repris."),
+    "de": ("Karte 1/7 wählen", "Karte: < D♥ >", "Drehen, drücken: ok", "Karte", "Zurückgenommen."),
 }
 
 
@@ -37,7 +37,7 @@ def test_a_course_card_dialled_without_a_reader_is_asked_in_the_tables_language(
     table.press("horse2")
     table.turn(10)
     assert table.screen.lcd[2:] == (card, how) and fits(table)
-    assert table.screen.oled.lines == (oled, "Q♥")
+    assert table.screen.oled.lines == (oled, "D♥")  # the queen is the Dame in French and German
     table.hold_undo()
     assert table.screen.lcd[3] == back
 

@@ -284,7 +284,7 @@ def test_random_games_never_break_the_table_and_every_row_reads_well(
     parts |= name_parts(Board.default().horse_names)
     parts |= name_parts(card.label for card in default_deck().cards)
     parts |= name_parts(["brown", "yellow", "blue", "red", "spades", "hearts", "diamonds"])
-    parts |= name_parts(["clubs", "A", "J", "Q", "K"])  # the course cards, "Q♠"
+    parts |= name_parts(["clubs", "A", "J", "Q", "K", "V", "D", "R", "B"])  # cards: "Q♠", "D♠"
     reached: set[tuple[str | None, str]] = set()
     with caplog.at_level(logging.ERROR, logger="companion.table"):
         for _ in range(900):

@@ -123,3 +123,39 @@ def test_a_suit_on_the_glass_keeps_its_slot_while_letters_come_and_go(
 def test_the_rom_is_set_in_the_configuration_a00_by_default() -> None:
     assert parse_config("[lcd]\n").lcd.rom == "A00"  # type: ignore[union-attr]
     assert parse_config('[lcd]\nrom = "A02"\n').lcd.rom == "A02"  # type: ignore[union-attr]
+
+
+#: Words whose letters no ROM shows in one cell, as each ROM shows them through RPLCD: a letter
+#: that must fold keeps its sound ("cœur" never reads "cour"), on both ROMs.
+SPELLED_ON = {
+    "7 de cœur": {"A00": "7 de coeur", "A02": "7 de coeur"},
+    "Œuvre, ŒUVRE": {"A00": "Oeuvre, OEUVRE", "A02": "Oeuvre, OEUVRE"},
+    "Læti, Æble": {"A00": "Laeti, Aeble", "A02": "Læti, Æble"},
+    "Straße, GROẞ": {"A00": "Straße, GROSS", "A02": "Straße, GROSS"},
+    "Søren Þór": {"A00": "Soeren Thór", "A02": "Søren Þór"},
+}
+
+
+@pytest.mark.parametrize("word", SPELLED_ON)
+def test_a_letter_the_rom_lacks_is_spelled_so_it_keeps_its_sound(
+    word: str, glass: tuple[CharacterLcd, WatchedController]
+) -> None:
+    lcd, controller = glass
+    lcd.show([word])
+    assert controller.lines()[0] == SPELLED_ON[word][lcd.rom].ljust(20)
+    assert lcd.lines() == controller.lines()
+
+
+def test_an_umlaut_left_without_a_slot_is_spelled_not_bared(
+    glass: tuple[CharacterLcd, WatchedController],
+) -> None:
+    lcd, controller = glass
+    # The suits and é è à ô take the eight slots of the A00 ROM, which lacks the capitals.
+    lcd.show(["♠♥♦♣ é è à ô", "Äpfel Öl Übung", "Bär böse Tür"])
+    umlauts = {"A00": "Aepfel Oel Uebung", "A02": "Äpfel Öl Übung"}[lcd.rom]
+    assert controller.lines()[:3] == [
+        "♠♥♦♣ é è à ô".ljust(20),
+        umlauts.ljust(20),
+        "Bär böse Tür".ljust(20),  # both ROMs have the small ones
+    ]
+    assert not controller.clobbered

@@ -11,6 +11,7 @@ import pytest
 
 from companion.games.course_hippique import CourseHippiqueGame
 from companion.games.registry import GAMES
+from companion.render.language import speaking
 from companion.session.log import LogEntry
 from companion.session.session import Session
 from companion.web.fragments import private_html, public_html
@@ -153,11 +154,15 @@ def test_the_exact_chances_stand_beside_the_odds() -> None:
             rf"{chance.horse.english}</td><td>(\d+) to 1</td><td[^>]*>([^<]+)<", board
         )
         assert shown is not None
-        assert shown.groups() == (str(chance.odds), f"{100 * chance.probability:.1f} %")
+        assert shown.groups() == (str(chance.odds), f"{100 * chance.probability:.1f}%")
     assert "exact" in board
     bettor = page_of(session, "Bob")
     spades = game.chances().horses[0]
-    assert f"♠ spades — {spades.odds} to 1, chance {100 * spades.probability:.1f} %" in bettor
+    assert f"♠ spades — {spades.odds} to 1, chance {100 * spades.probability:.1f}%" in bettor
+    with speaking("fr"):  # a decimal comma and a no-break space before the sign in French
+        french = public_html(public_state(session))
+    comma = f"{100 * spades.probability:.1f}".replace(".", ",")
+    assert f">{comma}\u00a0%<" in french and f"{100 * spades.probability:.1f}" not in french
 
 
 def test_a_face_down_course_gives_an_estimate_said_as_such() -> None:

@@ -374,7 +374,7 @@ def a_course_hippique_race(
         game.deal_course(course)
         for chance in game.chances().horses:
             row = board.locator(".odds tr", has_text=chance.horse.english).inner_text().split("\t")
-            assert row[2] == f"{100 * chance.probability:.1f} %", row
+            assert row[2] == f"{100 * chance.probability:.1f}%", row  # English: no space before %
     steps, bets_placed = 0, False
     while (view := table.view())["phase"] not in ("race_over", "game_over"):
         steps += 1

@@ -39,7 +39,7 @@ from companion.devices.base import Tone
 from companion.games.jockey import JockeyOptions
 from companion.games.text import N_
 from companion.render import jockey as render
-from companion.render.language import _, current
+from companion.render.language import _, card_label, say
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
 from companion.session.log import BetEntry, Hand, PlayCard
@@ -138,7 +138,7 @@ class JockeyFlow(CardGameFlow):
             return reply
         board = render.board_of(outcome.view)
         effect = board.last_effect
-        sentence = "" if effect is None else effect.sentence()
+        sentence = "" if effect is None else say(effect.message())
         cues: list[Cue] = []
         animation = None if effect is None else render.move_cue(effect, self.layout, self.track)
         if animation is not None:
@@ -157,8 +157,8 @@ class JockeyFlow(CardGameFlow):
             cues[0] = Cue(tone=Tone.FINISH)
         if effect is None or effect.blocked is None:
             return Reply(cues)
-        if not fits(sentence, ROWS) or current() != "en":
-            sentence = _("{label} moved nothing.").format(label=effect.label)
+        if not fits(sentence, ROWS):
+            sentence = _("{label} moved nothing.").format(label=card_label(effect.label))
         return Reply(cues, Flash.sentence(sentence, 4.0))
 
     def on_turn(self, view: View, steps: int) -> Reply:

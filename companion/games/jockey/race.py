@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from companion.games.errors import DataError, Refusal
 from companion.games.jockey.deck import HORSES, CardKind, JockeyCard, JockeyHorse
+from companion.games.text import N_, Message
 
 #: The last square of the standard board; a horse beyond it has passed the finish.
 TRACK_LENGTH = 80
@@ -46,6 +47,19 @@ class Blocked(StrEnum):
     AT_LIMIT = "at_limit"
 
 
+#: What a card that moved its horse did, before and past the finish.
+MOVED = N_("{label}: {horse} {start} to {end}.")
+MOVED_PAST = N_("{label}: {horse} {start} to {end}, past the finish.")
+#: Why a card moved nothing, as a sentence for the table.
+BLOCKED_SAID = {
+    Blocked.FINISHED: N_("{label} moved nothing: {horse} has finished."),
+    Blocked.NOT_ALONE_IN_LEAD: N_("{label} moved nothing: {horse} does not lead alone."),
+    Blocked.CLOSE_TO_LEADER: N_("{label} moved nothing: {horse} is already close to the leader."),
+    Blocked.POSITION_SHARED: N_("{label} moved nothing: {place} is shared."),
+    Blocked.AT_LIMIT: N_("{label} moved nothing: {horse} is already at its limit."),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class CardEffect:
     """What one played card did: the horse it moved from ``start`` to ``end``, or why not.
@@ -69,19 +83,24 @@ class CardEffect:
         """Tell whether the card moved a horse."""
         return self.blocked is None
 
-    def sentence(self) -> str:
-        """Say what happened in a line for the table (``red 34 to 46``, or why nothing)."""
+    def message(self) -> Message:
+        """What happened, as a sentence for the table (``red +7: red 34 to 41.``, or why
+        nothing moved), its card label, horse and squares kept as parameters."""
+        horse = str(self.horse or "")
         if self.blocked is None:
-            passed = ", past the finish" if self.finished else ""
-            return f"{self.label}: {self.horse} {self.start} to {self.end}{passed}."
-        reasons = {
-            Blocked.FINISHED: f"{self.horse} has finished",
-            Blocked.NOT_ALONE_IN_LEAD: f"{self.horse} does not lead alone",
-            Blocked.CLOSE_TO_LEADER: f"{self.horse} is already close to the leader",
-            Blocked.POSITION_SHARED: f"{self.label.split()[0]} is shared",
-            Blocked.AT_LIMIT: f"{self.horse} is already at its limit",
-        }
-        return f"{self.label} moved nothing: {reasons[self.blocked]}."
+            template = MOVED_PAST if self.finished else MOVED
+            return Message.of(
+                template, label=self.label, horse=horse, start=self.start, end=self.end
+            )
+        if self.blocked is Blocked.POSITION_SHARED:
+            return Message.of(
+                BLOCKED_SAID[self.blocked], label=self.label, place=self.label.split()[0]
+            )
+        return Message.of(BLOCKED_SAID[self.blocked], label=self.label, horse=horse)
+
+    def sentence(self) -> str:
+        """Say what happened in a line for the table, in English (journals and logs)."""
+        return self.message().english
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> CardEffect:

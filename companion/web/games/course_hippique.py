@@ -13,7 +13,8 @@ from companion.games.course_hippique import (
     RaceChances,
 )
 from companion.games.errors import Refusal
-from companion.render.language import word
+from companion.render.language import percent, word
+from companion.render.text import rank_letter
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
@@ -67,8 +68,9 @@ SAMPLES = 1000
 
 
 def playing_cards() -> list[tuple[str, str]]:
-    """The 48 cards of a pack but the aces (the horses), as (code, label), suit by suit."""
-    return [(f"{r}{s}", f"{r}{SUITS[s][0]}") for s in SUITS for r in RANKS]
+    """The 48 cards of a pack but the aces (the horses), as (code, label), suit by suit; the
+    label's rank as the table's language prints it (``D♠`` for ``QS`` in French)."""
+    return [(f"{r}{s}", f"{rank_letter(r)}{SUITS[s][0]}") for s in SUITS for r in RANKS]
 
 
 def _suit(letter: str) -> str:
@@ -106,8 +108,9 @@ def board_html(state: Public) -> str:
 
 
 def _percent(chance: Chance) -> str:
-    """A chance as the pages say it: ``18.7 %`` (exact) or ``≈ 18.7 %`` (an estimate)."""
-    return f"{'' if chance.fraction else '≈ '}{100 * chance.probability:.1f} %"
+    """A chance as the pages say it in the table's language: ``18.7%`` (exact) or ``≈ 18.7%``
+    (an estimate); ``18,7 %`` in French."""
+    return ("" if chance.fraction else "≈ ") + percent(chance.probability)
 
 
 def _odds(odds: dict[str, int | None], chances: Sequence[Chance]) -> str:

@@ -20,7 +20,7 @@ from companion.games.jockey import (
     JockeyOptions,
     JockeyPrivate,
 )
-from companion.render.language import word
+from companion.render.language import card_label, say, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
@@ -42,8 +42,8 @@ BET_KINDS = ("win", "place", "double", "order")
 
 @dataclass(frozen=True)
 class PickerRow:
-    """One kind of card as a picker shows it: its name, its printed label, and how many of it
-    (copies in the deck, cards in a hand, or cards still to play)."""
+    """One kind of card as a picker shows it: its name, its label in the table's language, and
+    how many of it (copies in the deck, cards in a hand, or cards still to play)."""
 
     kind: str
     label: str
@@ -69,7 +69,7 @@ def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[PickerRow, ...]:
     for card in deck.cards:
         kind = kind_of(card.id)
         if kind in counts and kind not in kinds:
-            kinds[kind] = PickerRow(kind, card.label, counts[kind])
+            kinds[kind] = PickerRow(kind, card_label(card.label), counts[kind])
     return tuple(kinds.values())
 
 
@@ -96,7 +96,7 @@ def board_html(state: Public) -> str:
         for h, v in board.progress.items()
     )
     effect = board.last_effect
-    said = f'<p class="status">{e(effect.sentence())}</p>' if effect is not None else ""
+    said = f'<p class="status">{e(say(effect.message()))}</p>' if effect is not None else ""
     balances = grid(
         (t("player"), t("balance"), t("limit"), t("cards")),
         (
@@ -121,9 +121,11 @@ def board_html(state: Public) -> str:
 def _bet_words(bet: JockeyBet | None) -> str:
     if bet is None:
         return t("no bet")
-    return f"{word(bet.kind)} " + ", ".join(
-        f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=False)
-    )
+    if len(bet.stakes) == len(bet.horses):
+        staked = ", ".join(f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=True))
+    else:  # a double: two horses on one stake
+        staked = " + ".join(word(h) for h in bet.horses) + f" {bet.stakes[0]}"
+    return f"{word(bet.kind)} {staked}"
 
 
 def _kind_words(kind: PickerRow) -> str:
@@ -181,7 +183,7 @@ def _hand_form(deck: Deck, owed: int, leftover: Sequence[str]) -> str:
     if leftover:
         keep = "".join(
             f'<label><input type="checkbox" name="kept[]" value="{e(c)}"> '
-            f"{e(label_of(deck, kind_of(c)))}</label>"
+            f"{e(card_label(label_of(deck, kind_of(c))))}</label>"
             for c in leftover
         )
         fields = "<p>" + e(t("Keep from the last race (at most 2):")) + f"</p>{keep}" + fields

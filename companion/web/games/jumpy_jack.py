@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.jumpy_jack import Guess, JumpyJackBoard, JumpyJackPrivate
+from companion.games.jumpy_jack import (
+    Guess,
+    HorseStanding,
+    HorseState,
+    JumpyJackBoard,
+    JumpyJackPrivate,
+)
 from companion.render.language import word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
@@ -29,6 +35,20 @@ def _horse_state(code: str) -> str:
     return said.get(code, code)
 
 
+def _lane(horse: HorseStanding, top: int) -> str:
+    """A horse's lane: a racing horse at its square; a finished one at the end of its lane with
+    its place; an OUT one with no bar and no square."""
+    label = f"{word(horse.name)} ({_horse_state(horse.state.value)})"
+    if horse.state is HorseState.FINISHED:
+        places = (t("1st"), t("2nd"), t("3rd"))
+        place = horse.place
+        shown = places[place - 1] if place is not None and 1 <= place <= len(places) else "✓"
+        return lane(label, top, top, horse.colour, shown)
+    if horse.state is HorseState.OUT:
+        return lane(label, 0, top, horse.colour, "–")
+    return lane(label, horse.square or 0, top, horse.colour)
+
+
 def board_html(state: Public) -> str:
     """The die, the track, the scores, the target and the last race's reveal."""
     board = state.board
@@ -36,10 +56,7 @@ def board_html(state: Public) -> str:
         return ""
     horses = board.horses
     top = max([20, *(h.square or 0 for h in horses)])
-    lanes = "".join(
-        lane(f"{word(h.name)} ({_horse_state(h.state.value)})", h.square or 0, top, h.colour)
-        for h in horses
-    )
+    lanes = "".join(_lane(h, top) for h in horses)
     die = board.die
     said = e(t("Die:"))
     die_html = f'<p class="die">{said} <b>{e(die)}</b></p>' if die else ""
