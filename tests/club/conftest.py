@@ -18,11 +18,15 @@ from typing import Any
 import pytest
 
 from companion.club.broker import BrokerMissing, LocalBroker
+from companion.club.league import League
+from companion.club.listener import Listener
 from companion.club.mqtt import client_for
 from companion.club.mqtt import persistent as persistence
-from companion.devices.config.sections import Broker
+from companion.devices.config.sections import Broker, LeagueSection
 
 CLUB = "club"
+#: Reconnect delays of the tests' clients: a test does not wait for the production backoff.
+FAST = (0.05, 0.2)
 USERS = {"league": "league-pw", "table1": "pw1", "table2": "pw2", "table3": "pw3"}
 
 
@@ -133,3 +137,15 @@ def start_league(config: Path) -> tuple[subprocess.Popen[str], str]:
         url = found.group(1) if found else url
         subscribed = subscribed or "listening to the tables" in line
     return process, url
+
+
+@pytest.fixture
+def league(broker: LocalBroker, tmp_path: Path) -> Iterator[tuple[League, Listener]]:
+    """A league storing into its own file, connected to the broker."""
+    store = League.open(tmp_path / "league.sqlite3")
+    listener = Listener(LeagueSection(CLUB, login(broker, "league")), store, reconnect_s=FAST)
+    listener.start()
+    wait_for(listener.connected.is_set, what="the league connected")
+    yield store, listener
+    listener.stop()
+    store.close()

@@ -5,11 +5,8 @@ from __future__ import annotations
 import signal
 import sqlite3
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from companion.club.broker import LocalBroker
 from companion.club.league import League
@@ -17,11 +14,9 @@ from companion.club.listener import Listener
 from companion.club.publisher import Publisher
 from companion.devices.config.sections import ClubSection, LeagueSection
 from companion.session.log import MoveEntry, Roll
-from tests.club.conftest import CLUB, USERS, login, start_league, wait_for
+from tests.club.conftest import CLUB, FAST, USERS, login, start_league, wait_for
 from tests.club.games import PLAYERS, open_table, play, whole_game
 from tests.e2e.conftest import FAST_CONFIG, Child
-
-FAST = (0.05, 0.2)
 
 
 def unsent(path: Path) -> int:
@@ -30,17 +25,6 @@ def unsent(path: Path) -> int:
         return int(db.execute("SELECT count(*) FROM outbox WHERE sent IS NULL").fetchone()[0])
     finally:
         db.close()
-
-
-@pytest.fixture
-def league(broker: LocalBroker, tmp_path: Path) -> Iterator[tuple[League, Listener]]:
-    store = League.open(tmp_path / "league.sqlite3")
-    listener = Listener(LeagueSection(CLUB, login(broker, "league")), store, reconnect_s=FAST)
-    listener.start()
-    wait_for(listener.connected.is_set, what="the league connected")
-    yield store, listener
-    listener.stop()
-    store.close()
 
 
 def test_a_broker_killed_mid_evening_loses_and_doubles_nothing(

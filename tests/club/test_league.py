@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +16,9 @@ from companion.club.listener import Listener
 from companion.club.mqtt import client_for
 from companion.club.payloads import content_hash, dump
 from companion.club.publisher import Publisher
-from companion.devices.config.sections import ClubSection, LeagueSection
-from tests.club.conftest import CLUB, login, wait_for
+from companion.devices.config.sections import ClubSection
+from tests.club.conftest import CLUB, FAST, login, wait_for
 from tests.club.games import open_table, play
-
-FAST = (0.05, 0.2)
-
-
-@pytest.fixture
-def league(broker: LocalBroker, tmp_path: Path) -> Iterator[tuple[League, Listener]]:
-    store = League.open(tmp_path / "league.sqlite3")
-    listener = Listener(LeagueSection(CLUB, login(broker, "league")), store, reconnect_s=FAST)
-    listener.start()
-    wait_for(listener.connected.is_set, what="the league connected")
-    yield store, listener
-    listener.stop()
-    store.close()
 
 
 def publisher_for(broker: LocalBroker, tmp_path: Path, table: str) -> tuple[Any, Publisher]:

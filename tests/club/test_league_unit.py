@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.units import unit_settings
+
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion-league.service"
 
@@ -20,15 +22,6 @@ def analyze() -> str:
         if os.environ.get("CI") == "true":
             pytest.fail("systemd-analyze is missing (Debian's systemd package)")
         pytest.skip("systemd-analyze is not installed")
-    return found
-
-
-def settings() -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for line in UNIT.read_text().splitlines():
-        if "=" in line and not line.startswith("#"):
-            key, value = line.split("=", 1)
-            found.setdefault(key, []).append(value)
     return found
 
 
@@ -57,7 +50,7 @@ def test_systemd_rates_the_league_unit_2_0_or_lower() -> None:
 
 
 def test_the_password_stays_in_a_credential_and_the_database_in_its_state_folder() -> None:
-    unit = settings()
+    unit = unit_settings(UNIT)
     assert unit["LoadCredential"] == ["league.toml:/etc/companion/league.toml"]
     assert "${CREDENTIALS_DIRECTORY}/league.toml" in unit["ExecStart"][0]
     assert unit["DynamicUser"] == ["yes"] and unit["StateDirectory"] == ["companion-league"]

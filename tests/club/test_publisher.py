@@ -9,10 +9,8 @@ from companion.club.broker import LocalBroker
 from companion.club.payloads import content_hash
 from companion.club.publisher import Publisher
 from companion.devices.config.sections import ClubSection
-from tests.club.conftest import CLUB, Reader, login, wait_for
+from tests.club.conftest import CLUB, FAST, Reader, login, wait_for
 from tests.club.games import open_table, play, whole_game
-
-FAST = (0.05, 0.2)  # reconnect delays: a test does not wait for the production backoff
 
 
 def section(broker: LocalBroker, table: str = "table1") -> ClubSection:

@@ -15,19 +15,11 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from companion.web.gate import MAX_OPEN, RESERVED_FILES, open_cap
+from tests.units import unit_settings
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion.service"
 INSTALL = REPO / "systemd" / "install.sh"
-
-
-def unit_settings() -> dict[str, list[str]]:
-    settings: dict[str, list[str]] = {}
-    for line in UNIT.read_text().splitlines():
-        if "=" in line and not line.startswith("#"):
-            key, value = line.split("=", 1)
-            settings.setdefault(key, []).append(value)
-    return settings
 
 
 def needs(tool: str) -> pytest.MarkDecorator:
@@ -53,7 +45,7 @@ def test_the_unit_verifies_without_any_warning(tmp_path: Path) -> None:
 
 
 def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
-    settings = unit_settings()
+    settings = unit_settings(UNIT)
     assert settings["Type"] == ["notify"]
     assert settings["WatchdogSec"] and settings["Restart"] == ["on-failure"]
     assert settings["User"] == ["companion"]
@@ -65,13 +57,13 @@ def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
 
 
 def test_the_unit_gives_the_pages_every_connection_with_files_to_spare() -> None:
-    files = int(unit_settings()["LimitNOFILE"][0])
+    files = int(unit_settings(UNIT)["LimitNOFILE"][0])
     assert open_cap(files) == MAX_OPEN, "the limit caps the pages' connections"
     assert files - MAX_OPEN >= 4 * RESERVED_FILES, "little room left beside the connections"
 
 
 def test_the_hardening_keeps_the_hardware_and_the_local_network_reachable() -> None:
-    settings = unit_settings()
+    settings = unit_settings(UNIT)
     assert settings["DevicePolicy"] == ["closed"]
     allowed = {value.split()[0]: value.split()[1] for value in settings["DeviceAllow"]}
     for device in ("char-gpiochip", "char-i2c", "char-spi", "char-ttyACM", "char-ttyAMA"):
@@ -92,7 +84,7 @@ def test_the_hardening_keeps_the_hardware_and_the_local_network_reachable() -> N
 
 
 def test_every_protection_left_off_says_why_in_the_unit() -> None:
-    settings = unit_settings()
+    settings = unit_settings(UNIT)
     comments = " ".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
     for setting in ("PrivateDevices", "PrivateNetwork", "PrivateUsers", "ProcSubset"):
         assert setting not in settings
