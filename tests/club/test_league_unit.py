@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from tests.units import unit_settings
+from tests.units import needs, unit_settings
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion-league.service"
 
 
-def analyze() -> str:
-    found = shutil.which("systemd-analyze")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("systemd-analyze is missing (Debian's systemd package)")
-        pytest.skip("systemd-analyze is not installed")
-    return found
-
-
+@needs("systemd-analyze")
 def test_the_league_unit_verifies_without_any_warning(tmp_path: Path) -> None:
     program = tmp_path / "companion"
     program.write_text("#!/bin/sh\nexit 0\n")
@@ -32,14 +20,15 @@ def test_the_league_unit_verifies_without_any_warning(tmp_path: Path) -> None:
     unit = tmp_path / "companion-league.service"
     unit.write_text(UNIT.read_text().replace("/opt/companion/venv/bin/companion", str(program)))
     result = subprocess.run(
-        [analyze(), "verify", str(unit)], capture_output=True, text=True, timeout=60
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
 
 
+@needs("systemd-analyze")
 def test_systemd_rates_the_league_unit_2_0_or_lower() -> None:
     result = subprocess.run(
-        [analyze(), "security", "--offline=true", "--no-pager", str(UNIT)],
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(UNIT)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
-import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from companion.web.gate import MAX_OPEN, RESERVED_FILES, open_cap
-from tests.units import unit_settings
+from tests.units import needs, unit_settings
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion.service"
 INSTALL = REPO / "systemd" / "install.sh"
-
-
-def needs(tool: str) -> pytest.MarkDecorator:
-    """Skip a test whose ``tool`` this machine lacks; under CI (which installs it) never skip:
-    the test runs and fails on the missing tool."""
-    missing = shutil.which(tool) is None and os.environ.get("CI") != "true"
-    return pytest.mark.skipif(missing, reason=f"{tool} is not installed here (CI installs it)")
 
 
 @needs("systemd-analyze")
