@@ -100,7 +100,8 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     playing = game is not None and player in view.get("players", ()) and not view.get("finished")
     mine = playing and pages_of(str(game)).status(view)[1] == player
     if mine:
-        parts.append(f'<p class="your-turn" role="status">{e(t("Your turn"))}</p>')
+        yours = e(t("Your turn"))
+        parts.append(f'<p class="your-turn" role="status">{yours}</p>')
     seat = pages_of(game).seat(player, private.details, state) if game is not None else ""
     if view.get("phase") == "race_over":
         seat += entry_form("next_race", t("Next race"), "")
