@@ -285,6 +285,11 @@
   }
   function settled(result, form) {
     answer(result, form);
+    // A refused input keeps what was entered, to be put right: into the redrawn form, or the
+    // one the next redraw brings.
+    if (!result.ok && form) {
+      if (document.body.contains(form)) { form.setAttribute("data-touched", "1"); } else { carry(form, document.body); }
+    }
     if (document.activeElement && document.activeElement.blur) { document.activeElement.blur(); }
     for (var id in held) { if (held.hasOwnProperty(id)) { replace(id, held[id]); } }
   }
