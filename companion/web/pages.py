@@ -13,6 +13,9 @@ _HEAD = (
     '<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
     '<title>{title}</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+    '<link rel="manifest" href="/static/manifest.webmanifest">'
+    '<link rel="apple-touch-icon" href="/static/icon-192.png">'
+    '<meta name="theme-color" content="#00bb55">'
     '<link rel="stylesheet" href="/static/style.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
