@@ -3,7 +3,7 @@ across games of different kinds, wins breaking a tie."""
 
 from __future__ import annotations
 
-from companion.web.evening import Evening, EveningStanding, GameResult, place_points
+from companion.session.evening import Evening, EveningStanding, GameResult, place_points
 
 
 def result(
