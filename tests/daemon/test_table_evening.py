@@ -17,7 +17,6 @@ from companion.render.language import LANGUAGES, speaking
 from companion.render.text import COLS
 from companion.session.autoplay import random_log
 from companion.session.evening import EveningStanding
-from companion.session.log import NewGame
 from companion.session.session import Session
 
 
