@@ -76,7 +76,8 @@ def test_a_table_without_a_journal_has_no_evening_page() -> None:
 
 def test_the_evening_page_comes_second_and_the_marks_count_it(tmp_path: Path) -> None:
     table = TableController(Session.open(tmp_path / "journal.sqlite3"), clock=lambda: 0.0)
-    log = random_log("jockey", random.Random(7), length=5000, undo_rate=0.0)
+    people = ("Anna", "Ben", "Cleo", "Dan")  # four: the evening takes two pages
+    log = random_log("jockey", random.Random(7), length=5000, undo_rate=0.0, players=people)
 
     def play(ctx: Context) -> Reply:
         for entry in log:
@@ -89,7 +90,7 @@ def test_the_evening_page_comes_second_and_the_marks_count_it(tmp_path: Path) ->
     own = jockey_screens.final_pages(view)
     shown = pages(table)
     ranking = table.ctx.standings()
-    evening = -(-len(ranking) // 3)  # three people a page
+    evening = 2  # three people a page
     assert len(shown) == len(own) + evening
     assert all(page[0].endswith(f"{n}/{len(shown)}") for n, page in enumerate(shown, 1))
     game_pages = [shown[0], *shown[evening + 1 :]]  # the game's own, in their order
