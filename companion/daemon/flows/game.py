@@ -155,7 +155,7 @@ class GameFlow(Flow):
         self.page += steps
         return Reply()
 
-    # -- the end of the game -------------------------------------------------------------------
+    # -- the end of the game --------------------------------------------------------------
 
     def end_pages(self, view: View) -> list[list[str]] | None:
         """The game's own pages once it is over, not numbered (None: its one end screen)."""
