@@ -110,5 +110,7 @@ def test_an_evening_row_fits_and_keeps_its_figures(language: str) -> None:
             for points, wins in ((1, 0), (4, 1), (38, 12)):
                 row = standing_row(10, EveningStanding(name, points, wins, 12))
                 assert len(row) <= COLS, row
-                assert row.startswith("10. ") and row.split()[-1] in ("pt", "pts", "Pkt")
+                assert row.startswith("10. ") and row.split()[-1] in ("pt", "pts", "P.")
                 assert str(points) in row.split()[-2:]
+        # A name of four letters keeps both figures in every language (single digits).
+        assert len(standing_row(1, EveningStanding("Anna", 7, 2, 3)).split()) == 6
