@@ -277,7 +277,7 @@ class TableController:
     def screen(self) -> Screen:
         """The flow's picture with the message of the moment and lost devices over it."""
         try:
-            base = self.flow.screen()
+            base = self.flow.closing(self.flow.screen())
             self._screen_failed = False
         except Exception:
             if not self._screen_failed:

@@ -269,6 +269,11 @@ def balance_pages(race: RaceFacts) -> list[list[str]]:
 
 def final_pages(race: RaceFacts) -> list[tuple[str, ...]]:
     """The winner and the final ranking, then the last race's result."""
+    return numbered(end_pages(race))
+
+
+def end_pages(race: RaceFacts) -> list[list[str]]:
+    """The pages of ``final_pages``, not numbered yet."""
     lines = [
         f"{place}. " + named(name, f" {chips}", COLS - len(f"{place}. "))
         for place, name, chips in race.ranking
@@ -276,7 +281,7 @@ def final_pages(race: RaceFacts) -> list[tuple[str, ...]]:
     top = [name for place, name, _chips in race.ranking if place == 1]
     pages = [[_("Game over!"), winners_row(top), *lines[:2]]]
     pages += [[_("Ranking"), *lines[start : start + 3]] for start in range(2, len(lines), 3)]
-    return numbered(pages + _result_pages(race, _("Push: menu")))
+    return pages + _result_pages(race, _("Push: menu"))
 
 
 def oled(race: RaceFacts, entry: StakeDraft | None) -> OledScreen:

@@ -289,6 +289,11 @@ def _result_pages(view: PublicView, prompt: str) -> list[list[str]]:
 
 def final_pages(view: PublicView) -> list[tuple[str, ...]]:
     """The winner and the ranking by balance, then the last race."""
+    return numbered(end_pages(view))
+
+
+def end_pages(view: PublicView) -> list[list[str]]:
+    """The pages of ``final_pages``, not numbered yet."""
     ranking = board_of(view).ranking
     lines = [
         f"{r.place}. " + named(r.player, f" {r.balance}", COLS - len(f"{r.place}. "))
@@ -297,7 +302,7 @@ def final_pages(view: PublicView) -> list[tuple[str, ...]]:
     pages = [[_("Game over!"), winners_row(list(view.winners)), *lines[:2]]]
     pages += [[_("Ranking"), *lines[start : start + 3]] for start in range(2, len(lines), 3)]
     results = board_of(view).results
-    return numbered(pages + (_result_pages(view, _("Push: menu")) if results else []))
+    return pages + (_result_pages(view, _("Push: menu")) if results else [])
 
 
 def oled(view: PublicView, entry: BetDraft | None) -> OledScreen:

@@ -332,6 +332,11 @@ def _top3(podium: Podium) -> list[str | None]:
 
 def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]]:
     """Pages for the end of the match: the winners, the ranking, then the last race revealed."""
+    return numbered(end_pages(view, guesses))
+
+
+def end_pages(view: PublicView, guesses: bool = False) -> list[list[str]]:
+    """The pages of ``match_pages``, not numbered yet."""
     pairs = standings(view)
     best = max((score for _, score in pairs), default=0)
     top = [name for name, score in pairs if score == best]
@@ -355,7 +360,7 @@ def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]
     ranking = [[_("Ranking"), *lines[start : start + 3]] for start in range(0, len(lines), 3)]
     results = board_of(view).results
     last = _race_pages(view, _("Push: menu"), results[-1], guesses) if results else []
-    return numbered([first, *ranking, *last])
+    return [first, *ranking, *last]
 
 
 def oled(view: PublicView, entry: SecretDraft | None) -> OledScreen:

@@ -573,6 +573,16 @@ class Journal:
             raise JournalError(f"there is no game {game_id} in the journal {self.path}")
         return found[0]
 
+    def evening_since(self) -> int:
+        """The game after which the evening began: the mark the pages' room keeps in this
+        file (its ``evening`` table, written when the host ends an evening); 0 without one
+        (every game of the journal is this evening's)."""
+        try:
+            row = self._db.execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
+        except sqlite3.OperationalError:  # no such table: no evening was ever ended here
+            return 0
+        return 0 if row is None else int(row[0])
+
     def latest_active(self) -> int | None:
         """Return the id of the active game touched last, or None."""
         row = self._db.execute(

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 from companion.games.registry import GAMES
 from companion.render.language import say
+from companion.session.evening import Evening
 from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
-from companion.web.evening import Evening
 from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
 from companion.web.shared import Public

@@ -39,7 +39,8 @@ _SCHEMA = (
         position INTEGER NOT NULL
     )
     """,
-    # The evening began after this game (0: with the journal); one row at most.
+    # The evening began after this game (0: with the journal); one row at most. The journal
+    # reads it (Journal.evening_since): the table's standings start there.
     """
     CREATE TABLE IF NOT EXISTS evening (
         one INTEGER PRIMARY KEY CHECK (one = 1),
@@ -193,11 +194,6 @@ class SeatBook:
                 "INSERT OR REPLACE INTO evening (one, since_game) VALUES (1, ?)", (last_game,)
             )
         self._load()
-
-    def evening_since(self) -> int:
-        """The evening's games are those after this one (0: every game of the journal)."""
-        row = self._db.execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
-        return 0 if row is None else int(row[0])
 
     def seat_of(self, token: str | None) -> str | None:
         """Return the seat ``token`` opens, or None; every seat is compared, in constant time."""

@@ -22,9 +22,9 @@ from companion.games.registry import KINDS
 from companion.render.language import _, say, speaking
 from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, named, rows
+from companion.session.evening import Evening
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
-from companion.web.evening import Evening, EveningBook
 from companion.web.fragments import evening_html, private_html, public_html, sitting_out_html
 from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
@@ -93,7 +93,6 @@ class TableSide:
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
         self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
         controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
-        self._evenings = EveningBook()
         #: The names the configuration offers the panel's start menu (after the room's people).
         self._configured = controller.ctx.player_names
 
@@ -136,9 +135,10 @@ class TableSide:
             self.drawn()
 
     def evening(self) -> Evening:
-        """The evening's finished games and their results (on the loop's thread)."""
-        journal = self.controller.session.journal
-        return self._evenings.evening(journal, self.seats.evening_since())
+        """The evening's finished games and their results (on the loop's thread): the
+        table's, which the LCD shows at the end of a game too."""
+        ctx = self.controller.ctx
+        return ctx.evenings.evening(ctx.session.journal)
 
     def between_games(self) -> bool:
         """Whether no game is being played: none is on, or the one on is over."""
@@ -184,7 +184,8 @@ class TableSide:
                 session.game_id, taken, self.seats.people(),
             )  # fmt: skip
         shown = public_html(public)
-        standings = evening_html(self.evening(), self.seats.people(), self.between_games())
+        order = self.controller.ctx.player_names  # the room's seat order first, as the LCD's
+        standings = evening_html(self.evening(), order, self.between_games())
         if standings:  # inside the public part, so every page keeps it live
             shown = shown.removesuffix("</section>") + standings + "</section>"
         snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)

@@ -14,8 +14,8 @@ from companion.daemon.loop import Daemon
 from companion.daemon.outputs import Panel
 from companion.daemon.table import TableController
 from companion.render.language import speaking
+from companion.session.evening import Evening, GameResult, place_points
 from companion.session.session import Session
-from companion.web.evening import Evening, GameResult, place_points
 from companion.web.fragments import evening_html
 from companion.web.hub import Hub
 from companion.web.joins import Joins

@@ -3,9 +3,11 @@
 One daemon child serves the whole module: the host joins and starts a Jumpy Jack match with
 the guess variant, two phones join, predict and guess, the die button rolls and the phones
 move the horses (the daemon is killed mid-race and every page finds its seat again by
-itself); three phones play a whole Course hippique game with no card scanned; then a Jockey race
-with hands counted on the phones, bets from the phones and every card tapped. Before each
-reveal, every byte each page received is searched for another seat's sealed input.
+itself), and the match plays on to its end; three phones play a whole Course hippique game
+with no card scanned; then a Jockey game: its first race with hands counted on the phones,
+bets from the phones and every card tapped, the other two quickly. Before each reveal, every
+byte each page received is searched for another seat's sealed input. The evening's standings
+of the three games (three kinds) are worked by hand and read on the LCD and the pages.
 """
 
 from __future__ import annotations
@@ -206,6 +208,37 @@ def the_die_rolls_the_phones_move_and_the_scoreboard_reveals(
     assert all((shots / n).stat().st_size > 0 for n in ("scoreboard-tv.png", "host-phone.png"))
 
 
+def seat_input(table: Table, phone: Phone, entry: dict[str, Any]) -> None:
+    """Send one input as ``phone``'s seat (its own token, the page's route): accepted."""
+    status, answer = request(
+        table, "/api/input", json.dumps(entry).encode(), token=token_of(phone, "seat")
+    )
+    assert status == 200, answer
+
+
+def the_match_plays_on_to_its_end(table: Table, seated: dict[str, Phone]) -> None:
+    """The next races go quickly: the seats' inputs straight to the pages' route (with the
+    phones' own tokens), the die rolled at the table (sixes: the shortest race), until a player
+    reaches the target."""
+    steps = 0
+    while (view := table.view())["phase"] != "match_over":
+        steps += 1
+        assert steps < 400, "the match never ended"
+        if view["phase"] == "race_over":
+            seat_input(table, seated["Anna"], {"type": "next_race"})
+        elif view["phase"] == "predict" and view["waiting_for"]:
+            for name in view["waiting_for"]:
+                seat_input(
+                    table, seated[name], {"type": "predict", "horses": list(PREDICTIONS[name])}
+                )
+        elif view["phase"] in ("predict", "roll"):  # a roll closes the guesses
+            table.child.act("die 6", "the roll")
+        elif view["phase"] == "move":
+            horse = view["board"]["legal_horses"][0]
+            seat_input(table, seated[view["turn"]], {"type": "move", "horse": horse})
+    assert view["winners"] == ["Anna"] and view["board"]["scores"] == JUMPY_SCORES
+
+
 def request(
     table: Table,
     path: str,
@@ -259,17 +292,39 @@ def live_again(phone: Phone) -> None:
     phone.page.wait_for_selector("#link:text-is('live')")
 
 
-#: The evening after the Course hippique game (the only one over: the Jumpy Jack match wants
-#: two points, the Jockey game more races). Worked by hand: in each of the three races the
-#: croupier lays a course of spades first, both others stake 3 on spades at 1 to 1 and win
-#: 3 each, paid by the croupier; each player keeps the book once, so everyone ends on +3 +3
-#: -6 = 0 chips, the three share the win and first place: 3 place points each (3 players).
+#: The balances, by hand: race 1 Anna +900 (300 to win on blue, alone: 3 times), Bob -300 (his
+#: order had brown first), Chloé -100 (red not placed); races 2 and 3 Chloé +900 each (300 to
+#: win, alone on the winner), Anna and Bob -100 each (brown to win).
+BALANCES = {"Anna": 1000 + 900 - 200, "Bob": 1000 - 300 - 200, "Chloé": 1000 - 100 + 1800}
+#: The Jumpy Jack match's points (two to win), as the loaded dice and the same predictions
+#: every race give them: Anna's guess earned her a point in race 1, her prediction two more in
+#: race 2.
+JUMPY_SCORES = {"Anna": 3, "Bob": 0}
+#: The evening after three games of three kinds, worked by hand. Jumpy Jack, two players:
+#: Anna first (2 place points), Bob 1. Course hippique: in each of the three races the
+#: croupier lays a course of spades first, both others stake 3 on spades at 1 to 1 and win 3
+#: each, paid by the croupier; each player keeps the book once, so everyone ends on +3 +3 -6
+#: = 0 chips: the three share the win and first place (3 each). Jockey (BALANCES): Chloé
+#: first (3), Anna 2, Bob 1. So Anna 2 + 3 + 2 = 7 with two wins, Chloé (who missed the first
+#: game) 3 + 3 = 6 with two, Bob 1 + 3 + 1 = 5 with one.
 EVENING = [
     ["player", "place points", "wins", "games"],
-    ["Anna", "3", "1", "1"],
-    ["Bob", "3", "1", "1"],
-    ["Chloé", "3", "1", "1"],
+    ["Anna", "7", "2", "3"],
+    ["Chloé", "6", "2", "2"],
+    ["Bob", "5", "1", "3"],
+    ["Jumpy Jack: won by Anna — points: "
+     + " · ".join(f"{p} {n}" for p, n in JUMPY_SCORES.items())],
     ["Course hippique: won by Anna, Bob, Chloé — chips: Anna +0 · Bob +0 · Chloé +0"],
+    ["Jockey: won by Chloé — balance: "
+     + " · ".join(f"{p} {n}" for p, n in BALANCES.items())],
+]  # fmt: skip
+#: The same on the LCD, the page after the Jockey game's first (Chloé's name shortened so the
+#: figures fit).
+EVENING_LCD = [
+    "Evening          2/7",  # the Jockey game's six end pages and the evening's
+    "1. Anna 2 wins 7 pts",
+    "2. Chl. 2 wins 6 pts",
+    "3. Bob   1 win 5 pts",
 ]
 
 
@@ -298,8 +353,6 @@ def the_next_game_with_one_player_fewer(table: Table, seated: dict[str, Phone]) 
     host = seated["host"].page
     players = host.locator("textarea[name=players]")
     assert players.input_value() == "Anna\nBob\nChloé"
-    assert evening_table(seated["board"]) == EVENING
-    assert evening_table(seated["host"]) == EVENING  # the host page shows it too
     host.select_option("select[name=game]", "jumpy_jack")
     players.fill("Anna\nBob")
     host.click("text=Start")
@@ -315,6 +368,42 @@ def the_next_game_with_one_player_fewer(table: Table, seated: dict[str, Phone]) 
     for name in ("Anna", "Bob", "Chloé"):
         seated[name].page.wait_for_url("**/join")
     assert players.input_value() == ""
+
+
+def the_evening_on_the_lcd_and_the_pages(
+    table: Table, seated: dict[str, Phone], shots: Path
+) -> None:
+    """At the end of the Jockey game the knob turns to the evening's page on the LCD; the
+    host page and the scoreboard show the standings. Refreshing the guide's pictures also
+    takes the evening's, in English and in French (the table's language changed at the
+    panel's menu, and back)."""
+    table.child.turn(1)
+    lcd = table.child.wait_until(lambda s: s["lcd"][0].startswith("Evening"), "the evening")
+    assert lcd["lcd"] == EVENING_LCD and lcd["oled"]["lines"] == ["Evening", "Anna"]
+    assert evening_table(seated["board"]) == EVENING
+    assert evening_table(seated["host"]) == EVENING  # the host page shows it too
+    if os.environ.get("COMPANION_SCREENSHOTS"):  # the guide's pictures, in English and French
+        evening_shots(seated, shots, "")
+        table.child.press("push")  # the game is over: the menu
+        table.child.press("horse1")  # any game: its options end with the language
+        table.child.press("push")
+        table.child.turn(-1)
+        table.child.press("push")  # English to French
+        seated["board"].page.wait_for_selector("text=La soirée")
+        evening_shots(seated, shots, "-fr")
+        for _ in range(2):  # French to German to English
+            table.child.press("push")
+        seated["board"].page.wait_for_selector("text=The evening")
+
+
+def evening_shots(seated: dict[str, Phone], shots: Path, suffix: str) -> None:
+    """The room and the standings on the host page and on Chloé's phone (the whole page), and
+    the scoreboard between games, each page drawn again in the table's language."""
+    for name, shot in (("host", "host-phone"), ("Chloé", "player-phone"), ("board", "tv")):
+        page = seated[name].page
+        page.reload()
+        page.wait_for_selector("details.evening[open]")
+        page.screenshot(path=str(shots / f"evening-{shot}{suffix}.png"), full_page=name != "board")
 
 
 def seat_phones(table: Table, seated: dict[str, Phone], names: tuple[str, ...]) -> None:
@@ -493,6 +582,59 @@ def a_jockey_race_with_hands_counted_on_the_phones(
     anna.wait_for_selector("text=Your hand (10)")  # two cards played from twelve
 
 
+#: Races 2 and 3 of the Jockey game, quickly (the deck is shuffled and hands dealt again each
+#: race; the starter moves on one seat): the starter plays the winner's +10, the next two
+#: triple its lead twice (to 90), the next two chase the second horse home (50, then 85).
+LATER_RACES = [
+    {  # race 2, Bob first: red wins, yellow second
+        "hands": {
+            "Bob": {"red+10": 1, "yellow-chase": 1, "brown+7": 4, "blue+7": 4, "no2+15": 2},
+            "Chloé": {"red-lead": 1, "yellow-chase": 1, "yellow+7": 4, "red+7": 4, "no2+15": 2},
+            "Anna": {"red-lead": 1, "brown+10": 3, "blue+10": 3, "yellow+10": 3, "no4+20": 2},
+        },
+        "bets": {"Anna": ("brown", 100), "Bob": ("brown", 100), "Chloé": ("red", 300)},
+        "plays": [
+            ("Bob", "red+10"),
+            ("Chloé", "red-lead"),
+            ("Anna", "red-lead"),
+            ("Bob", "yellow-chase"),
+            ("Chloé", "yellow-chase"),
+        ],
+    },
+    {  # race 3, Chloé first: yellow wins, red second
+        "hands": {
+            "Chloé": {"yellow+10": 1, "red-chase": 1, "brown+7": 4, "blue+7": 4, "no2+15": 2},
+            "Anna": {"yellow-lead": 1, "red-chase": 1, "yellow+7": 4, "red+7": 4, "no2+15": 2},
+            "Bob": {"yellow-lead": 1, "brown+10": 3, "blue+10": 3, "red+10": 3, "no4+20": 2},
+        },
+        "bets": {"Anna": ("brown", 100), "Bob": ("brown", 100), "Chloé": ("yellow", 300)},
+        "plays": [
+            ("Chloé", "yellow+10"),
+            ("Anna", "yellow-lead"),
+            ("Bob", "yellow-lead"),
+            ("Chloé", "red-chase"),
+            ("Anna", "red-chase"),
+        ],
+    },
+]
+
+
+def the_jockey_game_plays_on_to_its_end(table: Table, seated: dict[str, Phone]) -> None:
+    """Races 2 and 3 from the seats' own tokens on the pages' route: hands, bets, cards."""
+    for race in LATER_RACES:
+        seat_input(table, seated["Anna"], {"type": "next_race"})
+        for name, counted in race["hands"].items():
+            seat_input(table, seated[name], {"type": "hand", "cards": counted, "kept": []})
+        for name, (horse, stake) in race["bets"].items():
+            bet = {"type": "bet", "kind": "win", "horse": horse, "stake": stake}
+            seat_input(table, seated[name], bet)
+        for name, card in race["plays"]:
+            seat_input(table, seated[name], {"type": "play_card", "card": card})
+    view = table.view()
+    assert view["phase"] == "game_over" and view["winners"] == ["Chloé"]
+    assert view["board"]["balances"] == BALANCES
+
+
 def hostile_requests_are_refused_and_change_nothing(table: Table, seated: dict[str, Phone]) -> None:
     anna = token_of(seated["Anna"], "seat")
     before = table.view()
@@ -540,8 +682,11 @@ def test_an_evening_at_the_table_from_phones(
     """
     predictions_from_phones_stay_sealed_until_the_reveal(table, seated, shots)
     the_die_rolls_the_phones_move_and_the_scoreboard_reveals(table, seated, shots)
+    the_match_plays_on_to_its_end(table, seated)
     a_new_game_keeps_the_room(table, seated)
     a_course_hippique_game_from_phones_alone(table, seated, shots)
     a_jockey_race_with_hands_counted_on_the_phones(table, seated, shots)
+    the_jockey_game_plays_on_to_its_end(table, seated)
     hostile_requests_are_refused_and_change_nothing(table, seated)
+    the_evening_on_the_lcd_and_the_pages(table, seated, shots)
     the_next_game_with_one_player_fewer(table, seated)

@@ -42,7 +42,7 @@ def test_a_seat_is_a_person_of_the_room_kept_across_games_and_restarts(tmp_path:
     book.leave("Bob")
     assert book.seat_of(bob) is None and book.people() == ("Cleo", "Anna")
     book.end_evening(second)
-    assert book.evening_since() == second
+    assert session.journal is not None and session.journal.evening_since() == second
     assert book.seat_of(moved) is None and book.people() == ()
     assert book.seat_of(host) == HOST  # the host's seat belongs to the table
     book.close()

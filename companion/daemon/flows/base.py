@@ -14,6 +14,7 @@ from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
 from companion.render.text import wrap
+from companion.session.evening import EveningBook, EveningStanding
 from companion.session.log import LogEntry, NewGame
 from companion.session.session import Session
 from companion.session.view import Outcome, View
@@ -111,10 +112,17 @@ class Context:
     #: Ends the evening, emptying the room of the phone pages (set while the room has
     #: people): the menu then offers it as its last row, below "Start".
     end_evening: Callable[[], Reply] | None = None
+    #: The evening's finished games, each worked out once from the journal.
+    evenings: EveningBook = field(default_factory=EveningBook)
 
     def view(self) -> View:
         """Return the session's public view now."""
         return self.session.view()
+
+    def standings(self) -> tuple[EveningStanding, ...]:
+        """The evening's ranking, best first (ties after wins in the order of the names
+        offered: the room's seat order when the pages are on); none without a journal."""
+        return self.evenings.evening(self.session.journal).ranking(self.player_names)
 
     def submit(self, entry: LogEntry) -> tuple[Outcome, Reply]:
         """Submit ``entry``; return its outcome and, if refused, the reply saying why.
@@ -155,6 +163,11 @@ class Flow(ABC):
     def settle(self) -> Reply:
         """Make any input the rules force (a forfeit); called after every change."""
         return Reply()
+
+    def closing(self, shown: Screen) -> Screen:
+        """The picture ``shown`` with what the table adds at the end of a game (the
+        evening's page); as it is for every other moment."""
+        return shown
 
 
 class StartMenu(Flow):

@@ -359,6 +359,10 @@ class CourseHippiqueFlow(CardGameFlow):
 
     # -- picture ---------------------------------------------------------------------------
 
+    def end_pages(self, view: View) -> list[list[str]]:
+        """The game's pages once it is over (the winner, the ranking, the last race)."""
+        return render.end_pages(race_facts(view, self.setback))
+
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()

@@ -1,4 +1,11 @@
-"""What every game flow shares: the inputs' dispatch, undo, back to the menu, result pages."""
+"""What every game flow shares: the inputs' dispatch, undo, back to the menu, result pages.
+
+UI decision: once a game is over, the evening's standings (every game finished this evening,
+kept in the journal) are one more of its pages, right after the game's first page (a second
+"Evening" page for every three people past the third); the page marks count them. A game
+says nothing of it: its pages are its own end pages (``end_pages``) or its one end screen.
+A table without a journal has no evening, and its end pages stay the game's.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +16,10 @@ from companion.daemon.flows.cards import UNKNOWN_CARD
 from companion.daemon.flows.dial import Knob
 from companion.devices.base import ButtonPressed, CardScanned, EncoderTurned, InputEvent, Tone
 from companion.games.text import N_
+from companion.render.evening import evening_oled, evening_pages
 from companion.render.language import _, say
 from companion.render.screen import Cue, OledScreen, Screen
-from companion.render.text import buttons_row, card_dial_rows
+from companion.render.text import buttons_row, card_dial_rows, numbered
 from companion.session.log import NewGame, NextRace
 from companion.session.session import Game
 from companion.session.view import View
@@ -147,6 +155,29 @@ class GameFlow(Flow):
         """Turn the result pages by ``steps``."""
         self.page += steps
         return Reply()
+
+    # -- the end of the game --------------------------------------------------------------
+
+    def end_pages(self, view: View) -> list[list[str]] | None:
+        """The game's own pages once it is over, not numbered (None: its one end screen)."""
+        return None
+
+    def closing(self, shown: Screen) -> Screen:
+        """Once the game is over: its pages with the evening's after the first, numbered
+        together, the knob's page among them (``shown`` is the game's own picture)."""
+        view = self.ctx.view()
+        if not view.finished:
+            return shown
+        ranking = self.ctx.standings()
+        if not ranking:
+            return shown
+        own = self.end_pages(view) or [list(shown.lcd)]
+        evening = evening_pages(ranking)
+        pages = numbered([own[0], *evening, *own[1:]])
+        index = self.page % len(pages)
+        if 1 <= index <= len(evening):
+            return Screen(pages[index], evening_oled(ranking), shown.leds)
+        return Screen(pages[index], shown.oled, shown.leds)
 
 
 class CardGameFlow(GameFlow):

@@ -277,6 +277,11 @@ class JockeyFlow(CardGameFlow):
 
     # -- picture ---------------------------------------------------------------------------
 
+    def end_pages(self, view: View) -> list[list[str]]:
+        """The game's pages once it is over (the winner, the ranking by balance, the last
+        race)."""
+        return render.end_pages(view)
+
     def screen(self) -> Screen:
         """Return the picture of the race as it stands."""
         view = self.ctx.view()

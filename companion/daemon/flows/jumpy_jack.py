@@ -265,6 +265,10 @@ class JumpyJackFlow(DieGameFlow):
 
     # -- picture ---------------------------------------------------------------------------
 
+    def end_pages(self, view: View) -> list[list[str]]:
+        """The match's pages once it is over (the winners, the ranking, the last race)."""
+        return render.end_pages(view, self.guess_variant)
+
     def screen(self) -> Screen:
         """Return the picture of the match as it stands."""
         view = self.ctx.view()

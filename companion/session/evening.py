@@ -1,10 +1,13 @@
 """The evening's standings: each finished game's result and the ranking across them.
 
-Worked out from the journal: every finished game since the evening began is rebuilt from
-its accepted inputs. Games of different kinds are combined by place: in a game of ``n``
-players the first gets ``n`` points, the second ``n - 1``, and so on down to 1 for the last;
-players level share the better place. The evening's ranking adds these points; wins break
-a tie, then the room's seat order.
+Worked out from the journal: every finished game since the evening began (the mark the room
+keeps in the journal's file, ``Journal.evening_since``) is rebuilt from its accepted inputs.
+Games of different kinds are combined by place: in a game of ``n`` players the first gets
+``n`` points, the second ``n - 1``, and so on down to 1 for the last; players level share
+the better place. A game with no figure of its own (one added to the registry) ranks its
+winners first and the others level behind them. The evening's ranking adds these points;
+wins break a tie, then the room's seat order. The table controller (the LCD's page at the
+end of a game) and the pages read the same standings.
 """
 
 from __future__ import annotations
@@ -72,8 +75,11 @@ def place_points(figures: dict[str, int]) -> dict[str, int]:
     }
 
 
-def _figures(kind: str, board: object, start: object) -> dict[str, int]:
-    """Each player's figure from a game's last board (and, for chips, its first)."""
+def _figures(kind: str, board: object, start: object, winners: Sequence[str]) -> dict[str, int]:
+    """Each player's figure from a game's last board (and, for chips, its first); a game
+    that counts no figure of its own gives its winners 1 and the others 0."""
+    if kind not in MEASURES:
+        return {player: 1 for player in winners}
     if kind == "jumpy_jack":
         return dict(getattr(board, "scores", {}))
     balances: dict[str, int] = dict(getattr(board, "balances", {}))
@@ -89,10 +95,12 @@ class EveningBook:
     def __init__(self) -> None:
         self._known: dict[tuple[int, int], GameResult | None] = {}
 
-    def evening(self, journal: Journal | None, since: int) -> Evening:
-        """The finished games after game ``since`` (the evening's start) and their results."""
+    def evening(self, journal: Journal | None) -> Evening:
+        """The finished games of the evening (after the game the room marked as its start)
+        and their results; none without a journal (an in-memory table has no evening)."""
         if journal is None:
             return Evening()
+        since = journal.evening_since()
         results = []
         for record in journal.games():
             if record.id <= since or record.status != "finished":
@@ -114,12 +122,13 @@ def _result(journal: Journal, game_id: int) -> GameResult | None:
         start = rebuild(game_id, lines[:1])
     except GameNotRebuilt:
         return None
-    figures = _figures(game.kind, game.binding.board(), start.binding.board())
+    winners = tuple(game.binding.winners())
+    figures = _figures(game.kind, game.binding.board(), start.binding.board(), winners)
     return GameResult(
         game_id,
         game.kind,
         game.start.players,
-        tuple(game.binding.winners()),
+        winners,
         tuple((p, figures.get(p, 0)) for p in game.start.players),
         tuple(place_points({p: figures.get(p, 0) for p in game.start.players}).items()),
     )
