@@ -59,12 +59,14 @@ def public_html(state: Public) -> str:
     refusal = view.get("last_refusal")
     if refusal:
         parts.append(f'<p class="refusal">{e(_said(state.refusal, refusal["sentence"]))}</p>')
+    parts.append(pages.track(state))
+    parts.append('<div class="side">')
     parts.append(pages.board(state))
     if view.get("finished"):
         winners = view["winners"]
         said = tn("Winner: {players}", "Winners: {players}", len(winners))
         parts.append(f'<p class="winners">{e(said.format(players=", ".join(winners)))}</p>')
-    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div>')
+    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div></div>')
     return f'<section id="public">{"".join(parts)}</section>'
 
 

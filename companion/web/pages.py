@@ -13,12 +13,16 @@ _HEAD = (
     '<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
     '<title>{title}</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-    '<link rel="stylesheet" href="/static/style.css"></head>'
+    '<link rel="stylesheet" href="/static/style.css">'
+    '<link rel="stylesheet" href="/static/tv.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
 #: A join code as the form takes it: the usual short one, or the long one.
 CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?"
-_FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script></body></html>'
+_FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script>{tv}</body></html>'
+#: The track's script: the pages that draw the track live (the horses walk when they move).
+_TV = '<script src="/static/tv.js"></script>'
+
 
 
 #: The pages without live updates.
@@ -30,7 +34,8 @@ def page(kind: str, title: str, body: str) -> str:
     (the home and join pages open no live connection, so they say nothing about one)."""
     head = _HEAD.format(lang=current(), title=e(title), kind=e(kind), words=e(script_words()))
     link = "" if kind in _STILL else t("connecting…")
-    return head + body + _FOOT.format(link=e(link))
+    tv = "" if kind in _STILL else _TV
+    return head + body + _FOOT.format(link=e(link), tv=tv)
 
 
 def scoreboard_page(public: str) -> str:

@@ -55,6 +55,11 @@ def as_entered(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
     return fields
 
 
+def no_track(state: Public) -> str:
+    """No drawing of the track: the game's board part says where the horses are."""
+    return ""
+
+
 def no_extras(session: Session) -> ExtraWork | None:
     """No extras beside the view: the game has none to show."""
     return None
@@ -80,6 +85,9 @@ class GamePages:
     #: What the game computes beside the view, for its own parts to show (``Public.extras``;
     #: Course hippique: each horse's chance of winning from here, beside the odds).
     extras: Callable[[Session], ExtraWork | None] = no_extras
+    #: The TV's drawing of the track from the state (SVG: every horse at its square, the
+    #: podium, the last move in words; ``web/track.py`` draws the pieces), or "".
+    track: Callable[[Public], str] = no_track
 
 
 def pages_of(kind: str) -> GamePages:

@@ -12,7 +12,13 @@ from starlette.routing import BaseRoute, Route
 from companion.web.pages import home_page, host_page, play_page, scoreboard_page
 from companion.web.routes.common import html_in_language, is_host, refused, seat_of, served
 
-STATIC = {"app.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
+STATIC = {
+    "app.js": "text/javascript",
+    "style.css": "text/css",
+    "tv.js": "text/javascript",
+    "tv.css": "text/css",
+    "favicon.svg": "image/svg+xml",
+}
 
 
 async def home(request: Request) -> Response:
