@@ -19,10 +19,11 @@ _HEAD = (
 )
 #: A join code as the form takes it: the usual short one, or the long one.
 CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?"
-_FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script>{tv}</body></html>'
+_FOOT = (
+    '<p id="link" class="link">{link}</p><script src="/static/app.js"></script>{tv}</body></html>'
+)
 #: The track's script: the pages that draw the track live (the horses walk when they move).
 _TV = '<script src="/static/tv.js"></script>'
-
 
 
 #: The pages without live updates.

@@ -89,8 +89,8 @@ def podium_svg(x: float, y: float, places: Sequence[str], width: float = 240) ->
         left = x - width / 2 + column * step
         top = y + 70 - height
         parts.append(
-            f'<rect class="step" x="{left:.0f}" y="{top:.0f}" width="{step - 4:.0f}" '
-            f'height="{height:.0f}" rx="4"/>'
+            f'<rect class="step" data-place="podium-{number + 1}" x="{left:.0f}" '
+            f'y="{top:.0f}" width="{step - 4:.0f}" height="{height:.0f}" rx="4"/>'
             f'<text class="step-n" x="{left + step / 2 - 2:.0f}" y="{top + height - 10:.0f}" '
             f'text-anchor="middle">{e(places[number])}</text>'
         )
@@ -108,7 +108,9 @@ def podium_spot(x: float, y: float, place: int, width: float = 240) -> Point:
 def track_html(kind: str, view_box: str, label: str, drawing: str, said: str, cheer: str) -> str:
     """The track's SVG and the line that narrates the last move; ``cheer``, when not empty,
     keys a short celebration (the reveal, the end of a game) shown once per key."""
-    cheered = f'<div class="cheer" data-cheer="{e(cheer)}" aria-hidden="true"></div>' if cheer else ""
+    cheered = (
+        f'<div class="cheer" data-cheer="{e(cheer)}" aria-hidden="true"></div>' if cheer else ""
+    )
     return (
         f'<div class="tv-track" data-game="{e(kind)}">'
         f'<svg class="track-svg" viewBox="{view_box}" role="img" aria-label="{e(label)}">'

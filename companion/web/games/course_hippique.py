@@ -6,13 +6,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.cards import Card
 from companion.games.course_hippique import (
     CourseHippiqueBoard,
     CourseHippiqueGame,
     CourseHippiquePrivate,
     RaceChances,
 )
-from companion.games.cards import Card
 from companion.games.errors import Refusal
 from companion.render.language import percent, word
 from companion.render.leds import SUIT_COLOURS
@@ -291,9 +291,9 @@ def track(state: Public) -> str:
         for row, card in enumerate(board.course, start=1)
     ]
     runners = []
-    for lane, (suit, position) in enumerate(board.positions.items()):
+    for row, (suit, position) in enumerate(board.positions.items()):
         letter = suit.letter
-        y = LANE_TOP + lane * LANE_H
+        y = LANE_TOP + row * LANE_H
         parts.append(
             f'<rect class="lane-bg" x="{LEFT:.0f}" y="{y + 4:.0f}" '
             f'width="{(finish + 1) * CELL:.0f}" height="{LANE_H - 8:.0f}" rx="10"/>'
@@ -301,7 +301,7 @@ def track(state: Public) -> str:
             f'text-anchor="end">{e(_suit(letter))}</text>'
         )
         for at in range(finish + 1):
-            x, middle = _cell(at, lane)
+            x, middle = _cell(at, row)
             parts.append(
                 f'<g class="sq" data-place="{letter}-{at}"><rect x="{x - 34:.0f}" '
                 f'y="{middle - 34:.0f}" width="68" height="68" rx="8"/></g>'
@@ -311,7 +311,7 @@ def track(state: Public) -> str:
         if board.winner == suit:
             spot, where = podium_spot(width - 170, 260, 1), "podium-1"
         else:
-            spot, where = _cell(position, lane), f"{letter}-{position}"
+            spot, where = _cell(position, row), f"{letter}-{position}"
         runners.append(Runner(letter, _suit(letter), colour, spot, where))
     line = LEFT + finish * CELL
     parts.append(
@@ -322,12 +322,15 @@ def track(state: Public) -> str:
     turned = board.turned[-TURNED_SHOWN:]
     if turned:
         top = LANE_TOP + 4 * LANE_H + 30
+        said = e(t("turned"))
         parts.append(
             f'<text class="label" x="{LEFT - 12:.0f}" y="{top + 58:.0f}" text-anchor="end">'
-            f"{e(t('turned'))}</text>"
+            f"{said}</text>"
         )
         parts.extend(
-            _card_svg(LEFT + i * (CARD_W + 10), top, card, " turned" if i == len(turned) - 1 else "")
+            _card_svg(
+                LEFT + i * (CARD_W + 10), top, card, " turned" if i == len(turned) - 1 else ""
+            )
             for i, card in enumerate(turned)
         )
     drawing = "".join(parts) + "".join(runner_svg(r, 26) for r in runners)

@@ -7,10 +7,11 @@ free (in the player's hand when hands are tracked; not yet on the pile when they
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from companion.games.info import Option
@@ -309,7 +310,7 @@ def _angles(squares: int) -> tuple[float, ...]:
     samples = 3600
     steps = [2 * math.pi * i / samples for i in range(samples + 1)]
     lengths = [0.0]
-    for before, after in zip(steps, steps[1:], strict=False):
+    for before, after in itertools.pairwise(steps):
         middle = (before + after) / 2
         speed = math.hypot(across * math.cos(middle), high * math.sin(middle))
         lengths.append(lengths[-1] + speed * (after - before))
@@ -353,10 +354,11 @@ def _ground(squares: int, language: str) -> str:
         f'x2="{outer[0]:.0f}" y2="{outer[1]:.0f}"/>'
     )
     x, y = JOCKEY_START
+    said = e(t("start"))
     parts.append(
         f'<rect class="box" data-place="0" x="{x - 130:.0f}" y="{y - 30:.0f}" width="260" '
         f'height="76" rx="12"/><text class="box-name" x="{x:.0f}" y="{y - 38:.0f}" '
-        f'text-anchor="middle">{e(t("start"))}</text>'
+        f'text-anchor="middle">{said}</text>'
     )
     parts.append(podium_svg(*JOCKEY_PODIUM, (t("1st"), t("2nd"), t("3rd"))))
     return "".join(parts)
@@ -373,7 +375,7 @@ def _spot(board: JockeyBoard, horse: str, progress: int, slot: int, count: int) 
         return (JOCKEY_PODIUM[0] + 190, JOCKEY_PODIUM[1] + 40)
     if progress <= 0:
         return (JOCKEY_START[0] + (slot - (count - 1) / 2) * 52, JOCKEY_START[1] + 8)
-    return _on_oval(progress, length, (slot - (count - 1) / 2) * 22)
+    return _on_oval(progress, length, (slot - (count - 1) / 2) * 11)
 
 
 def _where(board: JockeyBoard, horse: str, progress: int) -> str:
@@ -411,7 +413,7 @@ def track(state: Public) -> str:
     said = say(effect.message()) if effect is not None else ""
     over = state.view.get("phase") in ("race_over", "game_over")
     cheer = f"{len(board.results)}-{state.view.get('phase')}" if over else ""
-    drawing = _ground(length, current()) + "".join(runner_svg(r) for r in runners)
+    drawing = _ground(length, current()) + "".join(runner_svg(r, 17) for r in runners)
     return track_html("jockey", "0 0 1400 780", t("The track"), drawing, said, cheer)
 
 

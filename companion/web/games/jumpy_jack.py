@@ -291,7 +291,9 @@ def _narrated(move: Move | None) -> str:
             )
         )
     if move.effect is Landing.FINISH:
-        said.append(t("{horse} crosses the line: place {place}!").format(horse=horse, place=move.place))
+        said.append(
+            t("{horse} crosses the line: place {place}!").format(horse=horse, place=move.place)
+        )
     elif move.effect is Landing.OUT:
         said.append(t("{horse} hits OUT: out of the race.").format(horse=horse))
     elif move.effect is Landing.RESTART:
@@ -331,7 +333,9 @@ def track(state: Public) -> str:
     cheer = f"{state.view.get('race')}-{state.view.get('phase')}" if over else ""
     drawing = _ground(squares, hurdles, current()) + barrages + horses
     label = t("The track")
-    return track_html("jumpy_jack", "0 0 1000 1000", label, drawing, _narrated(board.last_move), cheer)
+    return track_html(
+        "jumpy_jack", "0 0 1000 1000", label, drawing, _narrated(board.last_move), cheer
+    )
 
 
 PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, track=track)
