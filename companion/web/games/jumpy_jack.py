@@ -278,10 +278,14 @@ def _runners(board: JumpyJackBoard, squares: int) -> list[Runner]:
     return runners
 
 
-def _narrated(move: Move | None) -> str:
-    """The last move in words: where the die took the horse, and what the square did."""
+def _narrated(board: JumpyJackBoard, player: str) -> str:
+    """The last move in words: where the die took the horse, and what the square did (the die
+    just rolled, before the move is chosen)."""
+    move = board.last_move
     if move is None:
-        return ""
+        if board.die is None or not player:
+            return ""
+        return t("{player} rolled a {die}.").format(player=player, die=board.die)
     horse, square = word(move.horse), move.final
     said = []
     if move.bounce is not None:
@@ -329,12 +333,27 @@ def track(state: Public) -> str:
         for x, y in (_on_ring(int(square), squares),)
     )
     horses = "".join(runner_svg(r) for r in runners)
+    places = (t("1st"), t("2nd"), t("3rd"))
+    for runner in runners:  # an eliminated horse may hold a podium place: said under it
+        standing = board.standing(runner.name)
+        place = standing.place if standing is not None else None
+        if runner.where == "out" and place is not None and 1 <= place <= len(places):
+            x, y = runner.at
+            horses += (
+                f'<text class="label" x="{x:.0f}" y="{y + 50:.0f}" text-anchor="middle">'
+                f"{e(places[place - 1])}</text>"
+            )
     over = state.view.get("phase") in ("race_over", "match_over")
     cheer = f"{state.view.get('race')}-{state.view.get('phase')}" if over else ""
     drawing = _ground(squares, hurdles, current()) + barrages + horses
     label = t("The track")
     return track_html(
-        "jumpy_jack", "0 0 1000 1000", label, drawing, _narrated(board.last_move), cheer
+        "jumpy_jack",
+        "0 0 1000 1000",
+        label,
+        drawing,
+        _narrated(board, state.view.get("turn") or ""),
+        cheer,
     )
 
 
