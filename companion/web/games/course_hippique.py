@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from companion.games.cards import Card
@@ -14,7 +15,7 @@ from companion.games.course_hippique import (
     RaceChances,
 )
 from companion.games.errors import Refusal
-from companion.render.language import percent, word
+from companion.render.language import current, percent, word
 from companion.render.leds import SUIT_COLOURS
 from companion.render.text import rank_letter
 from companion.session.session import Session
@@ -278,21 +279,13 @@ def _narrated(board: CourseHippiqueBoard) -> str:
     )
 
 
-def track(state: Public) -> str:
-    """The TV's track: the course cards (face down until turned), the four lanes with every
-    horse at its position, the winner on the podium, the cards turned this race."""
-    board = state.board
-    if not isinstance(board, CourseHippiqueBoard):
-        return ""
-    finish = board.finish or 8
+@lru_cache(maxsize=8)
+def _lanes(finish: int, letters: tuple[str, ...], language: str) -> str:
+    """The four lanes without their horses, the finish line and the podium (drawn once per
+    course length and language)."""
     width = LEFT + (finish + 1) * CELL + 300
-    parts = [
-        _card_svg(LEFT + row * CELL + (CELL - CARD_W) / 2, 40, card)
-        for row, card in enumerate(board.course, start=1)
-    ]
-    runners = []
-    for row, (suit, position) in enumerate(board.positions.items()):
-        letter = suit.letter
+    parts = []
+    for row, letter in enumerate(letters):
         y = LANE_TOP + row * LANE_H
         parts.append(
             f'<rect class="lane-bg" x="{LEFT:.0f}" y="{y + 4:.0f}" '
@@ -306,6 +299,32 @@ def track(state: Public) -> str:
                 f'<g class="sq" data-place="{letter}-{at}"><rect x="{x - 34:.0f}" '
                 f'y="{middle - 34:.0f}" width="68" height="68" rx="8"/></g>'
             )
+    line = LEFT + finish * CELL
+    parts.append(
+        f'<line class="finish-line" x1="{line:.0f}" y1="{LANE_TOP - 10:.0f}" x2="{line:.0f}" '
+        f'y2="{LANE_TOP + 4 * LANE_H + 10:.0f}"/>'
+    )
+    parts.append(podium_svg(width - 170, 260, (t("1st"), t("2nd"), t("3rd"))))
+    return "".join(parts)
+
+
+def track(state: Public) -> str:
+    """The TV's track: the course cards (face down until turned), the four lanes with every
+    horse at its position, the winner on the podium, the cards turned this race."""
+    board = state.board
+    if not isinstance(board, CourseHippiqueBoard):
+        return ""
+    finish = board.finish or 8
+    width = LEFT + (finish + 1) * CELL + 300
+    letters = tuple(suit.letter for suit in board.positions)
+    parts = [_lanes(finish, letters, current())]
+    parts.extend(
+        _card_svg(LEFT + row * CELL + (CELL - CARD_W) / 2, 40, card)
+        for row, card in enumerate(board.course, start=1)
+    )
+    runners = []
+    for row, (suit, position) in enumerate(board.positions.items()):
+        letter = suit.letter
         red, green, blue = SUIT_COLOURS[letter]
         colour = f"#{red:02x}{green:02x}{blue:02x}"
         if board.winner == suit:
@@ -313,12 +332,6 @@ def track(state: Public) -> str:
         else:
             spot, where = _cell(position, row), f"{letter}-{position}"
         runners.append(Runner(letter, _suit(letter), colour, spot, where))
-    line = LEFT + finish * CELL
-    parts.append(
-        f'<line class="finish-line" x1="{line:.0f}" y1="{LANE_TOP - 10:.0f}" x2="{line:.0f}" '
-        f'y2="{LANE_TOP + 4 * LANE_H + 10:.0f}"/>'
-    )
-    parts.append(podium_svg(width - 170, 260, (t("1st"), t("2nd"), t("3rd"))))
     turned = board.turned[-TURNED_SHOWN:]
     if turned:
         top = LANE_TOP + 4 * LANE_H + 30
