@@ -58,22 +58,40 @@ def _point(point: Point) -> str:
     return f"{point[0]:.0f},{point[1]:.0f}"
 
 
-def runner_svg(runner: Runner, radius: int = HORSE_R) -> str:
+def marks(labels: Sequence[str]) -> tuple[str, ...]:
+    """The letters on each horse's disc: its name's initial, or its first two letters when
+    another horse's name starts alike (``gelb`` and ``grün``: Ge, Gr), so that the letter,
+    not only the colour, tells the horses apart."""
+    firsts = [label[:1].upper() for label in labels]
+    return tuple(
+        first if firsts.count(first) == 1 else label[:1].upper() + label[1:2].lower()
+        for first, label in zip(firsts, labels, strict=True)
+    )
+
+
+def runners_svg(runners: Sequence[Runner], radius: int = HORSE_R) -> str:
+    """Every horse, each with its mark (see ``marks``)."""
+    shown = marks([r.label for r in runners])
+    return "".join(runner_svg(r, radius, m) for r, m in zip(runners, shown, strict=True))
+
+
+def runner_svg(runner: Runner, radius: int = HORSE_R, mark: str = "") -> str:
     """A horse: a disc of its colour in a white ring and a black halo (so white and yellow
-    read on any background), its initial on it, at ``runner.at``."""
+    read on any background), its mark on it (its initial unless told), at ``runner.at``."""
     x, y = runner.at
     moved = ""
     if runner.path:
         passed = " ".join(_point(p) for p in runner.path)
         moved = f' data-from="{e(runner.origin)}" data-path="{passed}"'
-    initial = e(runner.label[:1].upper())
+    initial = e(mark or runner.label[:1].upper())
+    size = radius if len(initial) < 2 else radius * 0.8
     return (
         f'<g class="horse" id="horse-{e(runner.name)}" data-horse="{e(runner.name)}" '
         f'data-square="{e(runner.where)}" data-x="{x:.0f}" data-y="{y:.0f}"{moved} '
         f'transform="translate({x:.0f} {y:.0f})"><title>{e(runner.label)}</title>'
         f'<circle r="{radius + 4}" fill="#000"/>'
         f'<circle r="{radius}" fill="{hex_of(runner.colour)}" stroke="#fff" stroke-width="3"/>'
-        f'<text y="{radius * 0.36:.0f}" text-anchor="middle" font-size="{radius}" '
+        f'<text y="{size * 0.36:.0f}" text-anchor="middle" font-size="{size:.0f}" '
         f'font-weight="bold" fill="{ink_on(runner.colour)}">{initial}</text></g>'
     )
 
@@ -106,14 +124,14 @@ def podium_spot(x: float, y: float, place: int, width: float = 240) -> Point:
 
 
 def track_html(kind: str, view_box: str, label: str, drawing: str, said: str, cheer: str) -> str:
-    """The track's SVG and the line that narrates the last move; ``cheer``, when not empty,
+    """The line that narrates the last move above the track's SVG; ``cheer``, when not empty,
     keys a short celebration (the reveal, the end of a game) shown once per key."""
     cheered = (
         f'<div class="cheer" data-cheer="{e(cheer)}" aria-hidden="true"></div>' if cheer else ""
     )
     return (
         f'<div class="tv-track" data-game="{e(kind)}">'
+        f'<p class="narration" aria-live="polite">{e(said)}</p>'
         f'<svg class="track-svg" viewBox="{view_box}" role="img" aria-label="{e(label)}">'
-        f"{drawing}</svg>"
-        f'<p class="narration" aria-live="polite">{e(said)}</p>{cheered}</div>'
+        f"{drawing}</svg>{cheered}</div>"
     )

@@ -122,18 +122,24 @@ def screenshot(browser: Any, kind: str, language: str, seed: int, inputs: int, o
 
 
 #: The docs' pictures: (game, seed, inputs played) mid-race with something to look at.
-SHOTS = (("jumpy_jack", 4, 40), ("course_hippique", 2, 30), ("jockey", 3, 24))
+SHOTS = (("jumpy_jack", 5, 149), ("course_hippique", 0, 36), ("jockey", 0, 59))
 
 
 def main(out: Path) -> None:
-    """Write docs/phones/tv-<game>-<language>.png for every game, in English and French."""
+    """Write docs/phones/tv-<game>-<language>.png for every game, in English and French, kept
+    small as the guide's other pictures are (64 colours)."""
+    from PIL import Image
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for kind, seed, inputs in SHOTS:
             for language in ("en", "fr"):
-                screenshot(browser, kind, language, seed, inputs, out / f"tv-{kind}-{language}.png")
+                picture = out / f"tv-{kind.replace('_', '-')}-{language}.png"
+                screenshot(browser, kind, language, seed, inputs, picture)
+                with Image.open(picture) as shot:
+                    small = shot.convert("RGB").quantize(colors=64)
+                small.save(picture, optimize=True)
         browser.close()
 
 

@@ -23,7 +23,7 @@ from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
 from companion.web.shared import ExtraWork, Public, Series, running
-from companion.web.track import Runner, podium_spot, podium_svg, runner_svg, track_html
+from companion.web.track import Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
@@ -346,7 +346,7 @@ def track(state: Public) -> str:
             )
             for i, card in enumerate(turned)
         )
-    drawing = "".join(parts) + "".join(runner_svg(r, 26) for r in runners)
+    drawing = "".join(parts) + runners_svg(runners, 26)
     over = state.view.get("phase") in ("race_over", "game_over")
     cheer = f"{board.races}-{state.view.get('phase')}" if over else ""
     box = f"0 0 {width:.0f} {LANE_TOP + 4 * LANE_H + 150:.0f}"

@@ -30,7 +30,7 @@ from companion.web.html import card_picker, e, entry_form, grid, lane, select, s
 from companion.web.inputs import PageRefusal
 from companion.web.shapes import whole
 from companion.web.state import Public, Series, running
-from companion.web.track import Point, Runner, podium_spot, podium_svg, runner_svg, track_html
+from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t, tn
 
 #: The game's phases in the pages' words.
@@ -413,7 +413,7 @@ def track(state: Public) -> str:
     said = say(effect.message()) if effect is not None else ""
     over = state.view.get("phase") in ("race_over", "game_over")
     cheer = f"{len(board.results)}-{state.view.get('phase')}" if over else ""
-    drawing = _ground(length, current()) + "".join(runner_svg(r, 17) for r in runners)
+    drawing = _ground(length, current()) + runners_svg(runners, 17)
     return track_html("jockey", "0 0 1400 780", t("The track"), drawing, said, cheer)
 
 

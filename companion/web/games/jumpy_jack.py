@@ -23,7 +23,7 @@ from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import e, entry_form, grid, lane, select
 from companion.web.shared import Public, Series, running
-from companion.web.track import Point, Runner, podium_spot, podium_svg, runner_svg, track_html
+from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 #: The match's phases in the pages' words.
@@ -211,11 +211,16 @@ def _ground(squares: int, hurdles: tuple[tuple[str, int], ...], language: str) -
             f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{SQUARE_R}"/>'
             f'<text x="{x:.0f}" y="{y + 6:.0f}" text-anchor="middle">{square}</text></g>'
         )
-        if name in HURDLES:
-            lx, ly = _on_ring(square, squares, RING + 62)
+        if name in HURDLES:  # its name outside the ring, running away from the square
+            lx, ly = _on_ring(square, squares, RING + 38)
+            anchor = "end" if lx < MIDDLE - 60 else "start" if lx > MIDDLE + 60 else "middle"
+            if anchor != "middle":
+                ly += 9  # beside the square, on its middle
+            elif ly > MIDDLE:
+                ly += 24  # under a square at the bottom
             parts.append(
-                f'<text class="hurdle-name {name}" x="{lx:.0f}" y="{ly + 8:.0f}" '
-                f'text-anchor="middle">{name.upper()}</text>'
+                f'<text class="hurdle-name {name}" x="{lx:.0f}" y="{ly:.0f}" '
+                f'text-anchor="{anchor}">{name.upper()}</text>'
             )
     inner, outer = _on_ring(-0.5, squares, RING - 40), _on_ring(-0.5, squares, RING + 40)
     parts.append(
@@ -332,7 +337,7 @@ def track(state: Public) -> str:
         for square in sorted(blocked, key=int)
         for x, y in (_on_ring(int(square), squares),)
     )
-    horses = "".join(runner_svg(r) for r in runners)
+    horses = runners_svg(runners)
     places = (t("1st"), t("2nd"), t("3rd"))
     for runner in runners:  # an eliminated horse may hold a podium place: said under it
         standing = board.standing(runner.name)
