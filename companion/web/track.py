@@ -116,8 +116,11 @@ def podium_svg(x: float, y: float, places: Sequence[str], width: float = 240) ->
 
 
 def podium_spot(x: float, y: float, place: int, width: float = 240) -> Point:
-    """Where a horse stands on the podium drawn by ``podium_svg(x, y)`` for ``place`` (1..3)."""
+    """Where a horse stands on the podium drawn by ``podium_svg(x, y)`` for ``place`` (1..3);
+    a horse placed after the third stands beside the podium, on its right, in a row."""
     step = width / 3
+    if place not in (1, 2, 3):
+        return (x + width / 2 + 30 + max(place - 4, 0) * 2 * (HORSE_R + 6), y + 50)
     column = {1: 1, 2: 0, 3: 2}[place]
     height = (50.0, 70.0, 34.0)[column]
     return (x - width / 2 + column * step + step / 2 - 2, y + 70 - height - HORSE_R - 6)

@@ -370,9 +370,7 @@ def _spot(board: JockeyBoard, horse: str, progress: int, slot: int, count: int) 
     length = board.track_length or 80
     if progress > length:
         place = [str(h) for h in board.finish_order].index(horse) + 1
-        if place <= 3:
-            return podium_spot(*JOCKEY_PODIUM, place)
-        return (JOCKEY_PODIUM[0] + 190, JOCKEY_PODIUM[1] + 40)
+        return podium_spot(*JOCKEY_PODIUM, place)
     if progress <= 0:
         return (JOCKEY_START[0] + (slot - (count - 1) / 2) * 52, JOCKEY_START[1] + 8)
     return _on_oval(progress, length, (slot - (count - 1) / 2) * 11)

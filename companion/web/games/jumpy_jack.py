@@ -265,11 +265,11 @@ def _runners(board: JumpyJackBoard, squares: int) -> list[Runner]:
     runners = []
     for key, horses in groups.items():
         for slot, horse in enumerate(horses):
-            if key.startswith("podium-") and horse.place is not None and 1 <= horse.place <= 3:
-                at = podium_spot(*PODIUM, horse.place)
+            if key.startswith("podium-"):  # a finisher holds place 1, 2 or 3
+                at = podium_spot(*PODIUM, horse.place or 1)
             elif key == "out":
                 at = _in_box(OUT_BOX, slot, len(horses))
-            elif key == "0" or key.startswith("podium-"):
+            elif key == "0":
                 at = _in_box(START_BOX, slot, len(horses))
             else:
                 x, y = _on_ring(int(key), squares, RING + (slot - (len(horses) - 1) / 2) * 24)
