@@ -354,7 +354,7 @@ def track(state: Public) -> str:
     label = t("The track")
     return track_html(
         "jumpy_jack",
-        "0 0 1000 1000",
+        "-110 0 1220 1000",  # room for the hurdles' names beside the ring
         label,
         drawing,
         _narrated(board, state.view.get("turn") or ""),
