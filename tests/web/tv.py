@@ -22,6 +22,7 @@ from companion.session.session import Session
 from companion.web.fragments import public_html
 from companion.web.pages import scoreboard_page
 from companion.web.state import public_state
+from tests.web.conftest import CHROMIUM, TV
 
 #: The files a scoreboard loads: the live-socket script is left out (no daemon answers it).
 SERVED = {
@@ -116,7 +117,7 @@ def screenshot(browser: Any, kind: str, language: str, seed: int, inputs: int, o
     race = Race(kind, language, seed)
     for _ in range(inputs):
         race.step()
-    context, page = open_board(browser, race.page(), {"width": 1920, "height": 1080}, True)
+    context, page = open_board(browser, race.page(), TV, True)
     page.screenshot(path=str(out))
     context.close()
 
@@ -132,7 +133,7 @@ def main(out: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         for kind, seed, inputs in SHOTS:
             for language in ("en", "fr"):
                 picture = out / f"tv-{kind.replace('_', '-')}-{language}.png"
