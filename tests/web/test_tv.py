@@ -2,7 +2,8 @@
 horse stands in its square (its place drawn where the engine says it is), the horse that moved
 walks there square by square, finished horses stand on the podium in order, OUT horses off
 the track, no two labels cover each other, and the page never scrolls sideways on a TV or a
-phone; the Jockey settlement names both horses of a double bet."""
+phone; the end of a race is cheered, except on a screen that asks for reduced motion (where
+horses do not walk either); the Jockey settlement names both horses of a double bet."""
 
 from __future__ import annotations
 
@@ -135,14 +136,17 @@ def walked_squares(board: JumpyJackBoard, squares: int = 30) -> int:
 
 def play_race(browser: Any, race: Race, moved: Any = None) -> Any:
     """Play ``race`` to the end of its race on a TV page, checking the picture after every
-    input that moves a horse; return the page (still open) and its context."""
+    input that moves a horse; return the page (still open), its context, and the whole page
+    as it stood before the last move."""
     context, page = open_board(browser, race.page(), TV)
     shown = expected(race.session.view().board)
+    before = last = race.page()
     for entry in race.until(lambda s: s.view().phase in OVER):
         board = race.session.view().board
         if expected(board) == shown:  # no horse moved: the picture is not worth a look
             continue
         shown = expected(board)
+        before, last = last, race.page()
         seen = page.evaluate(LOOK, race.drawn())
         check_places(seen, board)
         if moved is not None:
@@ -152,7 +156,7 @@ def play_race(browser: Any, race: Race, moved: Any = None) -> Any:
         "() => [...document.querySelectorAll('g.horse text')].map(t => t.textContent)"
     )
     assert len(set(marks)) == len(marks), marks  # the letters too tell the horses apart
-    return context, page
+    return context, page, before
 
 
 def test_jumpy_jack_on_the_tv_through_a_whole_race(browser: Any) -> None:
@@ -165,7 +169,7 @@ def test_jumpy_jack_on_the_tv_through_a_whole_race(browser: Any) -> None:
             assert walk == [walked_squares(board) + 2], (entry, board.last_move)
             walks.append(walk[0])
 
-    context, page = play_race(browser, race, moved)
+    context, page, _ = play_race(browser, race, moved)
     board = race.session.view().board
     assert isinstance(board, JumpyJackBoard)
     podium = page.evaluate(
@@ -187,7 +191,16 @@ def _finishers(board: JumpyJackBoard) -> set[str]:
 
 def test_course_hippique_on_the_tv_through_a_whole_race(browser: Any) -> None:
     race = Race("course_hippique", "fr", 2)
-    context, page = play_race(browser, race)
+    context, page, before = play_race(browser, race)
+    cheering = "() => getComputedStyle(document.querySelector('.cheer')).animationName"
+    assert page.evaluate(cheering) == "cheer"  # the race is won: a burst of light
+    still, calm = open_board(browser, before, TV, still=True)
+    calm.evaluate(REPLACE, race.drawn())  # reduced motion: no walk, no burst
+    assert calm.evaluate("() => document.getAnimations().length") == 0
+    assert (
+        calm.evaluate("() => getComputedStyle(document.querySelector('.cheer')).display") == "none"
+    )
+    still.close()
     board = race.session.view().board
     assert isinstance(board, CourseHippiqueBoard) and board.winner is not None
     on_podium = page.evaluate("() => document.querySelector('g.horse[data-square=podium-1]').id")
@@ -217,7 +230,7 @@ def test_jockey_on_the_tv_through_a_whole_race_and_a_double_bet(browser: Any) ->
             squares = len([s for s in passed if 0 < s <= 80])
             assert walk == [squares + 2], (effect, walk)
 
-    context, page = play_race(browser, race, moved)
+    context, page, _ = play_race(browser, race, moved)
     board = race.session.view().board
     assert isinstance(board, JockeyBoard) and board.finish_order
     order = [str(h) for h in board.finish_order][:3]
