@@ -306,6 +306,7 @@ class Session:
             if self._table is None:
                 raise Refusal("no_game", "Start a game first.")
             was_over = self._table.binding.finished()
+            in_force = self._table.in_force()
             self._table.submit(entry)
         except Refusal as error:
             return self._refused(entry, error)
@@ -322,7 +323,8 @@ class Session:
                 self.resume(game_id)
                 raise
         self._refusal, self._view = None, None
-        return Outcome(True, entry, self.view(), game_id=self._game_id)
+        undone = in_force[-1] if isinstance(entry, Undo) else None
+        return Outcome(True, entry, self.view(), game_id=self._game_id, undone=undone)
 
     def _result(self, table: Game, game_id: int) -> Callable[[str, str], str] | None:
         """What writes the result of ``table``, just finished, into the outbox (if anything)."""

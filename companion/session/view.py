@@ -140,6 +140,8 @@ class Outcome:
     sentence: str | None = field(default=None, repr=False)
     game_id: int | None = None
     message: Message | None = field(default=None, compare=False, repr=False)
+    #: The input an accepted undo took back (None for any other input).
+    undone: LogEntry | None = field(default=None, compare=False, repr=False)
 
 
 def _fields_json(view: View | PrivateView) -> dict[str, Any]:

@@ -44,9 +44,10 @@ def public_html(state: Public) -> str:
     pages = pages_of(game)
     title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
     parts = [f"<h1>{e(title)}</h1>"]
-    status = t("Phase: {phase}").format(phase=_phase(pages, view["phase"]))
-    if view.get("turn"):
-        status += t(" · turn: {player}").format(player=view["turn"])
+    phase, turn = pages.status(view)
+    status = t("Phase: {phase}").format(phase=_phase(pages, phase))
+    if turn:
+        status += t(" · turn: {player}").format(player=turn)
     parts.append(f'<p class="status">{e(status)}</p>')
     if view.get("waiting_for"):
         waiting = t("Waiting for: {players}").format(players=", ".join(view["waiting_for"]))
@@ -57,8 +58,10 @@ def public_html(state: Public) -> str:
         sealed = sealed.format(players=", ".join(view["sealed"]))
         parts.append(f'<p class="status">{e(sealed)} ✓</p>')
     refusal = view.get("last_refusal")
-    if refusal:
-        parts.append(f'<p class="refusal">{e(_said(state.refusal, refusal["sentence"]))}</p>')
+    if refusal:  # the player's own page hides it: their phone gives the reason instead
+        who = f' data-player="{e(refusal["player"])}"' if refusal.get("player") else ""
+        said = e(_said(state.refusal, refusal["sentence"]))
+        parts.append(f'<p class="refusal"{who}>{said}</p>')
     parts.append(pages.track(state))
     parts.append('<div class="side">')
     parts.append(pages.board(state))
@@ -95,15 +98,33 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     """Return ``player``'s own part: their sealed inputs, hand, balance, and what they may enter."""
     view = state.view
     parts = ["<h2>" + e(t("You are {player}").format(player=player)) + "</h2>"]
+    game = view.get("game")
+    playing = game is not None and player in view.get("players", ()) and not view.get("finished")
+    mine = playing and pages_of(str(game)).status(view)[1] == player
+    if mine:
+        yours = e(t("Your turn"))
+        parts.append(f'<p class="your-turn" role="status">{yours}</p>')
+    seat = pages_of(game).seat(player, private.details, state) if game is not None else ""
+    if view.get("phase") == "race_over":
+        seat += entry_form("next_race", t("Next race"), "")
     refusal = private.last_refusal
     if refusal:
-        parts.append(f'<p class="refusal" role="alert">{e(_said(refusal))}</p>')
-    game = view.get("game")
-    if game is not None:
-        parts.append(pages_of(game).seat(player, private.details, state))
-    if view.get("phase") == "race_over":
-        parts.append(entry_form("next_race", t("Next race"), ""))
-    return f'<section id="private">{"".join(parts)}</section>'
+        seat = near(seat, refusal.type, f'<p class="refusal" role="alert">{e(_said(refusal))}</p>')
+    parts.append(seat)
+    marks = f' data-player="{e(player)}"' + (" data-playing" if playing else "")
+    marks += ' class="turn"' if mine else ""
+    return f'<section id="private"{marks}>{"".join(parts)}</section>'
+
+
+def near(seat: str, kind: str, note: str) -> str:
+    """``seat`` with ``note`` just after the form of ``kind`` (the input it answers), or at
+    the top when the page has no such form now (an input made at the table)."""
+    start = seat.find(f'data-type="{kind}"')
+    end = seat.find("</form>", start) if start >= 0 else -1
+    if end < 0:
+        return note + seat
+    end += len("</form>")
+    return seat[:end] + note + seat[end:]
 
 
 def evening_html(evening: Evening, seat_order: Sequence[str], shown: bool) -> str:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
+
+from companion.games.colours import rgb_of
 
 
 def e(value: object) -> str:
@@ -68,3 +71,63 @@ def card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
         for code, label in cards
     )
     return f'<form class="entry picker" data-type="{e(kind)}">{buttons}</form>'
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One choice of a chip picker: the value sent, its words, and a horse's colour (a word or
+    ``#rrggbb``; None for a choice that is no horse)."""
+
+    value: str
+    words: str
+    colour: str | None = None
+
+
+def fill(colour: str) -> str:
+    """A colour word of the table (or ``#rrggbb``) as an SVG fill; grey for an unknown one."""
+    rgb = rgb_of(colour)
+    return "#888888" if rgb is None else "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def dot(colour: str) -> str:
+    """A horse's colour as a disc with a dark outline (a white or yellow horse reads too): an
+    SVG attribute, since the pages' Content-Security-Policy allows no inline style."""
+    return (
+        '<svg class="dot" viewBox="0 0 20 20" aria-hidden="true" focusable="false">'
+        f'<circle cx="10" cy="10" r="8" fill="{e(fill(colour))}" stroke="#222" '
+        'stroke-width="2"/></svg>'
+    )
+
+
+def chips(
+    names: Sequence[str],
+    choices: Iterable[Chip],
+    label: str,
+    chosen: Sequence[str] = (),
+    need: int | None = None,
+) -> str:
+    """A picker of chips tapped in order: each tap fills the next free place (the fields
+    ``names``, in order), a chip tapped again frees its place; with one place a tap replaces
+    the choice. ``chosen`` fills the places at first (a sealed choice shown again); nothing
+    is chosen by default. ``need``: how many places must be filled before the form is sent
+    (all of them by default); the page's script says so instead of sending it."""
+    values = [*chosen[: len(names)], *[""] * (len(names) - len(chosen))]
+    fields = "".join(
+        f'<input type="hidden" name="{e(n)}" value="{e(v)}" data-chip="1">'
+        for n, v in zip(names, values, strict=True)
+    )
+    buttons = []
+    for chip in choices:
+        place = values.index(chip.value) + 1 if chip.value and chip.value in values else 0
+        badge = str(place) if place and len(names) > 1 else ""
+        swatch = dot(chip.colour) if chip.colour is not None else ""
+        buttons.append(
+            f'<button type="button" class="chip" value="{e(chip.value)}" '
+            f'aria-pressed="{"true" if place else "false"}">{swatch}<span>{e(chip.words)}</span>'
+            f'<b class="place">{badge}</b></button>'
+        )
+    return (
+        f'<fieldset class="chips" data-need="{len(names) if need is None else need}">'
+        f'<legend>{e(label)}</legend>{fields}<div class="picker">{"".join(buttons)}</div>'
+        "</fieldset>"
+    )

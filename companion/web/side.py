@@ -34,6 +34,7 @@ from companion.web.qr import oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.state import RaceOdds, private_state, public_state
+from companion.web.undone import undone_sentence
 from companion.web.words import marked, t
 
 #: What a phone is told when the table's disk is full (its input changed nothing).
@@ -359,8 +360,16 @@ class TableSide:
             return reply
 
         if command == "undo":  # the very input of the panel: holding undo
-            await self.enter(lambda ctx: self.controller.flow.undo())
-            return Answer(True)
+            replies: list[Reply] = []
+
+            def undo(ctx: Context) -> Reply:
+                replies.append(self.controller.flow.undo())
+                return replies[-1]
+
+            await self.enter(undo)
+            with speaking(self.language):
+                said = undone_sentence(replies[0].undone if replies else None)
+            return Answer(True, sentence=said)
         await self.enter(change)
         return answer[0] if answer else self._ignored(marked("That was ignored."))
 

@@ -41,6 +41,7 @@ def script_words() -> str:
             "unreachable": t("The table cannot be reached."),
             "done": t("Done."),
             "asked": t("Asked. Wait for the table to confirm (a long push of the knob)."),
+            "choose": t("Tap your choice first: every place needs one."),
         },
         ensure_ascii=False,
     )

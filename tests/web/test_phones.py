@@ -111,10 +111,17 @@ def seated(table: Table, browser: Any) -> dict[str, Phone]:
     return {"host": host, "Anna": anna, "Bob": bob, "board": board}
 
 
+def tap_chips(form: Any, values: tuple[str, ...]) -> None:
+    """Tap the chips of ``values`` in order in ``form`` (a locator)."""
+    for value in values:
+        form.locator(f"button.chip[value='{value}']").first.click()
+
+
 def predict(phone: Phone, horses: tuple[str, ...]) -> None:
-    for place, horse in enumerate(horses):
-        phone.page.select_option(f"select[name='horses.{place}']", horse)
-    phone.page.click("text=Seal my prediction")
+    """Tap the podium in order and seal it."""
+    form = phone.page.locator("form[data-type=predict]")
+    tap_chips(form, horses)
+    form.locator("button[type=submit]").click()
 
 
 @pytest.fixture(scope="module")
@@ -134,8 +141,11 @@ def predictions_from_phones_stay_sealed_until_the_reveal(
     table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:
     anna, bob, board = seated["Anna"], seated["Bob"], seated["board"]
-    predict(anna, ("red", "red", "blue"))  # refused: a horse twice; the reason on Anna's phone
+    predict(anna, ("red", "blue"))  # a place left free: said on Anna's phone, nothing sent
     anna.page.wait_for_selector("#note.refusal")
+    anna.page.locator("form[data-type=predict] button.chip[aria-pressed=true]").evaluate_all(
+        "chips => chips.forEach(function (chip) { chip.click(); })"
+    )  # each tapped again: the podium is free again
     assert table.view()["waiting_for"] == ["Anna", "Bob"]
     for name, phone in (("Anna", anna), ("Bob", bob)):
         predict(phone, PREDICTIONS[name])
@@ -144,13 +154,11 @@ def predictions_from_phones_stay_sealed_until_the_reveal(
     assert table.view()["waiting_for"] == []
     # Everyone has predicted: Anna may guess an opponent's prediction (Bob is her only one).
     anna.page.wait_for_selector("text=Guess an opponent's prediction")
-    assert anna.page.locator("select[name=target] option").all_inner_texts() == ["Bob"]
     form = anna.page.locator("form[data-type=guess]")
-    for place, horse in enumerate(GUESS):
-        form.locator(f"select[name='horses.{place}']").select_option(horse)
+    assert form.locator("fieldset:has(input[name=target]) button.chip").all_inner_texts() == ["Bob"]
+    tap_chips(form, ("Bob", *GUESS))
     anna.page.click("text=Seal my guess")
     anna.page.wait_for_selector(f"text=Your guess of Bob's prediction: {' '.join(GUESS)}")
-    anna.page.screenshot(path=str(shots / "player-phone.png"))
     secrets = {**{p: [" ".join(h)] for p, h in PREDICTIONS.items()}}
     secrets["Anna"].append(" ".join(GUESS))
     sealed_until_the_reveal(seated, ("Anna", "Bob", "board"), secrets)
@@ -385,7 +393,9 @@ def a_course_hippique_race(
         elif view["phase"] == "betting" and not bets_placed:
             for name in bettors:
                 bettor = seated[name].page
-                assert "chance" in bettor.locator("form[data-type=bet] select").inner_text()
+                bet = bettor.locator("form[data-type=bet]")
+                assert "chance" in bet.locator("button.chip[value=S]").inner_text()
+                tap_chips(bet, ("S",))
                 bettor.fill("form[data-type=bet] input[name=stake]", "3")
                 bettor.click("text=Place my bet")
                 bettor.wait_for_selector("text=Your bet: 3")
@@ -446,8 +456,7 @@ def a_jockey_race_with_hands_counted_on_the_phones(
                 hand.locator(f"input[name='cards:{kind}']").fill(str(count))
         fields, stake, words = BETS[name]
         bet = page.locator("form[data-type=bet]")
-        for field, value in fields.items():
-            bet.locator(f"select[name={field}]").select_option(value)
+        tap_chips(bet, tuple(fields.values()))  # the kind, then the horses in order
         bet.locator("input[name=stake]").fill(stake)
         page.click("text=Place my bet")
         page.wait_for_selector(f"text=Your bet: {words}")

@@ -56,6 +56,8 @@ class Reply:
     cues: list[Cue] = field(default_factory=list)
     flash: Flash | None = None
     goto: Flow | None = None
+    #: The input an undo took back (the host page says which).
+    undone: LogEntry | None = None
 
     def add(self, other: Reply) -> Reply:
         """Merge ``other`` into this reply (its flash and its switch win) and return self."""
@@ -64,6 +66,8 @@ class Reply:
             self.flash = other.flash
         if other.goto is not None:
             self.goto = other.goto
+        if other.undone is not None:
+            self.undone = other.undone
         return self
 
 

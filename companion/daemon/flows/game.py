@@ -127,6 +127,7 @@ class GameFlow(Flow):
             return notice(said, tone=Tone.REFUSED)
         self.page = 0
         reply = notice(_("Undone."))
+        reply.undone = outcome.undone
         self.after_undo()
         return reply
 

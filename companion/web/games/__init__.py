@@ -55,6 +55,11 @@ def as_entered(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
     return fields
 
 
+def as_viewed(view: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The phase and turn as the view has them: the game's table shows them the same way."""
+    return str(view.get("phase", "")), view.get("turn") or None
+
+
 def no_track(state: Public) -> str:
     """No drawing of the track: the game's board part says where the horses are."""
     return ""
@@ -85,6 +90,9 @@ class GamePages:
     #: What the game computes beside the view, for its own parts to show (``Public.extras``;
     #: Course hippique: each horse's chance of winning from here, beside the odds).
     extras: Callable[[Session], ExtraWork | None] = no_extras
+    #: The phase and whose turn it is, as the table shows them (from the public view's JSON):
+    #: every page says what the LCD says, and a player's page shows their turn by it.
+    status: Callable[[Mapping[str, Any]], tuple[str, str | None]] = as_viewed
     #: The TV's drawing of the track from the state (SVG: every horse at its square, the
     #: podium, the last move in words; ``web/track.py`` draws the pieces), or "".
     track: Callable[[Public], str] = no_track

@@ -21,12 +21,14 @@ from companion.render.text import rank_letter
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
-from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
+from companion.web.html import Chip, card_picker, chips, dot, e, entry_form, grid, lane, stepper
 from companion.web.shared import ExtraWork, Public, Series, running
 from companion.web.track import Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
+#: The colour of each horse's chip: its suit's.
+SUIT_COLOURS = {"S": "black", "H": "red", "D": "red", "C": "black"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
@@ -148,23 +150,27 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     view, board = state.view, state.board
     if not isinstance(board, CourseHippiqueBoard) or not isinstance(details, CourseHippiquePrivate):
         return ""
-    chips = t("Your chips: {chips}").format(chips=details.balance)
-    parts = [f'<p class="secret">{e(chips)}</p>']
+    balance = t("Your chips: {chips}").format(chips=details.balance)
+    parts = [f'<p class="secret">{e(balance)}</p>']
     bet = details.bet
     if bet:
         said = t("Your bet: {stake} on {horse}").format(
             stake=bet.stake, horse=_suit(bet.horse.letter)
         )
-        parts.append(f'<p class="secret">{e(said)}</p>')
+        colour = dot(SUIT_COLOURS.get(bet.horse.letter, "grey"))
+        parts.append(f'<p class="secret sealed">{colour}{e(said)}</p>')
     phase = view.get("phase")
     croupier = board.croupier
-    if phase == "betting" and player != croupier:
+    if phase == "betting" and player != croupier and not bet:  # a bet is placed once
         chance = {
             c.horse: t(", chance {chance}").format(chance=_percent(c)) for c in chances_of(state)
         }
         odds = {s.letter: v for s, v in board.odds.items()}
-        horses = ((h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}") for h in SUITS)
-        fields = select("horse", horses, t("Horse")) + stepper("stake", t("Stake"), board.max_bet)
+        horses = (
+            Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", SUIT_COLOURS[h])
+            for h in SUITS
+        )
+        fields = chips(["horse"], horses, t("Horse")) + stepper("stake", t("Stake"), board.max_bet)
         parts.append(entry_form("bet", t("Place my bet"), fields))
     if player == croupier and phase == "betting":
         parts.append(

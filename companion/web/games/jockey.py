@@ -26,7 +26,7 @@ from companion.games.jockey import (
 from companion.render.language import card_label, current, say, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
-from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
+from companion.web.html import Chip, card_picker, chips, e, entry_form, grid, lane, stepper
 from companion.web.inputs import PageRefusal
 from companion.web.shapes import whole
 from companion.web.state import Public, Series, running
@@ -52,6 +52,19 @@ class PickerRow:
     kind: str
     label: str
     count: int
+
+
+def status(view: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The phase and turn as the table shows them. The engine calls every moment before a
+    race's first card ``betting``; once nobody is waited for (every bet in, every hand
+    counted) the table asks for that card, so the race is on and the turn is its starter's.
+    While bets are awaited, nobody has a turn: the ones waited for are named instead."""
+    phase, turn = str(view.get("phase", "")), view.get("turn") or None
+    if phase != "betting":
+        return phase, turn
+    if view.get("waiting_for"):
+        return phase, None
+    return "racing", turn
 
 
 def deck_of(options: Mapping[str, Any]) -> Deck:
@@ -150,7 +163,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     bet = details.bet
     if bet:
         said = t("Your bet: {bet}").format(bet=_bet_words(bet))
-        parts.append(f'<p class="secret">{e(said)}</p>')
+        parts.append(f'<p class="secret sealed">{e(said)}</p>')
     hand = details.hand
     if hand:
         words = ", ".join(_kind_words(k) for k in by_kind(deck, hand))
@@ -158,19 +171,22 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         parts.append(f'<p class="secret hand">{e(said)}</p>')
     phase = view.get("phase")
     if phase == "betting" and not bet:
-        horses = [(h.value, word(h.value)) for h in HORSES]
+        horses = [Chip(h.value, word(h.value), h.value) for h in HORSES]
         fields = (
-            select("kind", ((k, word(k)) for k in BET_KINDS), t("Kind"))
-            + select("horse", horses, t("Horse"))
+            chips(["kind"], (Chip(k, word(k)) for k in BET_KINDS), t("Kind"))
+            + chips(
+                ["horse", "horse2"],
+                horses,
+                t("Horse; for a double or an order, a second one (tap them in order)"),
+                need=1,
+            )
             + stepper("stake", t("Stake"), details.limit, 100)
-            + select("horse2", horses, t("Second horse (double, order)"))
             + stepper("stake2", t("Second stake (order)"), details.limit, 100)
         )
         parts.append(entry_form("bet", t("Place my bet"), fields))
     if details.owed and phase in ("betting", "racing"):
         parts.append(_hand_form(deck, details.owed, details.leftover))
-    on_turn = view.get("turn") == player and phase in ("betting", "racing")
-    if on_turn and not view.get("waiting_for"):
+    if status(view) == ("racing", player):
         if board.hands:
             kinds = by_kind(deck, details.playable)
         else:
@@ -424,5 +440,6 @@ PAGES = GamePages(
     #: cannot).
     phone_options=(Option("hands", marked("Hands counted on the phones"), (False, True)),),
     complete=complete,
+    status=status,
     track=track,
 )

@@ -21,7 +21,7 @@ from companion.games.jumpy_jack import (
 from companion.render.language import current, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
-from companion.web.html import e, entry_form, grid, lane, select
+from companion.web.html import Chip, chips, dot, e, entry_form, grid, lane
 from companion.web.shared import Public, Series, running
 from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
@@ -118,20 +118,23 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
             player=e(guess.target), horses=e(" ".join(map(word, guess.horses)))
         )  # the catalog's words are the page's own: only the names are escaped
         parts.append(f'<p class="secret">{said}</p>')
-    horses = [(h.name, word(h.name)) for h in board.horses]
-    places = (t("1st"), t("2nd"), t("3rd"))
+    horses = [Chip(h.name, word(h.name), h.colour) for h in board.horses]
+    podium = [f"horses.{i}" for i in range(3)]
+    tap = t("Tap the horses in order, 1st to 3rd (tap one again to free its place)")
     if view.get("phase") == "predict" and horses:
-        fields = "".join(select(f"horses.{i}", horses, n) for i, n in enumerate(places))
-        parts.append(entry_form("predict", t("Seal my prediction"), fields))
-    opponents = [(p, p) for p in view.get("players", []) if p != player]
+        fields = chips(podium, horses, tap, prediction or ())
+        seal = t("Change my prediction") if prediction else t("Seal my prediction")
+        parts.append(entry_form("predict", seal, fields))
+    opponents = [Chip(p, p) for p in view.get("players", []) if p != player]
     if (
         state.options.get("guess")
         and view.get("phase") == "predict"
         and not view.get("waiting_for")
         and opponents
     ):
-        fields = select("target", opponents, t("Whose prediction")) + "".join(
-            select(f"horses.{i}", horses, n) for i, n in enumerate(places)
+        target = [guess.target] if guess is not None else []
+        fields = chips(["target"], opponents, t("Whose prediction"), target) + chips(
+            podium, horses, tap, guess.horses if guess is not None else ()
         )
         guessing = t("Guess an opponent's prediction")
         parts.append(f"<h3>{e(guessing)}</h3>")
@@ -139,12 +142,13 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     if view.get("turn") == player and view.get("phase") == "move":
         legal = board.legal_horses
         move = t("Move {horse}")
+        colours = {h.name: h.colour for h in board.horses}
         parts.append(
             '<div class="picker">'
             + "".join(
                 f'<form class="entry" data-type="move"><input type="hidden" name="horse" '
-                f'value="{e(h)}"><button type="submit">{e(move.format(horse=word(h)))}'
-                "</button></form>"
+                f'value="{e(h)}"><button type="submit" class="chip">{dot(colours.get(h, h))}'
+                f"{e(move.format(horse=word(h)))}</button></form>"
                 for h in legal
             )
             + "</div>"

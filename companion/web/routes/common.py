@@ -46,8 +46,10 @@ def refusal(code: str, sentence: str, status: int = 400) -> JSONResponse:
 
 def answered(answer: Answer) -> JSONResponse:
     """A request the table answered."""
-    if answer.ok:
-        return JSONResponse({"ok": True})
+    if answer.ok:  # with what was done, when there is more to say than "Done."
+        return JSONResponse(
+            {"ok": True, "sentence": answer.sentence} if answer.sentence else {"ok": True}
+        )
     return refusal(answer.code, answer.sentence, 409)
 
 

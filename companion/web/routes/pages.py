@@ -18,6 +18,10 @@ STATIC = {
     "tv.js": "text/javascript",
     "tv.css": "text/css",
     "favicon.svg": "image/svg+xml",
+    # Installing the pages to a phone's home screen: the manifest and its icons.
+    "manifest.webmanifest": "application/manifest+json",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
 }
 
 

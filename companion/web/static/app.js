@@ -29,6 +29,7 @@
       var item = items[i];
       if (!item.name || item.type === "submit") { continue; }
       if (item.disabled || (item.type === "checkbox" && !item.checked)) { continue; }
+      if (item.getAttribute("data-chip") && !item.value) { continue; }  // a place left free
       var value = item.type === "number" ? parseInt(item.value, 10) : item.value;
       var dot = item.name.indexOf(".");
       var colon = item.name.indexOf(":");
@@ -49,22 +50,94 @@
     return data;
   }
 
-  function answer(result) {
-    var note = document.getElementById("note");
-    if (!note) {
-      note = document.createElement("p");
-      note.id = "note";
-      note.setAttribute("role", "alert");
-      document.body.insertBefore(note, document.body.firstChild);
+  // The nearest element of ``tag`` holding ``node`` (a tap on a chip's colour is a tap on it).
+  function up(node, tag) {
+    while (node && node.tagName !== tag) { node = node.parentNode; }
+    return node;
+  }
+  // The key that finds a form again in a redrawn picture: its entry type or host command.
+  function keyOf(form) {
+    return form.getAttribute("data-type") ? "data-type" : "data-do";
+  }
+
+  // -- the answer to the last input: one sentence, just below the form that sent it --------
+  var last = null;  // {key, value, ok, text}: kept across redraws until the next input
+  function answer(result, form) {
+    last = {ok: result.ok, text: result.ok ? (result.sentence || words.done) : result.sentence};
+    if (form) { last.key = keyOf(form); last.value = form.getAttribute(last.key); }
+    place();
+  }
+  function place() {
+    var old = document.getElementById("note");
+    if (old) { old.parentNode.removeChild(old); }
+    if (!last) { return; }
+    var mine = document.getElementById("private");
+    // The table's own answer to this phone's input is drawn in the private part already.
+    if (!last.ok && mine && mine.querySelector(".refusal")) { return; }
+    var note = document.createElement("p");
+    note.id = "note";
+    note.setAttribute("role", last.ok ? "status" : "alert");
+    note.className = last.ok ? "ok" : "refusal";
+    note.textContent = last.text;
+    var form = last.key ? document.querySelector("form[" + last.key + "='" + last.value + "']") : null;
+    if (form) { form.parentNode.insertBefore(note, form.nextSibling); } else { document.body.insertBefore(note, document.body.firstChild); }
+  }
+  // A refusal of this player's input is on the public part too ("Anna's bet refused"): their
+  // own page shows it once, with its reason, in the private part.
+  function ownRefusal() {
+    var mine = document.getElementById("private");
+    var me = mine && mine.getAttribute("data-player");
+    var shown = document.querySelectorAll("#public .refusal[data-player]");
+    for (var i = 0; i < shown.length; i++) { shown[i].hidden = shown[i].getAttribute("data-player") === me; }
+  }
+
+  // -- chips tapped in order: each tap fills the next free place, a second tap frees it -----
+  function drawChips(box) {
+    var places = box.querySelectorAll("input[data-chip]");
+    var buttons = box.querySelectorAll("button.chip");
+    for (var i = 0; i < buttons.length; i++) {
+      var at = 0;
+      for (var j = 0; j < places.length; j++) { if (places[j].value && places[j].value === buttons[i].value) { at = j + 1; } }
+      buttons[i].setAttribute("aria-pressed", at ? "true" : "false");
+      var badge = buttons[i].querySelector(".place");
+      if (badge) { badge.textContent = at && places.length > 1 ? String(at) : ""; }
     }
-    note.className = result.ok ? "ok" : "refusal";
-    note.textContent = result.ok ? words.done : result.sentence;
+  }
+  function tapChip(button) {
+    var box = up(button, "FIELDSET");
+    var places = box.querySelectorAll("input[data-chip]");
+    var i;
+    for (i = 0; i < places.length; i++) {
+      if (places[i].value === button.value) { places[i].value = ""; drawChips(box); return; }
+    }
+    for (i = 0; i < places.length; i++) {
+      if (!places[i].value) { places[i].value = button.value; drawChips(box); return; }
+    }
+    if (places.length === 1) { places[0].value = button.value; drawChips(box); }
+  }
+  // Whether every chip picker of ``form`` has the places it needs filled.
+  function chosen(form) {
+    var boxes = form.querySelectorAll("fieldset.chips");
+    for (var i = 0; i < boxes.length; i++) {
+      var filled = 0;
+      var places = boxes[i].querySelectorAll("input[data-chip]");
+      for (var j = 0; j < places.length; j++) { if (places[j].value) { filled++; } }
+      if (filled < parseInt(boxes[i].getAttribute("data-need"), 10)) { return false; }
+    }
+    return true;
   }
 
   // Forms inside the live part are redrawn often: one listener on the document handles them.
   var lastPressed = null;
   document.addEventListener("click", function (event) {
-    var target = event.target;
+    var target = up(event.target, "BUTTON");
+    if (!target) { return; }
+    if (target.type === "button" && target.className === "chip") {
+      tapChip(target);
+      if (target.form) { target.form.setAttribute("data-touched", "1"); }
+      event.preventDefault();
+      return;
+    }
     if (target.tagName === "BUTTON" && (target.className === "up" || target.className === "down")) {
       var input = target.parentNode.querySelector("input");
       var step = parseInt(input.step, 10) || 1;
@@ -97,16 +170,20 @@
     if (form.id === "join") { return join(data); }
     var ask = form.getAttribute("data-confirm");
     if (ask && !window.confirm(ask)) { return; }
-    if (form.getAttribute("data-leave")) { return post("/api/leave", {}, settled); }
+    var done = function (result) { settled(result, form); };
+    if (form.getAttribute("data-leave")) { return post("/api/leave", {}, done); }
+    if (!chosen(form)) { return answer({ok: false, sentence: words.choose}, form); }
+    last = null;
+    place();
     if (form.className.indexOf("command") >= 0) {
       data["do"] = form.getAttribute("data-do");
       form.removeAttribute("data-touched");
       if (data["do"] !== "new_game" && data.game) { data.game = parseInt(data.game, 10); }
-      post("/api/host", data, settled);
+      post("/api/host", data, done);
     } else {
       data.type = form.getAttribute("data-type");
       form.removeAttribute("data-touched");
-      post("/api/input", data, settled);
+      post("/api/input", data, done);
     }
   });
   // The host's new-game form shows the options of the game chosen, and only those.
@@ -171,11 +248,15 @@
     var touched = old.querySelectorAll("form[data-touched]");
     for (var i = 0; i < touched.length; i++) { carry(touched[i], fresh); }
     old.parentNode.replaceChild(fresh, old);
+    place();
+    ownRefusal();
+    turn();
+    awake();
   }
   // What a player entered in a form (counts stepped, cards tapped, a choice) goes on into the
   // same form of the new picture.
   function carry(form, fresh) {
-    var key = form.getAttribute("data-type") ? "data-type" : "data-do";
+    var key = keyOf(form);
     var into = fresh.querySelector("form[" + key + "='" + form.getAttribute(key) + "']");
     if (!into) { return; }
     into.setAttribute("data-touched", "1");
@@ -186,7 +267,7 @@
     var items = form.elements;
     for (var i = 0; i < items.length; i++) {
       var item = items[i];
-      var sequence = item.name === "cards" && item.type === "hidden";
+      var sequence = item.type === "hidden" && (item.name === "cards" || item.getAttribute("data-chip"));
       if (!item.name || item.tagName === "BUTTON" || (item.type === "hidden" && !sequence)) { continue; }
       var twin = into.querySelector("[name='" + item.name + "']" + (item.type === "checkbox" ? "[value='" + item.value + "']" : ""));
       if (!twin) { continue; }
@@ -199,9 +280,16 @@
       var same = into.querySelector("button.pick[value='" + picked[j].value + "']");
       if (same) { same.disabled = true; }
     }
+    var boxes = into.querySelectorAll("fieldset.chips");
+    for (var k = 0; k < boxes.length; k++) { drawChips(boxes[k]); }
   }
-  function settled(result) {
-    answer(result);
+  function settled(result, form) {
+    answer(result, form);
+    // A refused input keeps what was entered, to be put right: into the redrawn form, or the
+    // one the next redraw brings.
+    if (!result.ok && form) {
+      if (document.body.contains(form)) { form.setAttribute("data-touched", "1"); } else { carry(form, document.body); }
+    }
     if (document.activeElement && document.activeElement.blur) { document.activeElement.blur(); }
     for (var id in held) { if (held.hasOwnProperty(id)) { replace(id, held[id]); } }
   }
@@ -233,5 +321,44 @@
       retry = Math.min(retry * 2, 5000);
     };
   }
+  // -- your turn: a highlight (drawn by the server), a buzz where the phone allows it ------
+  function yours() {
+    var mine = document.getElementById("private");
+    return !!(mine && mine.className.indexOf("turn") >= 0);
+  }
+  var wasYours = yours();
+  function turn() {
+    var now = yours();
+    if (now && !wasYours && navigator.vibrate) {
+      try { navigator.vibrate([150, 80, 150]); } catch (e) { /* a browser may refuse it */ }
+    }
+    wasYours = now;
+  }
+
+  // -- the screen stays awake while this player is in a game (where the browser allows it) --
+  var lock = null;
+  var asking = false;
+  function awake() {
+    var mine = document.getElementById("private");
+    var wanted = !!(mine && mine.hasAttribute("data-playing")) && document.visibilityState === "visible";
+    if (!wanted && lock) {
+      var held = lock;
+      lock = null;
+      held.release();
+      return;
+    }
+    if (!wanted || lock || asking || !navigator.wakeLock || !navigator.wakeLock.request) { return; }
+    asking = true;
+    navigator.wakeLock.request("screen").then(function (got) {
+      asking = false;
+      lock = got;
+      got.addEventListener("release", function () { if (lock === got) { lock = null; } });
+      awake();  // the game may have ended while the lock was being asked for
+    }, function () { asking = false; });
+  }
+  // A hidden page loses its lock: it is asked for again when the page is shown.
+  document.addEventListener("visibilitychange", awake);
+  ownRefusal();
+  awake();
   connect();
 })();

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import itertools
 import json
@@ -123,8 +124,9 @@ class Served:
         assert answer.status == 200, answer
 
 
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
+@contextlib.contextmanager
+def serving() -> Iterator[Served]:
+    """A companion built and run in this process on a free port, stopped afterwards."""
     root = Path(tempfile.mkdtemp(prefix="cmph-"))
     port = free_port()
     web = f'bind = "127.0.0.1"\nport = {port}'
@@ -152,3 +154,9 @@ def served() -> Iterator[Served]:
         companion.daemon.stop()
         thread.join(15)
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Served]:
+    with serving() as made:
+        yield made
