@@ -16,7 +16,7 @@ from companion.games.course_hippique import (
 )
 from companion.games.errors import Refusal
 from companion.render.language import current, percent, word
-from companion.render.leds import SUIT_COLOURS
+from companion.render.leds import SUIT_COLOURS as LED_COLOURS
 from companion.render.text import rank_letter
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
@@ -331,7 +331,7 @@ def track(state: Public) -> str:
     runners = []
     for row, (suit, position) in enumerate(board.positions.items()):
         letter = suit.letter
-        red, green, blue = SUIT_COLOURS[letter]
+        red, green, blue = LED_COLOURS[letter]  # the strip's colour of the suit's horse
         colour = f"#{red:02x}{green:02x}{blue:02x}"
         if board.winner == suit:
             spot, where = podium_spot(width - 170, 260, 1), "podium-1"
