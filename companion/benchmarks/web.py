@@ -35,6 +35,8 @@ CPU_MODEL = "daemon"
 SCOREBOARDS = 10
 #: A phone taps at most this often here (its seat's rate limit allows five a second).
 PACE_S = 0.25
+#: The files every live page loads beside itself (a page's weight counts them).
+ASSETS = ("app.js", "style.css", "tv.js", "tv.css")
 CONFIG = (
     '[gpio]\npin_factory = "mock"\n[die]\n[horse_buttons]\n[encoder]\n[undo]\n[lcd]\n[oled]\n'
     '[web]\nbind = "127.0.0.1"\nport = 0\n'
@@ -182,7 +184,7 @@ def run(quick: bool) -> dict[str, Figure]:
                 page: len(PhoneClient.send(client, page)[0])
                 for page, client in (("/scoreboard", phone), ("/play", phone), ("/host", host))
             }
-            assets = sum(len(phone.send(f"/static/{a}")[0]) for a in ("app.js", "style.css"))
+            assets = sum(len(phone.send(f"/static/{a}")[0]) for a in ASSETS)
             samples: list[float] = []
             with scoreboards(child.url, SCOREBOARDS) as arrivals:
                 for number in range(count):
@@ -219,7 +221,7 @@ def run(quick: bool) -> dict[str, Figure]:
 def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
     """Weigh the largest player pages each game's benchmark module names (``WEB_PAGE``): a
     Jockey hand being counted (every kind of card with its stepper), a Course hippique
-    croupier laying the course (the pack's cards)."""
+    croupier laying the course (the pack's cards); and that game's scoreboard (its track)."""
     weights = {}
     for kind in KINDS:
         page = getattr(importlib.import_module(part(kind, "bench")), "WEB_PAGE", None)
@@ -233,4 +235,5 @@ def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:
         phone = PhoneClient(child.url)
         join(child, phone, "A", host)
         weights[f"/play, {label}"] = len(phone.send("/play")[0])
+        weights[f"/scoreboard, {kind}"] = len(phone.send("/scoreboard")[0])
     return weights

@@ -62,12 +62,14 @@ def public_html(state: Public) -> str:
         who = f' data-player="{e(refusal["player"])}"' if refusal.get("player") else ""
         said = e(_said(state.refusal, refusal["sentence"]))
         parts.append(f'<p class="refusal"{who}>{said}</p>')
+    parts.append(pages.track(state))
+    parts.append('<div class="side">')
     parts.append(pages.board(state))
     if view.get("finished"):
         winners = view["winners"]
         said = tn("Winner: {players}", "Winners: {players}", len(winners))
         parts.append(f'<p class="winners">{e(said.format(players=", ".join(winners)))}</p>')
-    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div>')
+    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div></div>')
     return f'<section id="public">{"".join(parts)}</section>'
 
 

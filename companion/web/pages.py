@@ -16,12 +16,17 @@ _HEAD = (
     '<link rel="manifest" href="/static/manifest.webmanifest">'
     '<link rel="apple-touch-icon" href="/static/icon-192.png">'
     '<meta name="theme-color" content="#00bb55">'
-    '<link rel="stylesheet" href="/static/style.css"></head>'
+    '<link rel="stylesheet" href="/static/style.css">'
+    '<link rel="stylesheet" href="/static/tv.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
 #: A join code as the form takes it: the usual short one, or the long one.
 CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?"
-_FOOT = '<p id="link" class="link">{link}</p><script src="/static/app.js"></script></body></html>'
+_FOOT = (
+    '<p id="link" class="link">{link}</p><script src="/static/app.js"></script>{tv}</body></html>'
+)
+#: The track's script: the pages that draw the track live (the horses walk when they move).
+_TV = '<script src="/static/tv.js"></script>'
 
 
 #: The pages without live updates.
@@ -33,7 +38,8 @@ def page(kind: str, title: str, body: str) -> str:
     (the home and join pages open no live connection, so they say nothing about one)."""
     head = _HEAD.format(lang=current(), title=e(title), kind=e(kind), words=e(script_words()))
     link = "" if kind in _STILL else t("connecting…")
-    return head + body + _FOOT.format(link=e(link))
+    tv = "" if kind in _STILL else _TV
+    return head + body + _FOOT.format(link=e(link), tv=tv)
 
 
 def scoreboard_page(public: str) -> str:

@@ -60,6 +60,11 @@ def as_viewed(view: Mapping[str, Any]) -> tuple[str, str | None]:
     return str(view.get("phase", "")), view.get("turn") or None
 
 
+def no_track(state: Public) -> str:
+    """No drawing of the track: the game's board part says where the horses are."""
+    return ""
+
+
 def no_extras(session: Session) -> ExtraWork | None:
     """No extras beside the view: the game has none to show."""
     return None
@@ -88,6 +93,9 @@ class GamePages:
     #: The phase and whose turn it is, as the table shows them (from the public view's JSON):
     #: every page says what the LCD says, and a player's page shows their turn by it.
     status: Callable[[Mapping[str, Any]], tuple[str, str | None]] = as_viewed
+    #: The TV's drawing of the track from the state (SVG: every horse at its square, the
+    #: podium, the last move in words; ``web/track.py`` draws the pieces), or "".
+    track: Callable[[Public], str] = no_track
 
 
 def pages_of(kind: str) -> GamePages:

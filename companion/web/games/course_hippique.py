@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from companion.games.cards import Card
 from companion.games.course_hippique import (
     CourseHippiqueBoard,
     CourseHippiqueGame,
@@ -13,13 +15,15 @@ from companion.games.course_hippique import (
     RaceChances,
 )
 from companion.games.errors import Refusal
-from companion.render.language import percent, word
+from companion.render.language import current, percent, word
+from companion.render.leds import SUIT_COLOURS as LED_COLOURS
 from companion.render.text import rank_letter
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import Chip, card_picker, chips, dot, e, entry_form, grid, lane, stepper
 from companion.web.shared import ExtraWork, Public, Series, running
+from companion.web.track import Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
@@ -241,4 +245,120 @@ def _chances(work: Callable[[], RaceChances]) -> Chances | None:
     )
 
 
-PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, extras=chances)
+#: The track's drawing: the course cards in a row above four lanes, a column per position
+#: (0 the start line), the podium past the finish, the cards turned this race below.
+LEFT, CELL, LANE_TOP, LANE_H, CARD_W = 170.0, 96.0, 190.0, 88.0, 70.0
+#: How many of the cards turned this race the drawing shows (the newest last).
+TURNED_SHOWN = 11
+
+
+def _cell(position: int, lane: int) -> tuple[float, float]:
+    return (LEFT + position * CELL + CELL / 2, LANE_TOP + lane * LANE_H + LANE_H / 2)
+
+
+def _card_svg(x: float, y: float, card: Card | None, cls: str = "") -> str:
+    """A card at ``(x, y)`` (its top left): its rank and suit, or its back when face down."""
+    if card is None:
+        return (
+            f'<g class="card down"><rect x="{x:.0f}" y="{y:.0f}" width="{CARD_W:.0f}" '
+            'height="96" rx="8"/></g>'
+        )
+    red = " red" if card.suit.letter in ("H", "D") else ""
+    said = rank_letter(card.rank.letter) + card.suit.symbol
+    return (
+        f'<g class="card{red}{cls}" data-card="{e(card.code)}"><rect x="{x:.0f}" y="{y:.0f}" '
+        f'width="{CARD_W:.0f}" height="96" rx="8"/><text x="{x + CARD_W / 2:.0f}" '
+        f'y="{y + 60:.0f}" text-anchor="middle">{e(said)}</text></g>'
+    )
+
+
+def _narrated(board: CourseHippiqueBoard) -> str:
+    """The last card turned, and where its suit's horse stands now."""
+    if not board.turned:
+        return ""
+    card = board.turned[-1]
+    position = next((v for s, v in board.positions.items() if s == card.suit), 0)
+    return t("{card} turned: {horse} on {position}.").format(
+        card=rank_letter(card.rank.letter) + card.suit.symbol,
+        horse=_suit(card.suit.letter),
+        position=position,
+    )
+
+
+@lru_cache(maxsize=8)
+def _lanes(finish: int, letters: tuple[str, ...], language: str) -> str:
+    """The four lanes without their horses, the finish line and the podium (drawn once per
+    course length and language)."""
+    width = LEFT + (finish + 1) * CELL + 300
+    parts = []
+    for row, letter in enumerate(letters):
+        y = LANE_TOP + row * LANE_H
+        parts.append(
+            f'<rect class="lane-bg" x="{LEFT:.0f}" y="{y + 4:.0f}" '
+            f'width="{(finish + 1) * CELL:.0f}" height="{LANE_H - 8:.0f}" rx="10"/>'
+            f'<text class="label" x="{LEFT - 12:.0f}" y="{y + LANE_H / 2 + 9:.0f}" '
+            f'text-anchor="end">{e(_suit(letter))}</text>'
+        )
+        for at in range(finish + 1):
+            x, middle = _cell(at, row)
+            parts.append(
+                f'<g class="sq" data-place="{letter}-{at}"><rect x="{x - 34:.0f}" '
+                f'y="{middle - 34:.0f}" width="68" height="68" rx="8"/></g>'
+            )
+    line = LEFT + finish * CELL
+    parts.append(
+        f'<line class="finish-line" x1="{line:.0f}" y1="{LANE_TOP - 10:.0f}" x2="{line:.0f}" '
+        f'y2="{LANE_TOP + 4 * LANE_H + 10:.0f}"/>'
+    )
+    parts.append(podium_svg(width - 170, 260, (t("1st"), t("2nd"), t("3rd"))))
+    return "".join(parts)
+
+
+def track(state: Public) -> str:
+    """The TV's track: the course cards (face down until turned), the four lanes with every
+    horse at its position, the winner on the podium, the cards turned this race."""
+    board = state.board
+    if not isinstance(board, CourseHippiqueBoard):
+        return ""
+    finish = board.finish or 8
+    width = LEFT + (finish + 1) * CELL + 300
+    letters = tuple(suit.letter for suit in board.positions)
+    parts = [_lanes(finish, letters, current())]
+    parts.extend(
+        _card_svg(LEFT + row * CELL + (CELL - CARD_W) / 2, 40, card)
+        for row, card in enumerate(board.course, start=1)
+    )
+    runners = []
+    for row, (suit, position) in enumerate(board.positions.items()):
+        letter = suit.letter
+        red, green, blue = LED_COLOURS[letter]  # the strip's colour of the suit's horse
+        colour = f"#{red:02x}{green:02x}{blue:02x}"
+        if board.winner == suit:
+            spot, where = podium_spot(width - 170, 260, 1), "podium-1"
+        else:
+            spot, where = _cell(position, row), f"{letter}-{position}"
+        runners.append(Runner(letter, _suit(letter), colour, spot, where))
+    turned = board.turned[-TURNED_SHOWN:]
+    if turned:
+        top = LANE_TOP + 4 * LANE_H + 30
+        said = e(t("turned"))
+        parts.append(
+            f'<text class="label" x="{LEFT - 12:.0f}" y="{top + 58:.0f}" text-anchor="end">'
+            f"{said}</text>"
+        )
+        parts.extend(
+            _card_svg(
+                LEFT + i * (CARD_W + 10), top, card, " turned" if i == len(turned) - 1 else ""
+            )
+            for i, card in enumerate(turned)
+        )
+    drawing = "".join(parts) + runners_svg(runners, 26)
+    over = state.view.get("phase") in ("race_over", "game_over")
+    cheer = f"{board.races}-{state.view.get('phase')}" if over else ""
+    box = f"0 0 {width:.0f} {LANE_TOP + 4 * LANE_H + 150:.0f}"
+    return track_html("course_hippique", box, t("The track"), drawing, _narrated(board), cheer)
+
+
+PAGES = GamePages(
+    board=board_html, seat=seat_html, chart=chart, phases=PHASES, extras=chances, track=track
+)

@@ -7,8 +7,11 @@ free (in the player's hand when hands are tracked; not yet on the pile when they
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from companion.games.info import Option
@@ -20,13 +23,14 @@ from companion.games.jockey import (
     JockeyOptions,
     JockeyPrivate,
 )
-from companion.render.language import card_label, say, word
+from companion.render.language import card_label, current, say, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import Chip, card_picker, chips, e, entry_form, grid, lane, stepper
 from companion.web.inputs import PageRefusal
 from companion.web.shapes import whole
 from companion.web.state import Public, Series, running
+from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t, tn
 
 #: The game's phases in the pages' words.
@@ -306,6 +310,127 @@ def _dealt_copies(fields: dict[str, Any], sight: SeatSight) -> Any:
     return cards
 
 
+#: The track's drawing: an oval of squares, the start (and finish line) at the bottom, raced
+#: counter-clockwise; the start box and the podium inside.
+OVAL = (700.0, 390.0, 630.0, 320.0)
+SQUARE_R = 18
+JOCKEY_PODIUM = (700.0, 250.0)
+JOCKEY_START = (700.0, 560.0)
+
+
+@lru_cache(maxsize=4)
+def _angles(squares: int) -> tuple[float, ...]:
+    """The angle of each place 0..squares round the oval, evenly spaced along its edge (the
+    ends of an oval would crowd squares spaced by angle)."""
+    _x, _y, across, high = OVAL
+    samples = 3600
+    steps = [2 * math.pi * i / samples for i in range(samples + 1)]
+    lengths = [0.0]
+    for before, after in itertools.pairwise(steps):
+        middle = (before + after) / 2
+        speed = math.hypot(across * math.cos(middle), high * math.sin(middle))
+        lengths.append(lengths[-1] + speed * (after - before))
+    total, found, index = lengths[-1], [], 0
+    for place in range(squares + 1):
+        goal = total * place / (squares + 1)
+        while lengths[index + 1] < goal:
+            index += 1
+        found.append(steps[index])
+    return tuple(found)
+
+
+def _on_oval(square: int, squares: int, out: float = 0.0) -> Point:
+    """Square ``square``'s middle (``out`` units outside the oval); -1: the finish line, half
+    way from the last square to the start."""
+    x, y, across, high = OVAL
+    angles = _angles(squares)
+    angle = (angles[-1] + 2 * math.pi) / 2 if square < 0 else angles[square % (squares + 1)]
+    turn = math.pi / 2 - angle  # from the bottom, counter-clockwise on the screen
+    return (x + (across + out) * math.cos(turn), y + (high + out) * math.sin(turn))
+
+
+@lru_cache(maxsize=8)
+def _ground(squares: int, language: str) -> str:
+    """The oval without its horses (drawn once per length and language)."""
+    parts = []
+    for square in range(1, squares + 1):
+        x, y = _on_oval(square, squares)
+        number = (
+            f'<text x="{x:.0f}" y="{y + 6:.0f}" text-anchor="middle" font-size="16">{square}</text>'
+            if square % 5 == 0
+            else ""
+        )
+        parts.append(
+            f'<g class="sq" data-place="{square}"><circle cx="{x:.0f}" cy="{y:.0f}" '
+            f'r="{SQUARE_R}"/>{number}</g>'
+        )
+    inner, outer = _on_oval(-1, squares, -40), _on_oval(-1, squares, 40)
+    parts.append(
+        f'<line class="finish-line" x1="{inner[0]:.0f}" y1="{inner[1]:.0f}" '
+        f'x2="{outer[0]:.0f}" y2="{outer[1]:.0f}"/>'
+    )
+    x, y = JOCKEY_START
+    said = e(t("start"))
+    parts.append(
+        f'<rect class="box" data-place="0" x="{x - 130:.0f}" y="{y - 30:.0f}" width="260" '
+        f'height="76" rx="12"/><text class="box-name" x="{x:.0f}" y="{y - 38:.0f}" '
+        f'text-anchor="middle">{said}</text>'
+    )
+    parts.append(podium_svg(*JOCKEY_PODIUM, (t("1st"), t("2nd"), t("3rd"))))
+    return "".join(parts)
+
+
+def _spot(board: JockeyBoard, horse: str, progress: int, slot: int, count: int) -> Point:
+    """Where a horse stands: on its square (side by side with others there), in the start
+    box, or on the podium (a fourth finisher beside it)."""
+    length = board.track_length or 80
+    if progress > length:
+        place = [str(h) for h in board.finish_order].index(horse) + 1
+        return podium_spot(*JOCKEY_PODIUM, place)
+    if progress <= 0:
+        return (JOCKEY_START[0] + (slot - (count - 1) / 2) * 52, JOCKEY_START[1] + 8)
+    return _on_oval(progress, length, (slot - (count - 1) / 2) * 11)
+
+
+def _where(board: JockeyBoard, horse: str, progress: int) -> str:
+    """Where a horse is, as the drawing's attributes say it: a square, or a podium place."""
+    if progress > (board.track_length or 80):
+        return f"podium-{[str(h) for h in board.finish_order].index(horse) + 1}"
+    return str(max(progress, 0))
+
+
+def track(state: Public) -> str:
+    """The TV's track: the 80 squares round the oval, every horse at its square, finishers on
+    the podium in their order, the last card's move in words."""
+    board = state.board
+    if not isinstance(board, JockeyBoard):
+        return ""
+    length = board.track_length or 80
+    places: dict[str, list[str]] = {}
+    for horse, progress in board.progress.items():
+        places.setdefault(_where(board, str(horse), progress), []).append(str(horse))
+    effect = board.last_effect
+    runners = []
+    for horse, progress in board.progress.items():
+        name = str(horse)
+        where = _where(board, name, progress)
+        together = places[where]
+        at = _spot(board, name, progress, together.index(name), len(together))
+        path: tuple[Point, ...] = ()
+        origin = ""
+        if effect is not None and effect.moved and effect.horse == horse:
+            step = 1 if effect.end >= effect.start else -1
+            passed = range(effect.start + step, min(effect.end, length) + step, step)
+            path = (*(_on_oval(s, length) for s in passed if 0 < s <= length), at)
+            origin = str(max(effect.start, 0))
+        runners.append(Runner(name, word(name), name, at, where, path, origin))
+    said = say(effect.message()) if effect is not None else ""
+    over = state.view.get("phase") in ("race_over", "game_over")
+    cheer = f"{len(board.results)}-{state.view.get('phase')}" if over else ""
+    drawing = _ground(length, current()) + runners_svg(runners, 17)
+    return track_html("jockey", "0 0 1400 780", t("The track"), drawing, said, cheer)
+
+
 PAGES = GamePages(
     board=board_html,
     seat=seat_html,
@@ -316,4 +441,5 @@ PAGES = GamePages(
     phone_options=(Option("hands", marked("Hands counted on the phones"), (False, True)),),
     complete=complete,
     status=status,
+    track=track,
 )

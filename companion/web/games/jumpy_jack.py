@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from companion.games.jumpy_jack import (
@@ -11,12 +14,16 @@ from companion.games.jumpy_jack import (
     HorseState,
     JumpyJackBoard,
     JumpyJackPrivate,
+    Landing,
+    MatchOptions,
+    Move,
 )
-from companion.render.language import word
+from companion.render.language import current, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import Chip, chips, dot, e, entry_form, grid, lane
 from companion.web.shared import Public, Series, running
+from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 #: The match's phases in the pages' words.
@@ -160,4 +167,203 @@ def chart(
     )
 
 
-PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES)
+#: The track's drawing: a ring of squares round the middle, raced counter-clockwise from the
+#: start square at the bottom; the podium and the OUT box inside the ring.
+MIDDLE, RING, SQUARE_R = 500.0, 400.0, 27
+PODIUM = (500.0, 360.0)
+#: The start box (under the podium) and the OUT box: their middles and half widths.
+START_BOX, OUT_BOX, BOX_HALF = (500.0, 770.0), (500.0, 600.0), 135.0
+#: The hurdles as printed on the board (the game's own names, in every language).
+HURDLES = ("stop", "double", "out", "restart")
+
+
+@lru_cache(maxsize=8)
+def _shape(options: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """The board of a match's options (as JSON): squares in a lap and each hurdle's square."""
+    board = MatchOptions.parse(json.loads(options)).board
+    hurdles = (
+        ("stop", board.stop),
+        ("double", board.double),
+        ("out", board.out),
+        ("restart", board.restart),
+    )
+    return board.squares, hurdles
+
+
+def _on_ring(square: float, squares: int, radius: float = RING) -> Point:
+    """Square ``square``'s middle: square 0 at the bottom, the race going counter-clockwise."""
+    angle = math.radians(90 - square * 360 / squares)
+    return (MIDDLE + radius * math.cos(angle), MIDDLE + radius * math.sin(angle))
+
+
+def _in_box(box: Point, slot: int, count: int) -> Point:
+    """The ``slot``-th of ``count`` horses standing in a row in a box."""
+    return (box[0] + (slot - (count - 1) / 2) * 50, box[1] + 8)
+
+
+@lru_cache(maxsize=8)
+def _ground(squares: int, hurdles: tuple[tuple[str, int], ...], language: str) -> str:
+    """The track without its horses: the squares, the hurdles, the line, the boxes (it changes
+    only with the board and the language: drawn once)."""
+    marks = {square: name for name, square in hurdles}
+    parts = []
+    for square in range(squares):
+        x, y = _on_ring(square, squares)
+        name = marks.get(square, "start" if square == 0 else "")
+        parts.append(
+            f'<g class="sq {name}" data-place="{square if square else "ring-0"}">'
+            f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{SQUARE_R}"/>'
+            f'<text x="{x:.0f}" y="{y + 6:.0f}" text-anchor="middle">{square}</text></g>'
+        )
+        if name in HURDLES:  # its name outside the ring, running away from the square
+            lx, ly = _on_ring(square, squares, RING + 38)
+            anchor = "end" if lx < MIDDLE - 60 else "start" if lx > MIDDLE + 60 else "middle"
+            if anchor != "middle":
+                ly += 9  # beside the square, on its middle
+            elif ly > MIDDLE:
+                ly += 24  # under a square at the bottom
+            parts.append(
+                f'<text class="hurdle-name {name}" x="{lx:.0f}" y="{ly:.0f}" '
+                f'text-anchor="{anchor}">{name.upper()}</text>'
+            )
+    inner, outer = _on_ring(-0.5, squares, RING - 40), _on_ring(-0.5, squares, RING + 40)
+    parts.append(
+        f'<line class="finish-line" x1="{inner[0]:.0f}" y1="{inner[1]:.0f}" '
+        f'x2="{outer[0]:.0f}" y2="{outer[1]:.0f}"/>'
+    )
+    for box, place, said in ((START_BOX, "0", t("start")), (OUT_BOX, "out", t("out"))):
+        x, y = box
+        parts.append(
+            f'<rect class="box {place}" data-place="{place}" x="{x - BOX_HALF:.0f}" '
+            f'y="{y - 30:.0f}" width="{2 * BOX_HALF:.0f}" height="76" rx="12"/>'
+            f'<text class="box-name" x="{x:.0f}" y="{y - 38:.0f}" text-anchor="middle">'
+            f"{e(said)}</text>"
+        )
+    parts.append(podium_svg(*PODIUM, (t("1st"), t("2nd"), t("3rd"))))
+    return "".join(parts)
+
+
+def _walked(move: Move, squares: int, rest: Point) -> tuple[Point, ...]:
+    """The points a horse passes on its move, after its origin: each square, the line, and
+    where it comes to rest (the start box after RESTART, the OUT box, the podium)."""
+    final = move.bounce if move.bounce is not None else move.landing
+    passed = [_on_ring(s, squares) for s in range(move.origin + 1, min(final, squares) + 1)]
+    if move.effect is Landing.RESTART:
+        passed.append(_on_ring(0, squares))
+    return (*passed, rest)
+
+
+def _runners(board: JumpyJackBoard, squares: int) -> list[Runner]:
+    """Every horse where it stands: on its square (two on a square side by side), in the start
+    box, on the podium, or in the OUT box."""
+    groups: dict[str, list[HorseStanding]] = {}
+    for horse in board.horses:
+        if horse.state is HorseState.FINISHED:
+            key = f"podium-{horse.place}"
+        elif horse.state is HorseState.OUT:
+            key = "out"
+        else:
+            key = str(horse.square or 0)
+        groups.setdefault(key, []).append(horse)
+    move = board.last_move
+    runners = []
+    for key, horses in groups.items():
+        for slot, horse in enumerate(horses):
+            if key.startswith("podium-"):  # a finisher holds place 1, 2 or 3
+                at = podium_spot(*PODIUM, horse.place or 1)
+            elif key == "out":
+                at = _in_box(OUT_BOX, slot, len(horses))
+            elif key == "0":
+                at = _in_box(START_BOX, slot, len(horses))
+            else:
+                x, y = _on_ring(int(key), squares, RING + (slot - (len(horses) - 1) / 2) * 24)
+                at = (x, y)
+            made = move is not None and move.horse == horse.name
+            path = _walked(move, squares, at) if made and move is not None else ()
+            origin = str(move.origin) if made and move is not None else ""
+            runners.append(
+                Runner(horse.name, word(horse.name), horse.colour, at, key, path, origin)
+            )
+    return runners
+
+
+def _narrated(board: JumpyJackBoard, player: str) -> str:
+    """The last move in words: where the die took the horse, and what the square did (the die
+    just rolled, before the move is chosen)."""
+    move = board.last_move
+    if move is None:
+        if board.die is None or not player:
+            return ""
+        return t("{player} rolled a {die}.").format(player=player, die=board.die)
+    horse, square = word(move.horse), move.final
+    said = []
+    if move.bounce is not None:
+        said.append(
+            t("{horse} lands on DOUBLE and bounces on {die} more.").format(
+                horse=horse, die=move.die
+            )
+        )
+    if move.effect is Landing.FINISH:
+        said.append(
+            t("{horse} crosses the line: place {place}!").format(horse=horse, place=move.place)
+        )
+    elif move.effect is Landing.OUT:
+        said.append(t("{horse} hits OUT: out of the race.").format(horse=horse))
+    elif move.effect is Landing.RESTART:
+        said.append(t("{horse} hits RESTART: back to the start.").format(horse=horse))
+    elif move.effect is Landing.STOP:
+        said.append(t("{horse} stops on STOP: nobody passes it.").format(horse=horse))
+    elif move.barrage:
+        said.append(t("{horse} moves to {square}: a barrage!").format(horse=horse, square=square))
+    elif move.bounce is None:
+        said.append(
+            t("{horse} moves {die}: from {origin} to {square}.").format(
+                horse=horse, die=move.die, origin=move.origin, square=square
+            )
+        )
+    return " ".join(said)
+
+
+def track(state: Public) -> str:
+    """The TV's track: the ring of squares with its hurdles, barrages marked, every horse
+    where it stands, the podium, the OUT box and the last move in words."""
+    board = state.board
+    if not isinstance(board, JumpyJackBoard):
+        return ""
+    squares, hurdles = _shape(json.dumps(state.options, sort_keys=True))
+    runners = _runners(board, squares)
+    on_squares = [r.where for r in runners if r.where.isdigit() and r.where != "0"]
+    stop = str(dict(hurdles)["stop"])
+    blocked = {w for w in on_squares if on_squares.count(w) > 1 or w == stop}
+    barrages = "".join(
+        f'<circle class="barrage" data-barrage="{square}" cx="{x:.0f}" cy="{y:.0f}" '
+        f'r="{SQUARE_R + 12}"/>'
+        for square in sorted(blocked, key=int)
+        for x, y in (_on_ring(int(square), squares),)
+    )
+    horses = runners_svg(runners)
+    places = (t("1st"), t("2nd"), t("3rd"))
+    for runner in runners:  # an eliminated horse may hold a podium place: said under it
+        standing = board.standing(runner.name)
+        place = standing.place if standing is not None else None
+        if runner.where == "out" and place is not None and 1 <= place <= len(places):
+            x, y = runner.at
+            horses += (
+                f'<text class="label" x="{x:.0f}" y="{y + 50:.0f}" text-anchor="middle">'
+                f"{e(places[place - 1])}</text>"
+            )
+    over = state.view.get("phase") in ("race_over", "match_over")
+    cheer = f"{state.view.get('race')}-{state.view.get('phase')}" if over else ""
+    drawing = _ground(squares, hurdles, current()) + barrages + horses
+    label = t("The track")
+    return track_html(
+        "jumpy_jack",
+        "-110 0 1220 1000",  # room for the hurdles' names beside the ring
+        label,
+        drawing,
+        _narrated(board, state.view.get("turn") or ""),
+        cheer,
+    )
+
+
+PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, track=track)

@@ -15,6 +15,8 @@ from companion.web.routes.common import html_in_language, is_host, refused, seat
 STATIC = {
     "app.js": "text/javascript",
     "style.css": "text/css",
+    "tv.js": "text/javascript",
+    "tv.css": "text/css",
     "favicon.svg": "image/svg+xml",
     # Installing the pages to a phone's home screen: the manifest and its icons.
     "manifest.webmanifest": "application/manifest+json",
