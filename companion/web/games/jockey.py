@@ -239,13 +239,14 @@ def _played_copy(fields: dict[str, Any], sight: SeatSight) -> Any:
         return card  # a copy named in full, or no card of the deck: the engine judges it
     if board.hands:
         free = list(details.hand)
-        missing = ("card_not_in_hand", "That card is not in your hand.")
+        missing = PageRefusal("card_not_in_hand", "That card is not in your hand.")
     else:
         free = [c.id for c in deck.cards if c.id not in board.pile]
-        missing = ("card_played_twice", f"Every {label_of(deck, card)} was played.")
+        label = label_of(deck, card)
+        missing = PageRefusal("card_played_twice", "Every {label} was played.", label=label)
     copies = copies_of(deck, card, free, 1)
     if copies is None:
-        raise PageRefusal(*missing)
+        raise missing
     return copies[0]
 
 
