@@ -57,7 +57,7 @@ def test_a_refusal_is_said_in_the_table_s_language_and_kept_in_english() -> None
     refusal = Refusal("barrage", "Barrage on square {square}: no horse may pass it.", square=12)
     assert refusal.sentence == "Barrage on square 12: no horse may pass it."
     with speaking("fr"):
-        assert say(refusal.message) == "Barrage case 12 : aucun cheval ne peut le franchir."
+        assert say(refusal.message) == "Barrage case 12: aucun cheval ne peut le franchir."
     with speaking("de"):
         assert say(refusal.message) == "Sperre auf Feld 12: kein Pferd darf vorbei."
     assert say(refusal.message) == refusal.sentence

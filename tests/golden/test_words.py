@@ -175,7 +175,7 @@ class _Quiet:
 def test_the_checks_catch_the_english_they_look_for() -> None:
     english = "red +7: red 0 to 7. Q♠ K♥ 19.7 % blue +10 moved nothing"
     assert len(english_in(english, "fr")) == 5
-    assert english_in("rouge +7 : rouge de 0 à 7. D♠ R♥ 19,7 % No.2 +15 10♥", "fr") == []
+    assert english_in("rouge +7: rouge de 0 à 7. D♠ R♥ 19,7 % No.2 +15 10♥", "fr") == []
     assert english_in("rot +7: rot von 0 bis 7. D♠ K♥ 19,7 % A♣", "de") == []
 
 
@@ -184,7 +184,7 @@ def test_the_catalog_net_catches_english_and_passes_the_tables_words() -> None:
         "prediction",
         "seal",
     ]
-    assert english_words("Sceller mon pronostic : Anna", "fr", frozenset({"Anna"})) == []
+    assert english_words("Sceller mon pronostic: Anna", "fr", frozenset({"Anna"})) == []
     assert english_words("Tipp versiegeln. Start", "de", frozenset()) == []
     assert "phone" in catalog_english("fr") and "phone" in catalog_english("de")
 
@@ -210,14 +210,14 @@ def test_a_scripted_game_shows_no_english_in_french_and_german(name: str, langua
     assert not found, "\n".join([*found, "", next(iter(found.values()))])
 
 
-@pytest.mark.parametrize(("language", "turn"), [("fr", "À jouer : "), ("de", "Am Zug: ")])
+@pytest.mark.parametrize(("language", "turn"), [("fr", "À jouer: "), ("de", "Am Zug: ")])
 def test_after_a_jockey_card_the_lcd_says_whose_turn_it_is_not_who_comes_later(
     language: str, turn: str
 ) -> None:
     with speaking(language):
         tops = {table.screen().lcd[0] for table, _ in played(SCRIPTS["jockey-short-11"], language)}
     assert any(top.startswith(turn) for top in tops)
-    assert not any(top.startswith(("Puis : ", "Dann: ")) for top in tops)
+    assert not any(top.startswith(("Puis: ", "Dann: ")) for top in tops)
 
 
 @pytest.mark.parametrize(

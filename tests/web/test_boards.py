@@ -120,7 +120,7 @@ def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
     ("language", "line"),
     [
         ("en", r"(?P<c>\w+) \+\d+: (?P=c) \d+ to \d+\."),
-        ("fr", r"(?P<c>\w+) \+\d+ : (?P=c) de \d+ à \d+\."),
+        ("fr", r"(?P<c>\w+) \+\d+: (?P=c) de \d+ à \d+\."),
         ("de", r"(?P<c>\w+) \+\d+: (?P=c) von \d+ bis \d+\."),
     ],
 )
@@ -156,7 +156,7 @@ def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
                 )
             )
     assert said == [
-        ["A scellé : Anna ✓"],
-        ["Ont scellé : Anna, Bob ✓"],
-        ["Ont scellé : Anna, Bob, Chloé ✓"],
+        ["A scellé: Anna ✓"],
+        ["Ont scellé: Anna, Bob ✓"],
+        ["Ont scellé: Anna, Bob, Chloé ✓"],
     ]
