@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale
+from babel.numbers import format_decimal
 
 from companion.games.text import N_, Message, fits_display, short
 
@@ -168,6 +169,16 @@ _CARD_WORDS = (
     (re.compile(r"(?P<colour>[a-z]+) lead x(?P<factor>\d+)\Z"), N_("{colour} lead x{factor}")),
     (re.compile(r"(?P<colour>[a-z]+) chase \+(?P<steps>\d+)\Z"), N_("{colour} chase +{steps}")),
 )
+
+
+def figure(value: int, signed: bool = False) -> str:
+    """Return a whole number (a balance, chips, a stake, points) as the table's language
+    writes it on the pages, its thousands grouped: ``1,000`` in English, ``1 000`` in French
+    (a narrow no-break space), ``1.000`` in German; ``signed`` puts a "+" before a gain.
+
+    The LCD and the OLED write figures as plain digits (see docs/table.md)."""
+    said = str(format_decimal(value, locale=_locale(current())))
+    return "+" + said if signed and value >= 0 else said
 
 
 def card_label(label: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from companion.render.language import figure
 from companion.web.shared import Series
 from companion.web.words import t
 
@@ -76,7 +77,8 @@ def chart_svg(series: Sequence[Series], unit: str) -> str:
         )
         parts.append(
             f'<text x="{WIDTH - PAD + 4}" y="{heights[number]}" font-size="13" '
-            f'fill="{colour}" text-anchor="end">{escape(line.player)} {line.points[-1]}</text>'
+            f'fill="{colour}" text-anchor="end">'
+            f"{escape(line.player)} {figure(line.points[-1])}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)

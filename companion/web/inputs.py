@@ -34,7 +34,7 @@ class PageRefusal(Exception):
 
     def said(self) -> str:
         """The sentence in the table's language, its parameters put into words."""
-        return say(Message.of(self.sentence, **self.params))
+        return say(Message(self.sentence, tuple(self.params.items())))
 
 
 def seat_request(player: str, data: object) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from companion.games.jockey import (
     JockeyOptions,
     JockeyPrivate,
 )
-from companion.render.language import card_label, say, word
+from companion.render.language import card_label, figure, say, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import card_picker, e, entry_form, grid, lane, select, stepper
@@ -100,7 +100,7 @@ def board_html(state: Public) -> str:
     balances = grid(
         (t("player"), t("balance"), t("limit"), t("cards")),
         (
-            (p, b, board.limits.get(p, ""), board.hand_sizes.get(p, ""))
+            (p, figure(b), _figure(board.limits.get(p)), board.hand_sizes.get(p, ""))
             for p, b in board.balances.items()
         ),
         "scores",
@@ -112,19 +112,25 @@ def board_html(state: Public) -> str:
         settled = t("Race {number} settled").format(number=last.number)
         reveal = f'<div class="reveal"><h2>{e(settled)}</h2>' + grid(
             (t("player"), t("bet"), t("change")),
-            ((p.player, _bet_words(p.bet), p.change) for p in last.payouts),
+            ((p.player, _bet_words(p.bet), figure(p.change)) for p in last.payouts),
         )
         reveal += "</div>"
     return said + f'<div class="track">{lanes}</div>' + balances + reveal
+
+
+def _figure(value: object) -> str:
+    """A balance or a limit as the language writes it; nothing when there is none."""
+    return figure(value) if isinstance(value, int) else ""
 
 
 def _bet_words(bet: JockeyBet | None) -> str:
     if bet is None:
         return t("no bet")
     if len(bet.stakes) == len(bet.horses):
-        staked = ", ".join(f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=True))
+        pairs = zip(bet.horses, bet.stakes, strict=True)
+        staked = ", ".join(f"{word(h)} {figure(s)}" for h, s in pairs)
     else:  # a double: two horses on one stake
-        staked = " + ".join(word(h) for h in bet.horses) + f" {bet.stakes[0]}"
+        staked = " + ".join(word(h) for h in bet.horses) + f" {figure(bet.stakes[0])}"
     return f"{word(bet.kind)} {staked}"
 
 
@@ -140,7 +146,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     deck = deck_of(state.options)
     balance = board.balances.get(player, "")
     said = t("Balance: {balance} · stake limit: {limit}").format(
-        balance=balance, limit=details.limit
+        balance=_figure(balance), limit=_figure(details.limit)
     )
     parts = [f'<p class="secret">{e(said)}</p>']
     bet = details.bet
