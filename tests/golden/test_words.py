@@ -41,8 +41,9 @@ ENGLISH = {
 }
 #: The French king is the roi: an English K is English there (German keeps its König).
 FRENCH = {"a king": re.compile(r"(?<![\w+-])K[♠♥♦♣]")}
-#: Pages are read every this many events (and at the end): a whole game's worth of them.
-PAGES_EVERY = 10
+#: Every page is read every this many events (and at the end): some twenty times a game;
+#: the LCD and OLED after every event.
+PAGES_EVERY = 40
 
 SCRIPTS = {script["name"]: script for script in _read("table_scripts.jsonl.gz")}
 
