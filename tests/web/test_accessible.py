@@ -13,7 +13,7 @@ each game's end (on a 1920x1080 screen that prefers a dark theme).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -37,6 +37,8 @@ FAILING = frozenset({"serious", "critical"})
 QUERIES = {"/join": ("/join", "/join?host")}
 #: WCAG 2.1's least contrast for a graphical object against what is next to it (1.4.11).
 LEAST_CONTRAST = 3.0
+#: The pages made for a TV across the room: opened at 1920x1080, preferring a dark theme.
+TV_PAGES = frozenset({"/scoreboard", "/tv"})
 #: Where the browser opens the pages the app served (the page's files come from the app).
 ORIGIN = "http://localhost"
 
@@ -74,23 +76,30 @@ class Site:
         self.served.call(said)
 
     def play(self, rng: random.Random) -> str | None:
-        """One legal input of the game on; the phase after it (None once the game is over)."""
+        """Legal inputs of the game on until its phase changes; the new phase (None once the
+        game is over). All on the loop, in one turn: the pages are read between phases."""
 
         def played() -> str | None:
             session = self.controller.session
             assert session.table is not None
-            entry = autoplay.legal_input(session.table, rng)
-            if entry is None:
-                return None
-            assert session.submit(entry).accepted, entry
-            self.side.refresh()
-            return str(session.view().phase)
+            before = str(session.view().phase)
+            while True:
+                entry = autoplay.legal_input(session.table, rng)
+                if entry is None:
+                    self.side.refresh()
+                    return None
+                assert session.submit(entry).accepted, entry
+                phase = str(session.view().phase)
+                if phase != before:
+                    self.side.refresh()
+                    return phase
 
         phase: str | None = self.served.call(played)
         return phase
 
-    def pages(self) -> Iterator[tuple[str, str, str]]:
-        """(path, seat, HTML) of every page the app serves as HTML, for each phone it serves."""
+    def pages(self, wanted: Callable[[str], bool]) -> Iterator[tuple[str, str, str]]:
+        """(path, seat, HTML) of every page the app serves as HTML at a ``wanted`` path, for
+        each phone it serves."""
         web = self.served.companion.web
         assert web is not None
         app = web.server.config.app
@@ -100,7 +109,7 @@ class Site:
                 continue
             if route.param_convertors:
                 continue  # a file or a log, not a page
-            for path in QUERIES.get(route.path, (route.path,)):
+            for path in filter(wanted, QUERIES.get(route.path, (route.path,))):
                 for seat in ("", *(s for s in (HOST, PLAYERS[0]) if s in self.cookies)):
                     cookie = {"Cookie": self.cookies[seat]} if seat else {}
                     answer = self.served.send("GET", path, None, **cookie)
@@ -227,15 +236,18 @@ def test_every_page_in_every_language_has_no_serious_accessibility_violation(
         """Every page once per language, the pages in ``again`` once more (a page drawn the
         same as one checked already is not checked again)."""
         site.speak(language)
-        for path, seat, html in site.pages():
+
+        def wanted(path: str) -> bool:
+            return path in again or not any(k[:2] == (language, path) for k in checked)
+
+        for path, seat, html in site.pages(wanted):
             key = (language, path, seat)
-            seen = any(k[:2] == key[:2] for k in checked) and path not in again
-            if seen or html in drawn:
+            if not wanted(path) or html in drawn:
                 continue
             checked.add(key)
             drawn.add(html)
             current["html"] = html
-            tab = tabs["tv" if path == "/scoreboard" else "phone"]
+            tab = tabs["tv" if path in TV_PAGES else "phone"]
             tab.goto(f"{ORIGIN}/checked")
             where = f"{language} {path} as {seat or 'nobody'} ({phase})"
             for violation in tab.evaluate(AXE_RUN):
