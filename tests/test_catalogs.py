@@ -201,6 +201,25 @@ def test_a_translation_is_complete_and_keeps_the_placeholders(language: str, dom
             assert fields(text) == wanted, f"{language}: {m.id!r} -> {text!r}"
 
 
+#: A space (plain, no-break or narrow no-break) before a colon, semicolon, "!" or "?".
+SPACE_BEFORE_MARK = re.compile(r"[ \u00a0\u202f][:;!?]")
+
+
+@pytest.mark.parametrize("domain", [*DOMAINS, "league"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_sentence_puts_a_space_before_a_colon_or_a_question_mark(
+    language: str, domain: str
+) -> None:
+    """French typography is chosen once (docs/table.md): no space before : ; ! ? in any
+    language, on the LCD and on the pages alike (the same sentences reach both, and a
+    space there would cost the LCD a column and let a row begin with the mark)."""
+    spaced = []
+    for m in (m for m in catalog(language, domain) if m.id):
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        spaced += [text for text in strings if text and SPACE_BEFORE_MARK.search(text)]
+    assert not spaced, f"{language} {domain}: {spaced[:5]}"
+
+
 def test_a_translation_with_other_placeholders_is_caught() -> None:
     assert fields("Barrage case {case}.") != fields("Barrage on {square}.")
 

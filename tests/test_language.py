@@ -57,7 +57,7 @@ def test_a_refusal_is_said_in_the_table_s_language_and_kept_in_english() -> None
     refusal = Refusal("barrage", "Barrage on square {square}: no horse may pass it.", square=12)
     assert refusal.sentence == "Barrage on square 12: no horse may pass it."
     with speaking("fr"):
-        assert say(refusal.message) == "Barrage case 12 : aucun cheval ne peut le franchir."
+        assert say(refusal.message) == "Barrage case 12: aucun cheval ne peut le franchir."
     with speaking("de"):
         assert say(refusal.message) == "Sperre auf Feld 12: kein Pferd darf vorbei."
     assert say(refusal.message) == refusal.sentence
@@ -74,8 +74,8 @@ def test_a_card_that_moves_nothing_says_why_in_every_language(
     with speaking(language):
         rows = effect_rows(effect)
         bare = _("No move")
-    colour = {"en": "brown", "fr": "marron", "de": "braun"}[language]  # the card's colour said
-    assert rows[0] == label.replace("brown", colour)
+    said = {"en": "brown chase +50", "fr": "marron chasse +50", "de": "braun Jagd +50"}
+    assert rows[0] == (label if blocked is Blocked.POSITION_SHARED else said[language])
     assert len(rows[1]) <= 20
     assert rows[1] != bare, f"{language}: the reason did not fit the LCD"
 

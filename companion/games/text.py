@@ -69,19 +69,44 @@ def fits_display(sentence: str) -> bool:
 
 
 def short(name: str, width: int) -> str:
-    """Shorten a name to ``width`` characters, a "." marking the cut.
+    """Shorten a name to ``width`` characters, a "." marking the cut, at a word boundary
+    where one leaves a whole first word ("Jean-Baptiste Durand" -> "Jean-Baptiste D.",
+    "Jean-B.", "Jean."), else inside the first word ("Bartholomew" -> "Barthol.").
 
-    A numbered name keeps its number ("Player 12" -> "Play.12", "P.12"), so seats and teams
-    stay told apart however short.
+    A numbered name keeps its number: it first loses only the space before it ("Joueur 2"
+    -> "Joueur2"), then its stem is cut the same way ("Player 12" -> "Play.12", "P.12"), so
+    seats and teams stay told apart however short.
     """
     if len(name) <= width:
         return name
     numbered = _NUMBERED.match(name)
     if numbered is not None:
         stem, number = numbered.groups()
-        room = width - len(number) - 1
-        if room >= 1:
-            return stem[:room].rstrip(_TRAILING) + "." + number
+        if len(stem) + len(number) <= width:
+            return stem + number
+        room = width - len(number)
+        if room >= 2:
+            return _cut(stem, room) + number
     if width <= 1:
         return name[:width]
-    return name[: width - 1].rstrip(_TRAILING) + "."
+    return _cut(name, width)
+
+
+#: Where a name may be cut between words: its spaces and hyphens.
+_BOUNDARY = re.compile(r"[ -]+")
+
+
+def _cut(name: str, width: int) -> str:
+    """``name`` cut to ``width`` characters ending with "." (``width`` >= 2): the longest of
+    its whole first words, then the initial of the next one, or the first words alone; when
+    even the first word does not fit, the first word cut."""
+    best = ""
+    for gap in _BOUNDARY.finditer(name):
+        words = name[: gap.start()].rstrip(_TRAILING)
+        if not words:
+            continue
+        after = name[gap.end() :]
+        for cut in (name[: gap.end()] + after[:1] + "." if after else "", words + "."):
+            if len(best) < len(cut) <= width:
+                best = cut
+    return best or name[: width - 1].rstrip(_TRAILING) + "."

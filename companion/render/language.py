@@ -15,6 +15,7 @@ import gettext
 import io
 import logging
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -22,8 +23,9 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale
+from babel.numbers import format_decimal
 
-from companion.games.text import Message, fits_display, short
+from companion.games.text import N_, Message, fits_display, short
 
 log = logging.getLogger("companion.language")
 
@@ -162,9 +164,32 @@ def decimal(number: float, digits: int = 1) -> str:
     return str(pattern.apply(number, locale, group_separator=False))
 
 
+#: The printed Jockey cards with a word beside their colour: the label's form, the template.
+_CARD_WORDS = (
+    (re.compile(r"(?P<colour>[a-z]+) lead x(?P<factor>\d+)\Z"), N_("{colour} lead x{factor}")),
+    (re.compile(r"(?P<colour>[a-z]+) chase \+(?P<steps>\d+)\Z"), N_("{colour} chase +{steps}")),
+)
+
+
+def figure(value: int, signed: bool = False) -> str:
+    """Return a whole number (a balance, chips, a stake, points) as the table's language
+    writes it on the pages, its thousands grouped: ``1,000`` in English, ``1 000`` in French
+    (a narrow no-break space), ``1.000`` in German; ``signed`` puts a "+" before a gain.
+
+    The LCD and the OLED write figures as plain digits (see docs/table.md)."""
+    said = str(format_decimal(value, locale=_locale(current())))
+    return "+" + said if signed and value >= 0 else said
+
+
 def card_label(label: str) -> str:
-    """Return a card's printed label in the table's language: its colour said, its number kept
-    (``red +7`` is ``rouge +7`` in French; ``No.2 +15`` stays as printed)."""
+    """Return a card's printed label in the table's language: its colour and words said, its
+    numbers kept (``red +7`` is ``rouge +7`` in French, ``red lead x3`` ``rouge en tête x3``;
+    ``No.2 +15`` stays as printed)."""
+    for form, template in _CARD_WORDS:
+        found = form.match(label)
+        if found is not None:
+            fields = found.groupdict()
+            return _(template).format(**{**fields, "colour": _(fields["colour"])})
     first, space, rest = label.partition(" ")
     return (_(first) if first.isalpha() else first) + space + rest
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from companion.render.language import figure
 from companion.web.shared import Series
+from companion.web.words import t
 
 #: Line colours, one per seat (readable on white and told apart without colour by the labels).
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -49,15 +51,17 @@ def chart_svg(series: Sequence[Series], unit: str) -> str:
     def y(value: int) -> float:
         return HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span
 
+    said = t(unit)
+    named = t("{unit} race by race").format(unit=said)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{escape(unit)} race by race" class="chart">',
+        f'aria-label="{escape(named)}" class="chart">',
         f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
         'stroke="#888"/>',
-        f'<text x="{PAD}" y="{PAD - 12}" font-size="14">{escape(unit)}</text>',
+        f'<text x="{PAD}" y="{PAD - 12}" font-size="14">{escape(said)}</text>',
     ]
     for index in range(races):
-        label = "start" if index == 0 else f"race {index}"
+        label = t("start") if index == 0 else t("race {number}").format(number=index)
         parts.append(
             f'<text x="{x(index):.0f}" y="{HEIGHT - PAD + 18}" font-size="12" '
             f'text-anchor="middle">{label}</text>'
@@ -73,7 +77,8 @@ def chart_svg(series: Sequence[Series], unit: str) -> str:
         )
         parts.append(
             f'<text x="{WIDTH - PAD + 4}" y="{heights[number]}" font-size="13" '
-            f'fill="{colour}" text-anchor="end">{escape(line.player)} {line.points[-1]}</text>'
+            f'fill="{colour}" text-anchor="end">'
+            f"{escape(line.player)} {figure(line.points[-1])}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)

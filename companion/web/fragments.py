@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.registry import GAMES
-from companion.render.language import say
+from companion.render.language import figure, say
 from companion.session.evening import Evening
 from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
@@ -143,10 +143,8 @@ def evening_html(evening: Evening, seat_order: Sequence[str], shown: bool) -> st
     for game in evening.games:
         title = GAME_TITLES.get(game.kind, game.kind)
         won = t("won by {players}").format(players=", ".join(game.winners))
-        figures = " · ".join(
-            f"{player} {figure:+d}" if game.kind == "course_hippique" else f"{player} {figure}"
-            for player, figure in game.figures
-        )
+        signed = game.kind == "course_hippique"  # chips won or lost
+        figures = " · ".join(f"{player} {figure(n, signed)}" for player, n in game.figures)
         games.append(
             f"<li>{e(title)}: {e(won)} — {e(measures.get(game.kind, ''))}: {e(figures)}</li>"
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.text import Message
+from companion.render.language import say
 from companion.session.log import LogEntry, LogError, parse_entry
 from companion.session.session import Session
 from companion.web.games import pages_of, sight_of
@@ -23,10 +25,16 @@ _SECOND = {"win": (), "place": (), "double": ("horse2",), "order": ("horse2", "s
 class PageRefusal(Exception):
     """A page's request the table cannot take: a reason code and a sentence for the phone."""
 
-    def __init__(self, code: str, sentence: str) -> None:
+    def __init__(self, code: str, sentence: str, **params: str | int) -> None:
         super().__init__(code)
         self.code = code
         self.sentence = sentence
+        #: The sentence's parameters (``{label}``: a card's printed label), said with it.
+        self.params = params
+
+    def said(self) -> str:
+        """The sentence in the table's language, its parameters put into words."""
+        return say(Message(self.sentence, tuple(self.params.items())))
 
 
 def seat_request(player: str, data: object) -> dict[str, Any]:

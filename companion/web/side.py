@@ -316,7 +316,7 @@ class TableSide:
         try:
             entry = seat_entry(fields, ctx.session)
         except PageRefusal as error:
-            answer.append(Answer(False, error.code, _(error.sentence)))
+            answer.append(Answer(False, error.code, error.said()))
             return Reply()
         try:
             outcome, reply = ctx.submit(entry)
@@ -355,7 +355,7 @@ class TableSide:
             try:
                 reply = self._host(ctx, command, data)
             except PageRefusal as refusal:
-                answer.append(Answer(False, refusal.code, _(refusal.sentence)))
+                answer.append(Answer(False, refusal.code, refusal.said()))
                 return Reply()
             answer.append(Answer(True))
             return reply

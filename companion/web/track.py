@@ -89,7 +89,7 @@ def runner_svg(runner: Runner, radius: int = HORSE_R, mark: str = "") -> str:
         f'<g class="horse" id="horse-{e(runner.name)}" data-horse="{e(runner.name)}" '
         f'data-square="{e(runner.where)}" data-x="{x:.0f}" data-y="{y:.0f}"{moved} '
         f'transform="translate({x:.0f} {y:.0f})"><title>{e(runner.label)}</title>'
-        f'<circle r="{radius + 4}" fill="#000"/>'
+        f'<circle r="{radius + 2.75}" fill="none" stroke="#000" stroke-width="2.5"/>'
         f'<circle r="{radius}" fill="{hex_of(runner.colour)}" stroke="#fff" stroke-width="3"/>'
         f'<text y="{size * 0.36:.0f}" text-anchor="middle" font-size="{size:.0f}" '
         f'font-weight="bold" fill="{ink_on(runner.colour)}">{initial}</text></g>'

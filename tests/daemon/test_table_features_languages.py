@@ -16,7 +16,7 @@ from tests.daemon.test_table_jockey import start as start_jockey
 from tests.daemon.test_table_jumpy_jack import SHORT_BOARD, predict
 
 DIAL_COURSE = {
-    "fr": ("Composez carte 1/7", "Carte : < D♥ >", "Tournez puis appuyez", "Carte", "Repris."),
+    "fr": ("Composez carte 1/7", "Carte: < D♥ >", "Tournez puis appuyez", "Carte", "Repris."),
     "de": ("Karte 1/7 wählen", "Karte: < D♥ >", "Drehen, drücken: ok", "Karte", "Zurückgenommen."),
 }
 
@@ -45,7 +45,7 @@ def test_a_course_card_dialled_without_a_reader_is_asked_in_the_tables_language(
 @pytest.mark.parametrize(
     ("language", "prompt", "key", "card"),
     [
-        ("fr", "Composez la carte", "1Ma 2Ja 3Bl 4Ro 5No", "Carte : < No.2 +15 >"),
+        ("fr", "Composez la carte", "1Ma 2Ja 3Bl 4Ro 5No", "Carte: < No.2 +15 >"),
         ("de", "Karte wählen", "1Br 2Ge 3Bl 4Ro 5No", "Karte: < No.2 +15 >"),
     ],
 )
@@ -67,8 +67,8 @@ def test_a_jockey_card_is_dialled_by_the_horses_colour_words(
     [
         (
             "fr",
-            ("Course 1/3 : mains", "Anna: main à scanner", "Cartes : 0/15", "Autres : yeux fermés"),
-            "Les mains exigent un lecteur : une carte composée se verrait.",
+            ("Course 1/3: mains", "Anna: main à scanner", "Cartes: 0/15", "Autres: yeux fermés"),
+            "Les mains exigent un lecteur: une carte composée se verrait.",
         ),
         (
             "de",
@@ -99,9 +99,9 @@ def test_jockey_hands_are_scanned_in_the_tables_language(
     [
         (
             "fr",
-            ("Dé : < 1 >, appuyez", "Ou cheval 1-5, dé 6"),
-            ("Anna", "lance", "dé 1 ?"),
-            "Lancer repris : le dé reste à 4.",
+            ("Dé: < 1 >, appuyez", "Ou cheval 1-5, dé 6"),
+            ("Anna", "lance", "dé 1?"),
+            "Lancer repris: le dé reste à 4.",
         ),
         (
             "de",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +26,9 @@ FAST = settings(max_examples=200, deadline=None)
 
 
 def is_short_form(shown: str, name: str) -> bool:
-    """Whether ``shown`` is ``name`` whole, or its start marked with a "." (numbers kept)."""
-    if shown == name:
+    """Whether ``shown`` is ``name`` whole (a number's space may go), or its start marked
+    with a "." (numbers kept)."""
+    if shown == name or re.sub(r" (\d+)\Z", r"\1", name) == shown:
         return True
     stem, dot, number = shown.rpartition(".")
     if not dot:
@@ -42,6 +46,42 @@ def test_a_shortened_name_is_its_start_and_a_dot(name: str, width: int) -> None:
     assert is_short_form(shown, name)
     assert shown == name or shown.endswith(".") or shown[-1].isdigit()
     assert not shown.endswith("-.") and not shown.endswith(" .")
+
+
+@pytest.mark.parametrize(
+    ("name", "width", "shown"),
+    [
+        ("Joueur 2", 7, "Joueur2"),  # was "Joueu.2": only the space goes
+        ("Joueur 2", 6, "Joue.2"),
+        ("Player 12", 7, "Play.12"),
+        ("Jean-Baptiste Durand", 16, "Jean-Baptiste D."),
+        ("Jean-Baptiste Durand", 15, "Jean-Baptiste."),
+        ("Jean-Baptiste Durand", 10, "Jean-B."),  # was "Jean-Bapt."
+        ("Jean-Baptiste Durand", 6, "Jean."),
+        ("Chloé-Marie", 8, "Chloé-M."),
+        ("Anna Maria", 7, "Anna M."),
+        ("Bartholomew", 8, "Barthol."),  # one word: cut inside it
+        ("Jean-Baptiste Durand", 4, "Jea."),  # no whole word fits
+    ],
+)
+def test_a_name_is_cut_at_a_word_boundary_where_one_leaves_a_whole_word(
+    name: str, width: int, shown: str
+) -> None:
+    assert text.short(name, width) == shown
+
+
+@FAST
+@given(NAMES, st.integers(3, 20))
+def test_a_cut_between_words_keeps_whole_words_then_an_initial(name: str, width: int) -> None:
+    shown = text.short(name, width)
+    words = re.split(r"[ -]+", name)
+    first = len(words[0]) + 1
+    if shown == name or len(words) < 2 or first > width or not words[0]:
+        return
+    kept = re.split(r"[ -]+", shown.removesuffix("."))
+    assert kept[:-1] == words[: len(kept) - 1]  # whole words ...
+    last = kept[-1]
+    assert last == words[len(kept) - 1] or (len(last) == 1 and words[len(kept) - 1][:1] == last)
 
 
 @FAST

@@ -34,11 +34,11 @@ LOCALE = Path(__file__).resolve().parents[2] / "companion" / "locale"
 SCREENS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
     "fr": {
         "jumpy_jack": (
-            ("Course 1 : scellés", "Lancez le dé", "Joueur 1 joue"),
-            "Match fini !",
+            ("Course 1: scellés", "Lancez le dé", "Joueur 1 joue"),
+            "Match fini!",
         ),
-        "course_hippique": (("Carte parcours 2/7", "1/3  banque Joueur"), "Partie finie !"),
-        "jockey": (("Course 1/3 : paris", "Pari : < gagnant >"), "Partie finie !"),
+        "course_hippique": (("Carte parcours 2/7", "1/3  banque Joueur"), "Partie finie!"),
+        "jockey": (("Course 1/3: paris", "Pari: < gagnant >"), "Partie finie!"),
     },
     "de": {
         "jumpy_jack": (

@@ -1,21 +1,36 @@
 """Every word in the table's language: the scripted games played in French and German, their
-LCD, OLED and pages read after each event, and no English left where the table says it itself.
+LCD and OLED read after each event (with the pages' joining over them), every page (home,
+join, host, each player's, the scoreboard) read every few events, and no English left.
 
-The words looked for are those put into the table's language so far (the Jockey move line and
-card labels, card ranks, decimal points); a word of English found here is a regression.
+Two nets: the forms put into the table's language one by one (the Jockey move line, card
+labels and ranks, decimal points), and any word of the English catalogs that neither the
+French nor the German catalog uses (a sentence left out of a catalog, or written in the code).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
-from companion.render.language import speaking
-from companion.web.fragments import private_html, public_html
-from companion.web.state import private_state, public_state
-from tests.golden.test_golden import _read, played
+from companion.daemon.loop import Daemon
+from companion.daemon.outputs import Panel
+from companion.daemon.table import TableController
+from companion.render.language import card_label, speaking
+from companion.session.session import Session
+from companion.web.hub import Hub
+from companion.web.inputs import PageRefusal
+from companion.web.joins import Joins
+from companion.web.pages import home_page, host_page, join_page, play_page, scoreboard_page
+from companion.web.seats import HOST, SeatBook
+from companion.web.side import TableSide
+from tests.golden.test_golden import EVENTS, _read, played
 
 #: English the French and German tables must never show, with what it is.
 ENGLISH = {
@@ -26,8 +41,9 @@ ENGLISH = {
 }
 #: The French king is the roi: an English K is English there (German keeps its König).
 FRENCH = {"a king": re.compile(r"(?<![\w+-])K[♠♥♦♣]")}
-#: Pages are read every this many events (and at the end): a whole game's worth of them.
-PAGES_EVERY = 10
+#: Every page is read every this many events (and at the end): some twenty times a game;
+#: the LCD and OLED after every event.
+PAGES_EVERY = 40
 
 SCRIPTS = {script["name"]: script for script in _read("table_scripts.jsonl.gz")}
 
@@ -38,49 +54,185 @@ def english_in(text: str, language: str) -> list[str]:
     return [f"{kind}: {m.group(0)!r}" for kind, rx in checks.items() if (m := rx.search(text))]
 
 
-def shown(table: Any, pages: bool) -> str:
-    """Everything the table shows now: LCD and OLED, and its pages when asked."""
-    screen = table.screen()
-    parts = [*screen.lcd, *screen.oled.lines]
-    if pages:
-        session = table.ctx.session
-        if session.table is not None:
-            public = public_state(session)
-            parts.append(public_html(public))
-            for player in session.view().players:
-                parts.append(private_html(player, private_state(session, player), public))
-    return "\n".join(parts)
+LOCALE = Path(__file__).resolve().parents[2] / "companion" / "locale"
+#: Words of the English catalogs that are never a sign of English on a French or German page.
+NOT_ENGLISH = frozenset({"companion", "jumpy", "jack", "course", "hippique", "jockey", "anna"})
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(re.sub(r"\{[^}]*\}", " ", text))}
+
+
+@functools.cache
+def catalog_english(language: str) -> frozenset[str]:
+    """The words of the English sentences that ``language``'s catalogs never use."""
+    english: set[str] = set()
+    theirs: set[str] = set()
+    for path in LOCALE.glob(f"{language}/LC_MESSAGES/*.po"):
+        with path.open("rb") as handle:
+            for message in read_po(handle):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                said = message.string if isinstance(message.string, tuple) else (message.string,)
+                for text in ids:
+                    english |= _words(text)
+                for text in said:
+                    theirs |= _words(text or "")
+    return frozenset(english - theirs - NOT_ENGLISH)
+
+
+_HIDDEN = re.compile(r"<(script|style)\b.*?</\1>", re.S)
+_READ_ATTRIBUTES = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
+
+
+def readable(html: str) -> str:
+    """What a reader of a page sees or hears: its text and its labels, without markup."""
+    html = _HIDDEN.sub(" ", html)
+    labels = " ".join(_READ_ATTRIBUTES.findall(html))
+    said = unescape(re.sub(r"<[^>]+>", " ", html) + " " + labels)
+    return re.sub(r"https?://\S+", " ", said)  # an address is no word
+
+
+def english_words(text: str, language: str, names: frozenset[str]) -> list[str]:
+    """The English catalogs' words in ``text`` that ``language`` never uses (not names)."""
+    english = catalog_english(language)
+    return sorted(w for w in _words(text) - {n.lower() for n in names} if w in english)
+
+
+class Shown:
+    """A scripted table with its pages' side: the words of every screen and page."""
+
+    def __init__(self, script: dict[str, Any], language: str) -> None:
+        self.script = script
+        now = [0.0]
+        self.now = now
+        names = script["names"]
+        self.table = TableController(
+            Session.in_memory(), player_names=names, clock=lambda: now[0], language=language
+        )
+        daemon = Daemon(self.table, Panel(), [], _Quiet(), clock=lambda: now[0])
+        self.seats = SeatBook(None)
+        self.side = TableSide(
+            daemon, self.table, self.seats, Joins(lambda: now[0]), Hub(), "10.0.0.2:8080"
+        )
+        self.names = frozenset(names)
+
+    def steps(self) -> Iterator[int]:
+        """Play the script; yield after each event (its number)."""
+        for number, step in enumerate(self.script["steps"]):
+            data = dict(step)
+            name = data.pop("event")
+            if name == "tick":
+                self.now[0] += data["seconds"]
+                self.table.tick(self.now[0])
+                continue
+            self.table.handle(EVENTS[name](**data))
+            self._seat_everyone()
+            yield number
+
+    def _seat_everyone(self) -> None:
+        """Every player of the game on (and the host) has a phone."""
+        session = self.table.session
+        self.side.refresh()
+        if session.table is None:
+            return
+        taken = self.seats.taken()
+        for seat in (*session.table.start.players, HOST):
+            if seat not in taken:
+                self.seats.issue(seat)
+        self.side.refresh()
+
+    def screens(self) -> str:
+        """The LCD and OLED as the table shows them (with the pages' joining over them)."""
+        screen, _key = self.side.overlay(self.table.screen())
+        return "\n".join([*screen.lcd, *screen.oled.lines])
+
+    def pages(self) -> str:
+        """Every page as a reader sees it now: home, join, host, each player's, scoreboard."""
+        snap = self.side.drawn()
+        players = self.side.joinable()
+        with speaking(self.side.language):
+            html = [
+                home_page(),
+                join_page(players, self.seats.taken(), host=False),
+                join_page(players, self.seats.taken(), host=True),
+                host_page(snap.public, snap.host),
+                scoreboard_page(snap.public),
+                *(play_page(snap.public, private) for private in snap.private.values()),
+            ]
+        return "\n".join(readable(page) for page in html)
+
+
+class _Quiet:
+    ping_every = None
+
+    def ready(self, status: str = "ready") -> None: ...
+
+    def alive(self) -> None: ...
+
+    def stopping(self) -> None: ...
 
 
 def test_the_checks_catch_the_english_they_look_for() -> None:
     english = "red +7: red 0 to 7. Q♠ K♥ 19.7 % blue +10 moved nothing"
     assert len(english_in(english, "fr")) == 5
-    assert english_in("rouge +7 : rouge de 0 à 7. D♠ R♥ 19,7 % No.2 +15 10♥", "fr") == []
+    assert english_in("rouge +7: rouge de 0 à 7. D♠ R♥ 19,7 % No.2 +15 10♥", "fr") == []
     assert english_in("rot +7: rot von 0 bis 7. D♠ K♥ 19,7 % A♣", "de") == []
+
+
+def test_the_catalog_net_catches_english_and_passes_the_tables_words() -> None:
+    assert english_words("Seal my prediction. Anna", "fr", frozenset({"Anna"})) == [
+        "prediction",
+        "seal",
+    ]
+    assert english_words("Sceller mon pronostic: Anna", "fr", frozenset({"Anna"})) == []
+    assert english_words("Tipp versiegeln. Start", "de", frozenset()) == []
+    assert "phone" in catalog_english("fr") and "phone" in catalog_english("de")
 
 
 @pytest.mark.parametrize("language", ["fr", "de"])
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_a_scripted_game_shows_no_english_in_french_and_german(name: str, language: str) -> None:
     found: dict[str, str] = {}
-    with speaking(language):
-        table = None
-        for number, (table, _cues) in enumerate(played(SCRIPTS[name], language)):
-            text = shown(table, number % PAGES_EVERY == 0)
-            for said in english_in(text, language):
-                found.setdefault(said, text)
-        assert table is not None
-        text = shown(table, True)  # the pages at the end of the game
+
+    def check(text: str) -> None:
         for said in english_in(text, language):
             found.setdefault(said, text)
-    assert not found, next(iter(found.items()))
+        for word in english_words(text, language, shown_.names):
+            found.setdefault(f"an English word: {word!r}", text)
+
+    shown_ = Shown(SCRIPTS[name], language)
+    with speaking(language):
+        for number in shown_.steps():
+            check(shown_.screens())
+            if number % PAGES_EVERY == 0:
+                check(shown_.pages())
+        check(shown_.pages())  # the pages at the end of the game
+    assert not found, "\n".join([*found, "", next(iter(found.values()))])
 
 
-@pytest.mark.parametrize(("language", "turn"), [("fr", "À jouer : "), ("de", "Am Zug: ")])
+@pytest.mark.parametrize(("language", "turn"), [("fr", "À jouer: "), ("de", "Am Zug: ")])
 def test_after_a_jockey_card_the_lcd_says_whose_turn_it_is_not_who_comes_later(
     language: str, turn: str
 ) -> None:
     with speaking(language):
         tops = {table.screen().lcd[0] for table, _ in played(SCRIPTS["jockey-short-11"], language)}
     assert any(top.startswith(turn) for top in tops)
-    assert not any(top.startswith(("Puis : ", "Dann: ")) for top in tops)
+    assert not any(top.startswith(("Puis: ", "Dann: ")) for top in tops)
+
+
+@pytest.mark.parametrize(
+    ("language", "lead", "chase", "played"),
+    [
+        ("fr", "rouge en tête x3", "marron chasse +50", "Toutes les cartes jaune +7 sont jouées."),
+        ("de", "rot Führung x3", "braun Jagd +50", "Alle gelb +7 sind gespielt."),
+    ],
+)
+def test_jockey_cards_and_their_refusals_are_said_in_the_tables_language(
+    language: str, lead: str, chase: str, played: str
+) -> None:
+    with speaking(language):
+        assert card_label("red lead x3") == lead
+        assert card_label("brown chase +50") == chase
+        refusal = PageRefusal("card_played_twice", "Every {label} was played.", label="yellow +7")
+        assert refusal.said() == played

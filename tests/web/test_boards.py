@@ -12,7 +12,7 @@ import pytest
 
 from companion.games.jockey import HORSES
 from companion.games.jumpy_jack import HorseState, JumpyJackBoard
-from companion.render.language import speaking, word
+from companion.render.language import figure, speaking, word
 from companion.session import autoplay
 from companion.session.log import BetEntry
 from companion.session.session import Session
@@ -104,7 +104,7 @@ def label_boxes(svg: str) -> list[tuple[str, int]]:
 def test_no_two_chart_labels_overlap(ends: dict[str, tuple[int, int]]) -> None:
     svg = chart_svg(tuple(Series(p, points) for p, points in ends.items()), "chips")
     labels = label_boxes(svg)
-    assert sorted(w for w, _ in labels) == sorted(f"{p} {v[-1]}" for p, v in ends.items())
+    assert sorted(w for w, _ in labels) == sorted(f"{p} {figure(v[-1])}" for p, v in ends.items())
     heights = sorted(y for _, y in labels)
     assert all(b - a >= LABEL_HEIGHT for a, b in itertools.pairwise(heights))
     assert heights[0] > PAD and heights[-1] <= HEIGHT - PAD  # inside the plot, under the unit
@@ -120,7 +120,7 @@ def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
     ("language", "line"),
     [
         ("en", r"(?P<c>\w+) \+\d+: (?P=c) \d+ to \d+\."),
-        ("fr", r"(?P<c>\w+) \+\d+ : (?P=c) de \d+ à \d+\."),
+        ("fr", r"(?P<c>\w+) \+\d+: (?P=c) de \d+ à \d+\."),
         ("de", r"(?P<c>\w+) \+\d+: (?P=c) von \d+ bis \d+\."),
     ],
 )
@@ -156,7 +156,7 @@ def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
                 )
             )
     assert said == [
-        ["A scellé : Anna ✓"],
-        ["Ont scellé : Anna, Bob ✓"],
-        ["Ont scellé : Anna, Bob, Chloé ✓"],
+        ["A scellé: Anna ✓"],
+        ["Ont scellé: Anna, Bob ✓"],
+        ["Ont scellé: Anna, Bob, Chloé ✓"],
     ]

@@ -85,7 +85,7 @@ def test_without_hand_tracking_a_jockey_card_is_tapped_by_its_kind() -> None:
     assert "red+7" not in picker(page_of(session, "Anna"), "play_card")
     with pytest.raises(PageRefusal) as refused:
         seat_entry(seat_request("Anna", {"type": "play_card", "card": "red+7"}), session)
-    assert refused.value.sentence == "Every red +7 was played."
+    assert refused.value.said() == "Every red +7 was played."
     outcome = session.submit(
         seat_entry(seat_request("Anna", {"type": "play_card", "card": "x"}), session)
     )

@@ -315,7 +315,7 @@ EVENING = [
      + " · ".join(f"{p} {n}" for p, n in JUMPY_SCORES.items())],
     ["Course hippique: won by Anna, Bob, Chloé — chips: Anna +0 · Bob +0 · Chloé +0"],
     ["Jockey: won by Chloé — balance: "
-     + " · ".join(f"{p} {n}" for p, n in BALANCES.items())],
+     + " · ".join(f"{p} {n:,}" for p, n in BALANCES.items())],
 ]  # fmt: skip
 #: The same on the LCD, the page after the Jockey game's first (Chloé's name shortened so the
 #: figures fit).

@@ -20,7 +20,7 @@ from companion.web.side import TableSide
 from tests.web.test_page_languages import Quiet
 
 #: "End evening" and its second push's question, as each language shows them.
-WORDS = {"en": ("End evening", "sure?"), "fr": ("Finir soirée", "sûr ?"),
+WORDS = {"en": ("End evening", "sure?"), "fr": ("Finir soirée", "sûr?"),
          "de": ("Abend beenden", "echt?")}  # fmt: skip
 
 

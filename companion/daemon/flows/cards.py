@@ -13,11 +13,12 @@ from __future__ import annotations
 from companion.games.cards import Card
 from companion.games.errors import Refusal
 from companion.games.jockey import Deck
+from companion.games.text import N_
 
 JOCKEY_PREFIX = "jockey:"
 
 #: What the table sees when the reader reads a tag that is no enrolled card.
-UNKNOWN_CARD = "Unknown card: enroll it, then scan it again."
+UNKNOWN_CARD = N_("Unknown card: enroll it, then scan it again.")
 
 
 def playing_card(name: str) -> str | None:

@@ -264,7 +264,7 @@ class CardGameFlow(GameFlow):
     def on_card(self, view: View, name: str | None) -> Reply:
         """Refuse an unknown tag or another deck's card, else play the card."""
         if name is None:
-            return refused(UNKNOWN_CARD)
+            return refused(_(UNKNOWN_CARD))
         card = self.card(name)
         if card is None:
             return refused(_(self.NOT_OUR_CARD))

@@ -15,7 +15,7 @@ from companion.games.course_hippique import (
     RaceChances,
 )
 from companion.games.errors import Refusal
-from companion.render.language import current, percent, word
+from companion.render.language import current, figure, percent, word
 from companion.render.leds import SUIT_COLOURS as LED_COLOURS
 from companion.render.text import rank_letter
 from companion.session.session import Session
@@ -95,16 +95,17 @@ def board_html(state: Public) -> str:
     odds = _odds({s.letter: v for s, v in board.odds.items()}, chances_of(state))
     info = t("Croupier: {croupier} · largest stake: {stake} · cards left: {left}").format(
         croupier=board.croupier,
-        stake=NOT_SET if board.max_bet is None else board.max_bet,
+        stake=NOT_SET if board.max_bet is None else figure(board.max_bet),
         left=board.cards_left,
     )
     info = f"<p>{e(info)}</p>"
-    balances = grid((t("player"), t("chips")), board.balances.items(), "scores")
+    chips = ((p, figure(v)) for p, v in board.balances.items())
+    balances = grid((t("player"), t("chips")), chips, "scores")
     bets = board.bets
     reveal = (
         grid(
             (t("player"), t("horse"), t("stake")),
-            ((b.player, _suit(b.horse.letter), b.stake) for b in bets),
+            ((b.player, _suit(b.horse.letter), figure(b.stake)) for b in bets),
             "reveal",
         )
         if bets
@@ -150,12 +151,12 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     view, board = state.view, state.board
     if not isinstance(board, CourseHippiqueBoard) or not isinstance(details, CourseHippiquePrivate):
         return ""
-    balance = t("Your chips: {chips}").format(chips=details.balance)
+    balance = t("Your chips: {chips}").format(chips=figure(details.balance))
     parts = [f'<p class="secret">{e(balance)}</p>']
     bet = details.bet
     if bet:
         said = t("Your bet: {stake} on {horse}").format(
-            stake=bet.stake, horse=_suit(bet.horse.letter)
+            stake=figure(bet.stake), horse=_suit(bet.horse.letter)
         )
         colour = dot(SUIT_COLOURS.get(bet.horse.letter, "grey"))
         parts.append(f'<p class="secret sealed">{colour}{e(said)}</p>')

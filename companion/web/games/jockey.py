@@ -23,7 +23,7 @@ from companion.games.jockey import (
     JockeyOptions,
     JockeyPrivate,
 )
-from companion.render.language import card_label, current, say, word
+from companion.render.language import card_label, current, figure, say, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import Chip, card_picker, chips, e, entry_form, grid, lane, stepper
@@ -117,7 +117,7 @@ def board_html(state: Public) -> str:
     balances = grid(
         (t("player"), t("balance"), t("limit"), t("cards")),
         (
-            (p, b, board.limits.get(p, ""), board.hand_sizes.get(p, ""))
+            (p, figure(b), _figure(board.limits.get(p)), board.hand_sizes.get(p, ""))
             for p, b in board.balances.items()
         ),
         "scores",
@@ -129,19 +129,25 @@ def board_html(state: Public) -> str:
         settled = t("Race {number} settled").format(number=last.number)
         reveal = f'<div class="reveal"><h2>{e(settled)}</h2>' + grid(
             (t("player"), t("bet"), t("change")),
-            ((p.player, _bet_words(p.bet), p.change) for p in last.payouts),
+            ((p.player, _bet_words(p.bet), figure(p.change)) for p in last.payouts),
         )
         reveal += "</div>"
     return said + f'<div class="track">{lanes}</div>' + balances + reveal
+
+
+def _figure(value: object) -> str:
+    """A balance or a limit as the language writes it; nothing when there is none."""
+    return figure(value) if isinstance(value, int) else ""
 
 
 def _bet_words(bet: JockeyBet | None) -> str:
     if bet is None:
         return t("no bet")
     if len(bet.stakes) == len(bet.horses):
-        staked = ", ".join(f"{word(h)} {s}" for h, s in zip(bet.horses, bet.stakes, strict=True))
+        pairs = zip(bet.horses, bet.stakes, strict=True)
+        staked = ", ".join(f"{word(h)} {figure(s)}" for h, s in pairs)
     else:  # a double: two horses on one stake
-        staked = " + ".join(word(h) for h in bet.horses) + f" {bet.stakes[0]}"
+        staked = " + ".join(word(h) for h in bet.horses) + f" {figure(bet.stakes[0])}"
     return f"{word(bet.kind)} {staked}"
 
 
@@ -157,7 +163,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     deck = deck_of(state.options)
     balance = board.balances.get(player, "")
     said = t("Balance: {balance} · stake limit: {limit}").format(
-        balance=balance, limit=details.limit
+        balance=_figure(balance), limit=_figure(details.limit)
     )
     parts = [f'<p class="secret">{e(said)}</p>']
     bet = details.bet
@@ -259,13 +265,14 @@ def _played_copy(fields: dict[str, Any], sight: SeatSight) -> Any:
         return card  # a copy named in full, or no card of the deck: the engine judges it
     if board.hands:
         free = list(details.hand)
-        missing = ("card_not_in_hand", "That card is not in your hand.")
+        missing = PageRefusal("card_not_in_hand", "That card is not in your hand.")
     else:
         free = [c.id for c in deck.cards if c.id not in board.pile]
-        missing = ("card_played_twice", f"Every {label_of(deck, card)} was played.")
+        label = label_of(deck, card)
+        missing = PageRefusal("card_played_twice", "Every {label} was played.", label=label)
     copies = copies_of(deck, card, free, 1)
     if copies is None:
-        raise PageRefusal(*missing)
+        raise missing
     return copies[0]
 
 

@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from companion.render.language import _, speaking
+from companion.render.language import speaking
 from companion.web.inputs import PageRefusal, seat_request
 from companion.web.routes.common import answered, body, is_host, refusal, refused, seat_of, served
 from companion.web.seats import HOST
@@ -28,7 +28,7 @@ async def make_input(request: Request) -> Response:
         fields = seat_request(seat, data)
     except PageRefusal as error:
         with speaking(side.language):
-            return refusal(error.code, _(error.sentence))
+            return refusal(error.code, error.said())
     return answered(await side.seat_input(seat, game_id, fields))
 
 
