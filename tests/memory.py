@@ -18,16 +18,10 @@ from pathlib import Path
 MEMORY = Path("/dev/shm")
 
 
-def memory() -> Path | None:
-    """The tmpfs folder where this user may write, else None (the system's temporary folder,
-    as ``tempfile.mkdtemp(dir=...)`` takes it)."""
-    return MEMORY if MEMORY.is_dir() and os.access(MEMORY, os.W_OK) else None
-
-
 @contextmanager
 def memory_folder(fallback: Path, prefix: str) -> Iterator[Path]:
     """A fresh folder in memory, removed afterwards; ``fallback`` where there is no tmpfs."""
-    if memory() is None:
+    if not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK)):
         yield fallback
         return
     folder = Path(tempfile.mkdtemp(prefix=prefix, dir=MEMORY))

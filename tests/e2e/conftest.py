@@ -18,8 +18,6 @@ from typing import Any
 
 import pytest
 
-from tests.memory import memory
-
 #: The default build with short timers, so a test does not wait for a slow die. The strip and
 #: the card reader are on a fake Pico, so frames and scans cross a real serial line.
 FAST_CONFIG = """
@@ -239,9 +237,8 @@ class Child:
 
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[Callable[..., Child]]:
-    """Make children sharing one journal (a short socket folder: Unix paths are limited; in
-    memory where it can be, see tests/memory.py, the journal with it)."""
-    workdir = Path(tempfile.mkdtemp(prefix="cmp-", dir=memory()))
+    """Make children sharing one journal (a short socket folder: Unix paths are limited)."""
+    workdir = Path(tempfile.mkdtemp(prefix="cmp-"))
     config = tmp_path / "companion.toml"
     config.write_text(FAST_CONFIG)
     children: list[Child] = []
@@ -249,7 +246,7 @@ def daemon(tmp_path: Path) -> Iterator[Callable[..., Child]]:
     def make(*command: str, config_text: str | None = None) -> Child:
         if config_text is not None:
             config.write_text(config_text)
-        child = Child(workdir, workdir / "state", config, command)
+        child = Child(workdir, tmp_path / "state", config, command)
         children.append(child)
         return child
 

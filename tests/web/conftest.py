@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import FAST_CONFIG, Child
-from tests.memory import memory
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -82,7 +81,7 @@ class Table:
 
 @pytest.fixture(scope="module")
 def table() -> Iterator[Table]:
-    root = Path(tempfile.mkdtemp(prefix="cmpw-", dir=memory()))  # see tests/memory.py
+    root = Path(tempfile.mkdtemp(prefix="cmpw-"))
     made = Table(root)
     yield made
     made.close()
