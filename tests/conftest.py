@@ -1,9 +1,12 @@
-"""Before any test: the fixture game registered; the gettext catalogs compiled, as `make` does."""
+"""Before any test: the fixture game registered; the gettext catalogs compiled, as `make` does;
+bytecode kept in a cache outside the checkout."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,30 @@ os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.g
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+
+def _bytecode_cache() -> Path:
+    """Where this process, the xdist workers and every child a test starts (a daemon, a
+    command) keep bytecode: a folder mirroring the sources' paths, outside the checkout.
+
+    The environment may forbid writing bytecode beside the sources (PYTHONDONTWRITEBYTECODE);
+    without a cache each daemon and command a test starts compiled the package again, and each
+    worker its test modules. Python checks a cached file against its source's time and size,
+    as in ``__pycache__``, and writes it atomically, so concurrent processes share the folder.
+    A PYTHONPYCACHEPREFIX set by the user is kept.
+    """
+    folder = os.environ.get("PYTHONPYCACHEPREFIX")
+    if not folder:
+        home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        folder = os.path.join(home, "companion-tests", "bytecode")
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.pycache_prefix = folder
+    sys.dont_write_bytecode = False
+    return Path(folder)
+
+
+BYTECODE = _bytecode_cache()
+
 LOCALE = Path(__file__).resolve().parents[1] / "companion" / "locale"
 
 
@@ -30,3 +57,11 @@ def pytest_configure(config: pytest.Config) -> None:
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             with po.open("rb") as source, mo.open("wb") as target:
                 write_mo(target, read_po(source))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Drop the bytecode of sources under the temporary folder (copies a test made and removed):
+    kept, it would only grow the cache run after run."""
+    if not hasattr(config, "workerinput"):
+        temporary = Path(tempfile.gettempdir()).resolve()
+        shutil.rmtree(BYTECODE / temporary.relative_to(temporary.anchor), ignore_errors=True)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +21,7 @@ from companion.club.listener import Listener
 from companion.club.mqtt import client_for
 from companion.club.mqtt import persistent as persistence
 from companion.devices.config.sections import Broker, LeagueSection
+from tests.memory import memory_folder
 
 CLUB = "club"
 #: Reconnect delays of the tests' clients: a test does not wait for the production backoff.
@@ -41,20 +40,11 @@ def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = ""
     raise AssertionError(f"timed out waiting for {what or condition}")
 
 
-#: Where the club's tests keep their files: memory (tmpfs) where there is one. A process killed
-#: there leaves its files as on a disk; only the disk's flushes, slow on a busy machine, go.
-MEMORY = Path("/dev/shm")
-
-
 @pytest.fixture
 def tmp_path(tmp_path: Path) -> Iterator[Path]:
     """A fresh folder in memory (else pytest's own): journals, league, broker data."""
-    if not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK)):
-        yield tmp_path
-        return
-    folder = Path(tempfile.mkdtemp(prefix="club-", dir=MEMORY))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    with memory_folder(tmp_path, "club-") as folder:
+        yield folder
 
 
 @pytest.fixture

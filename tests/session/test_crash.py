@@ -12,6 +12,7 @@ from pathlib import Path
 
 from companion.session.autoplay import random_log
 from companion.session.log import dumps
+from tests.memory import memory_folder
 
 #: The child: open the journal (rebuilding the game), go on where the journal stands, and
 #: print "ack N" once input N is accepted, that is once it is committed to disk. It stops
@@ -99,14 +100,20 @@ def run_child(
 def test_killed_mid_game_every_acknowledged_input_survives_and_nothing_else(
     tmp_path: Path,
 ) -> None:
+    with memory_folder(tmp_path, "crash-") as folder:
+        killed_mid_game(folder)
+
+
+def killed_mid_game(folder: Path) -> None:
+    """Kill the child KILLS times at chosen moments, then let it finish (files in ``folder``)."""
     rng = random.Random(20240611)
     entries = random_log("jumpy_jack", random.Random(99), length=600, undo_rate=0.06)
     assert len(entries) == 600
     expected = [dumps(e) for e in entries]
-    log = tmp_path / "game.jsonl"
+    log = folder / "game.jsonl"
     log.write_text("".join(line + "\n" for line in expected), encoding="utf-8")
-    db = tmp_path / "journal.sqlite3"
-    errors = tmp_path / "stderr.txt"
+    db = folder / "journal.sqlite3"
+    errors = folder / "stderr.txt"
     acknowledged = 0  # how many inputs, from the first, the table has been told about
     for run in range(KILLS + 1):
         last = run == KILLS
