@@ -153,7 +153,7 @@ def test_the_text_layer_never_cuts_a_sentence_or_a_list() -> None:
         "Bartholomew's card"
     )
     assert text.spread_name("Chloé-Marie", ": bet", "max 10") == "Chloé-M.: bet max 10"
-    assert text.named("Jean-Baptiste Durand", "'s turn") == "Jean-Baptist.'s turn"
+    assert text.named("Jean-Baptiste Durand", "'s turn") == "Jean-B.'s turn"
     assert text.short("Player 12", 5) == "Pl.12"
     assert text.name_list(["Chloé-Marie", "Bartholomew", "Anna"]) == ("Chloé., Barth., Anna",)
     assert text.name_score_row([("Anna", 4), ("Annabelle", 2)], 13) == "Anna 4 Ann. 2"

@@ -422,7 +422,7 @@ def test_long_names_are_cut_so_every_refusal_fits_the_lcd() -> None:
     game = dealt(players=[long, "Bob", "Cy"])
     game.set_max_bet(5)
     sentence = refused(game, "croupier_cannot_bet", lambda: game.place_bet(long, S, 1)).sentence
-    assert sentence.startswith("Marie-Chris")
+    assert sentence.startswith("Marie-C.")
     refused(game, "unknown_player", lambda: game.place_bet("x" * 80, S, 1))
 
 

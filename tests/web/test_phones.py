@@ -327,8 +327,15 @@ EVENING_LCD = [
 ]
 
 
-def evening_table(phone: Phone) -> list[list[str]]:
-    """The evening's standings a page shows (opened, as a tap on it does), row by row."""
+def evening_table(phone: Phone, last: str = "Jockey:") -> list[list[str]]:
+    """The evening's standings a page shows (opened, as a tap on it does), row by row, once
+    the page has drawn the game whose line begins with ``last`` (a live update may still be on
+    its way when the LCD shows the evening)."""
+    phone.page.wait_for_function(
+        "last => [...document.querySelectorAll('details.evening')]"
+        ".some(d => d.textContent.includes(last))",
+        arg=last,
+    )
     shown = phone.page.locator("details.evening").evaluate(
         "d => { d.open = true; return d.innerText; }"
     )
