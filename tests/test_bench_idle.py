@@ -6,7 +6,7 @@ import os
 import threading
 import time
 
-from companion.benchmarks.daemon import _cpu_seconds
+from companion.benchmarks.daemon import _cpu_seconds, idle_cpu
 
 
 def test_the_cpu_of_a_sleeping_thread_is_counted_finer_than_a_clock_tick() -> None:
@@ -32,3 +32,20 @@ def test_the_cpu_of_a_sleeping_thread_is_counted_finer_than_a_clock_tick() -> No
         release.set()
         worker.join()
     assert 0.004 <= spent <= process_spent + 0.0005  # the kernel's own total for the process
+
+
+def test_the_idle_watch_begins_when_the_work_left_behind_is_done() -> None:
+    # Under a CPU share, work a start leaves behind (here: 0.2 s of CPU on a thread) would
+    # otherwise be counted as the idle cost.
+    def leftover_work() -> None:
+        end = time.thread_time() + 0.2
+        while time.thread_time() < end:
+            pass
+
+    worker = threading.Thread(target=leftover_work)
+    worker.start()
+    try:
+        assert idle_cpu(os.getpid(), 0.2) < 2.0
+        assert not worker.is_alive()
+    finally:
+        worker.join()

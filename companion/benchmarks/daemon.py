@@ -100,7 +100,6 @@ def _child_figures(idle_s: float) -> dict[str, Figure]:
             while not notify.recv(4096).startswith(b"READY=1"):
                 pass
             ready = time.perf_counter() - began
-            time.sleep(0.5)  # let start-up work settle before watching it idle
             idle = idle_cpu(child.pid, idle_s)
             rss = _rss_mb(child.pid)
         finally:
@@ -132,10 +131,24 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def idle_cpu(pid: int, seconds: float) -> float:
-    """The share of one core (%) process ``pid`` uses while left alone for ``seconds``."""
+    """The share of one core (%) process ``pid`` uses while left alone for ``seconds``, once
+    what it was doing has settled."""
+    settle(pid)
     before = _cpu_seconds(pid)
     time.sleep(seconds)
     return (_cpu_seconds(pid) - before) / seconds * 100
+
+
+def settle(pid: int, window_s: float = 0.5, busy: float = 0.01, limit_s: float = 30.0) -> None:
+    """Wait until process ``pid`` spends under ``busy`` of one core for ``window_s`` (at most
+    ``limit_s``): the work a start or a tap leaves behind ends within a fixed wait here, but
+    under a CPU share of 0.08 it runs twelve times longer, and would be counted as idle."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        before = _cpu_seconds(pid)
+        time.sleep(window_s)
+        if _cpu_seconds(pid) - before < busy * window_s:
+            return
 
 
 def _rss_mb(pid: int) -> float:

@@ -196,7 +196,6 @@ def run(quick: bool) -> dict[str, Figure]:
                     host.send("/api/host", {"do": "undo"})
                     for _ in range(SCOREBOARDS):
                         arrivals.get(timeout=10)
-                time.sleep(0.5)
                 idle = idle_cpu(child.process.pid, IDLE_QUICK_S if quick else IDLE_S)
                 rss = _rss_mb(child.process.pid)
             weights.update(heaviest_pages(child, host))
