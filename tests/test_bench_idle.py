@@ -1,51 +1,73 @@
-"""The benchmarks' idle figure counts every thread's CPU time to the nanosecond."""
+"""The benchmarks' idle figure counts every thread's CPU time to the nanosecond, once the
+process has settled."""
 
 from __future__ import annotations
 
-import os
-import threading
-import time
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from companion.benchmarks.daemon import _cpu_seconds, idle_cpu
+from companion.benchmarks.daemon import _cpu_seconds, idle_cpu, settle
+
+#: A process (alone: the test's own process may hold other tests' threads) whose second
+#: thread, started at the first line it reads, burns the seconds of CPU it is given, then
+#: sleeps.
+_CHILD = """
+import sys, threading, time
+burn = float(sys.argv[1])
+def work():
+    print("started", flush=True)
+    end = time.thread_time() + burn
+    while time.thread_time() < end:
+        pass
+    print("burnt", flush=True)
+    time.sleep(60)
+sys.stdin.readline()
+threading.Thread(target=work, daemon=True).start()
+time.sleep(60)
+"""
+
+
+@contextmanager
+def _burner(burn: float) -> Iterator[subprocess.Popen[str]]:
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(burn)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield child
+    finally:
+        child.kill()
+        child.wait(10)
+        for stream in (child.stdin, child.stdout):
+            if stream is not None:
+                stream.close()
 
 
 def test_the_cpu_of_a_sleeping_thread_is_counted_finer_than_a_clock_tick() -> None:
-    burnt, release = threading.Event(), threading.Event()
-
-    def burn_then_sleep() -> None:
-        end = time.thread_time() + 0.004  # less than half a 10 ms clock tick
-        while time.thread_time() < end:
-            pass
-        burnt.set()
-        release.wait(30)  # alive and asleep, as an idle daemon's threads are
-
-    time.sleep(0.05)  # a thread's counter is brought up to date when it sleeps: this one's too
-    before, process_before = _cpu_seconds(os.getpid()), time.process_time()
-    worker = threading.Thread(target=burn_then_sleep)
-    worker.start()
-    try:
-        assert burnt.wait(30)
-        time.sleep(0.05)  # the worker asleep, this thread too: both counters up to date
-        spent = _cpu_seconds(os.getpid()) - before
-        process_spent = time.process_time() - process_before
-    finally:
-        release.set()
-        worker.join()
-    assert 0.004 <= spent <= process_spent + 0.0005  # the kernel's own total for the process
+    with _burner(0.004) as child:  # less than half a 10 ms clock tick
+        assert child.stdin is not None and child.stdout is not None
+        settle(child.pid, window_s=0.05)  # its start is over, every thread asleep
+        before = _cpu_seconds(child.pid)
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == "started\n"
+        assert child.stdout.readline() == "burnt\n"
+        settle(child.pid, window_s=0.05)  # asleep again: each thread's counter up to date
+        spent = _cpu_seconds(child.pid) - before
+    assert 0.004 <= spent < 0.009  # the burn, a thread's start and a line read and written
 
 
 def test_the_idle_watch_begins_when_the_work_left_behind_is_done() -> None:
-    # Under a CPU share, work a start leaves behind (here: 0.2 s of CPU on a thread) would
+    # Under a CPU share, work a start leaves behind (here: 0.1 s of CPU on a thread) would
     # otherwise be counted as the idle cost.
-    def leftover_work() -> None:
-        end = time.thread_time() + 0.2
-        while time.thread_time() < end:
-            pass
-
-    worker = threading.Thread(target=leftover_work)
-    worker.start()
-    try:
-        assert idle_cpu(os.getpid(), 0.2) < 2.0
-        assert not worker.is_alive()
-    finally:
-        worker.join()
+    with _burner(0.1) as child:
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == "started\n"
+        assert idle_cpu(child.pid, 0.2) < 1.0
+        assert child.stdout.readline() == "burnt\n"
