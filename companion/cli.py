@@ -20,27 +20,44 @@ DESCRIPTION = (
 
 
 @functools.cache
+def _module_names() -> tuple[str, ...]:
+    """The command modules' names, not imported (listed once per process: a process that
+    later drops its privileges may no longer be able to list the folder)."""
+    return tuple(
+        info.name
+        for info in pkgutil.iter_modules(commands.__path__)
+        if not info.name.startswith("_")
+    )
+
+
+def _load(name: str) -> ModuleType:
+    return importlib.import_module(f"{commands.__name__}.{name}")
+
+
+@functools.cache
 def command_modules() -> tuple[ModuleType, ...]:
-    """Return every command module, sorted by command name (found once per process: a
-    process that later drops its privileges may no longer be able to list the folder).
+    """Return every command module, sorted by command name.
 
-    A command module defines NAME, HELP, configure(parser) and run(args) -> int.
+    A command module defines NAME, HELP, configure(parser) and run(args) -> int; its file is
+    named after its command (``check_config.py`` for ``check-config``).
     """
-    found = []
-    for info in pkgutil.iter_modules(commands.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
-        found.append(module)
-    return tuple(sorted(found, key=lambda m: str(m.NAME)))
+    return tuple(sorted(map(_load, _module_names()), key=lambda m: str(m.NAME)))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser with every discovered sub-command."""
+def named_command(argv: Sequence[str]) -> ModuleType | None:
+    """The module of the command ``argv`` starts with, loaded alone; None when it starts
+    with anything else (an option, a mistyped command, nothing)."""
+    if not argv or argv[0].replace("-", "_") not in _module_names() or "_" in argv[0]:
+        return None
+    return _load(argv[0].replace("-", "_"))
+
+
+def build_parser(modules: Sequence[ModuleType] | None = None) -> argparse.ArgumentParser:
+    """Build the argument parser with these sub-commands (by default, every one)."""
     parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in command_modules():
+    for module in command_modules() if modules is None else modules:
         child = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.configure(child)
         child.set_defaults(handler=module.run)
@@ -48,9 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the arguments and run the chosen command; return its exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Parse the arguments and run the chosen command; return its exit status.
+
+    A command named first is parsed by a parser that knows only it, so a command does not
+    wait for every other command's module to load; anything else gets the whole parser
+    (the list of commands, a mistyped command's error).
+    """
+    given = sys.argv[1:] if argv is None else list(argv)
+    command = named_command(given)
+    parser = build_parser(None if command is None else [command])
+    args = parser.parse_args(given)
     if getattr(args, "handler", None) is None:
         parser.print_help()
         return 0

@@ -6,8 +6,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from companion import __version__
-from companion.cli import main
+from companion.cli import build_parser, command_modules, main
 
 
 def test_version_is_printed(capsys) -> None:
@@ -73,3 +75,44 @@ def test_the_command_line_starts_without_loading_the_journal() -> None:
     loaded = set(out.stdout.split())
     assert {"companion.commands.export", "companion.commands.games"} <= loaded
     assert not {"companion.session", "companion.session.journal", "companion.session.log"} & loaded
+
+
+def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_each_command_run_by_its_name_parses_as_with_every_command_loaded(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `companion NAME` loads only NAME's module; its options, help and errors are the same.
+    whole = build_parser()
+    helps = {}
+    for action in whole._subparsers._group_actions:  # type: ignore[union-attr]
+        helps = {name: sub.format_help() for name, sub in action.choices.items()}
+    assert len(helps) == len(command_modules()) >= 10
+    for name, text in helps.items():
+        assert _help([name, "--help"], capsys) == text
+    for wrong in (["check-config", "--no-such-option"], ["odds", "--length", "9"]):
+        with pytest.raises(SystemExit):
+            whole.parse_args(wrong)
+        expected = capsys.readouterr().err
+        with pytest.raises(SystemExit):
+            main(wrong)
+        assert capsys.readouterr().err == expected
+    with pytest.raises(SystemExit):
+        main(["check_config"])  # a module's name is not a command
+    assert "invalid choice: 'check_config'" in capsys.readouterr().err
+
+
+def test_a_command_loads_no_other_commands_module() -> None:
+    probe = (
+        "import sys, companion.cli\n"
+        "try:\n    companion.cli.main(['games', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(*sorted(sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = {name for name in out.stdout.split() if name.startswith("companion.commands.")}
+    assert loaded == {"companion.commands.games", "companion.commands.export"}  # games uses export

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.benchmarks import Figure, compiled, percentile
 from companion.benchmarks._cgroup import joiner_from_env
-from companion.benchmarks.daemon import _cpu_seconds, _rss_mb
+from companion.benchmarks.daemon import IDLE_QUICK_S, IDLE_S, _rss_mb, idle_cpu
 from companion.games.registry import KINDS, part
 
 NAME = "web"
@@ -198,11 +198,7 @@ def run(quick: bool) -> dict[str, Figure]:
                     host.send("/api/host", {"do": "undo"})
                     for _ in range(SCOREBOARDS):
                         arrivals.get(timeout=10)
-                time.sleep(0.5)
-                idle_s = 2.0 if quick else 5.0
-                before = _cpu_seconds(child.process.pid)
-                time.sleep(idle_s)
-                idle = (_cpu_seconds(child.process.pid) - before) / idle_s * 100
+                idle = idle_cpu(child.process.pid, IDLE_QUICK_S if quick else IDLE_S)
                 rss = _rss_mb(child.process.pid)
             weights.update(heaviest_pages(child, host))
         finally:

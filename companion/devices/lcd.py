@@ -168,6 +168,9 @@ class CharacterLcd:
         #: Frames worked out before, by their rows and the slots they were worked out with
         #: (only those that needed no new slot: they depend on nothing else).
         self._frames: dict[tuple[tuple[str, ...], tuple[str | None, ...]], list[bytes]] = {}
+        #: Rows parsed before, each with every letter a slot could show kept (the LCD writer
+        #: sends a new screen row by row: each step's frame repeats all its rows but one).
+        self._parsed: dict[str, tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]] = {}
         # The glyphs the ROM lacks are loaded from the start; letters take slots as needed.
         for slot, char in enumerate(g for g in GLYPHS if g not in rom_codes(rom)):
             port.define_char(slot, _picture(char))
@@ -201,8 +204,7 @@ class CharacterLcd:
         known = self._frames.get(key)
         if known is not None:
             return list(known), list(self._slots)
-        codes_of = rom_codes(self.rom)
-        parsed = self._parse(rows, lambda c: c in codes_of or c in LETTERS)
+        parsed = [self._parsed_row(line) for line in rows]
         glyphs: dict[str, None] = {}
         letters: dict[str, None] = {}
         for *_, custom in parsed:
@@ -211,6 +213,7 @@ class CharacterLcd:
         chosen = [*glyphs, *letters][:SLOT_COUNT]
         if any(char in SPELLED for char in letters if char not in chosen):
             # "ä" left without a slot is spelled "ae", not folded to "a".
+            codes_of = rom_codes(self.rom)
             parsed = self._parse(rows, lambda c: c in codes_of or c in chosen)
         slots = list(self._slots)
         missing = [char for char in chosen if char not in slots]
@@ -240,6 +243,17 @@ class CharacterLcd:
                 self._frames.clear()
             self._frames[key] = codes
         return list(codes), slots
+
+    def _parsed_row(self, line: str) -> tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]:
+        """``line`` parsed with every letter that has a picture for a slot kept as it is."""
+        known = self._parsed.get(line)
+        if known is None:
+            codes_of = rom_codes(self.rom)
+            known = self._parse([line], lambda c: c in codes_of or c in LETTERS)[0]
+            if len(self._parsed) >= FRAMES_KEPT:
+                self._parsed.clear()
+            self._parsed[line] = known
+        return known
 
     def _parse(
         self, rows: Sequence[str], shown: Callable[[str], bool]

@@ -38,12 +38,41 @@ def lan_address() -> str:
         probe.close()
 
 
+#: How often the idle server wakes to renew the date its answers carry (uvicorn's own loop
+#: wakes ten times a second, which is most of what an idle table costs a small Pi).
+TICK_S = 1.0
+
+
 class Server(uvicorn.Server):
-    """uvicorn's server, with an event loop whose errors cannot flood the log."""
+    """uvicorn's server, with an event loop whose errors cannot flood the log, which sleeps
+    between its once-a-second chores and wakes at once when asked to stop."""
+
+    _loop: asyncio.AbstractEventLoop | None = None
+    _stop: asyncio.Event | None = None
 
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
         asyncio.get_running_loop().set_exception_handler(QuietLoop())
         await super().serve(sockets)
+
+    async def main_loop(self) -> None:
+        """Do uvicorn's chores (the date header, the exit check) once per tick; sleep between."""
+        self._stop = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        while not await self.on_tick(0):  # tick 0: uvicorn renews the date on every tenth
+            try:
+                await asyncio.wait_for(self._stop.wait(), TICK_S)
+            except TimeoutError:
+                pass
+
+    def exit(self) -> None:
+        """Ask the server to finish (from any thread); its loop wakes for it at once."""
+        self.should_exit = True
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            try:
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:  # the loop has closed: the server has finished already
+                pass
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
@@ -56,7 +85,7 @@ class WebServer:
     """The pages' server: its listening socket, its thread, the uvicorn server in it."""
 
     listener: socket.socket
-    server: uvicorn.Server
+    server: Server
     seats: SeatBook
     address: str
     thread: threading.Thread | None = None
@@ -75,7 +104,7 @@ class WebServer:
 
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the server to finish, wait for it, and close the seats' connection."""
-        self.server.should_exit = True
+        self.server.exit()
         if self.thread is not None:
             self.thread.join(timeout)
         self.listener.close()

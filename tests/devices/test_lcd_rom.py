@@ -159,3 +159,26 @@ def test_an_umlaut_left_without_a_slot_is_spelled_not_bared(
         "Bär böse Tür".ljust(20),  # both ROMs have the small ones
     ]
     assert not controller.clobbered
+
+
+def test_a_row_kept_while_the_rows_beside_it_change_reads_as_if_drawn_afresh(
+    glass: tuple[CharacterLcd, WatchedController],
+) -> None:
+    # The LCD writer sends a screen row by row, so a row stays while the rows beside it
+    # change: here it is spelled while they hold every slot, then gets its letters back.
+    lcd, controller = glass
+    steps = [
+        ["♠♥♦♣ é è à ô", "", "Würfel"],
+        ["♠♥♦♣ é è à ô", "Äpfel Öl", "Würfel"],
+        ["", "Äpfel Öl", "Würfel"],
+        ["", "Äpfel Öl", "Größe"],
+    ]
+    for step in steps:
+        lcd.show(step)
+        afresh = Pcf8574Bus(0x27, 20, 4, rom=lcd.rom)
+        with rplcd_on(afresh):
+            CharacterLcd.open(rom=lcd.rom).show(step)
+        assert controller.lines() == afresh.lcd.lines()
+        assert lcd.lines() == controller.lines()
+    assert not controller.clobbered
+    assert controller.lines()[1] == "Äpfel Öl".ljust(20)
