@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.daemon.flows.cards import JOCKEY_PREFIX, jockey_number, playing_card
 from companion.daemon.outputs import Panel
@@ -24,7 +24,6 @@ from companion.devices.config import Config
 from companion.devices.fake_pico import FakePico
 from companion.devices.gpio import ControlPanel
 from companion.devices.lcd import CharacterLcd
-from companion.devices.oled import Oled
 from companion.devices.pico import PicoButtons, PicoCardReader, PicoLink, PicoStrip
 from companion.devices.readers import FakeCardReader, reader_from_config
 from companion.devices.readers.base import Lookup
@@ -39,6 +38,10 @@ from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
 from companion.games.jockey import Deck, JockeyBoard, JockeyOptions, default_deck
 from companion.session.session import Session
+
+if TYPE_CHECKING:
+    from companion.devices.config.sections import OledSection
+    from companion.devices.oled import Oled
 
 log = logging.getLogger("companion.rig")
 
@@ -197,6 +200,20 @@ def simulated_lookup(uid: str) -> str | None:
     return CATALOGUE[number] if number < len(CATALOGUE) else None
 
 
+def _dummy_oled() -> Oled:
+    """An OLED in memory; its module (and PIL with it) is loaded only for a table that has one."""
+    from companion.devices.oled import Oled
+
+    return Oled.dummy()
+
+
+def _open_oled(section: OledSection) -> Oled:
+    """Open the OLED; its module (and PIL with it) is loaded only for a table that has one."""
+    from companion.devices.oled import Oled
+
+    return Oled.open(section.driver, section.port, section.address, section.rotate)
+
+
 def simulated_rig(config: Config, report: EventSink) -> Rig:
     """Build the fakes the simulator and the end-to-end tests drive: same classes, mock pins.
 
@@ -212,7 +229,7 @@ def simulated_rig(config: Config, report: EventSink) -> Rig:
     lcd = (
         CharacterLcd.fake(config.lcd.cols, config.lcd.rows, config.lcd.rom) if config.lcd else None
     )
-    oled = Oled.dummy() if config.oled else None
+    oled = _dummy_oled() if config.oled else None
     buzzer = MemoryBuzzer() if config.buzzer else None
     sim = Simulation(controls, lcd, oled, buzzer)
     panel = Panel(lcd=lcd, oled=oled, buzzer=buzzer, buses=bus_names(config))
@@ -287,7 +304,7 @@ def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Ri
         panel.lcd = ResilientTextDisplay(guard_lcd, lcd.cols, lcd.rows)
     if (oled := config.oled) is not None:
         guard_oled: Resilient[PixelDisplay] = Resilient(
-            "OLED", lambda: Oled.open(oled.driver, oled.port, oled.address, oled.rotate),
+            "OLED", lambda: _open_oled(oled),
             report=report,
         )  # fmt: skip
         guards.append(guard_oled)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import segno
-from PIL import Image, ImageDraw
+if TYPE_CHECKING:
+    from PIL import Image
+
+# segno and PIL are imported where a code is drawn: a table without an OLED starts without
+# them, and its first host page loads segno.
 
 #: Pixels per QR module on the OLED (a version-3 code with its quiet zone is 58 px high).
 OLED_MODULE = 2
@@ -18,6 +22,8 @@ def qr_svg(text: str) -> str:
 
     Kept once made: the host page is drawn again after every input, its code seldom changes.
     """
+    import segno
+
     code = segno.make(text, error="m", micro=False)
     out = io.BytesIO()
     code.save(out, kind="svg", scale=4, xmldecl=False, svgns=True, nl=False)
@@ -26,12 +32,16 @@ def qr_svg(text: str) -> str:
 
 def qr_rows(text: str) -> tuple[tuple[bool, ...], ...]:
     """Return ``text``'s QR code as rows of modules (True is dark), quiet zone included."""
+    import segno
+
     code = segno.make(text, error="l", micro=False)
     return tuple(tuple(bool(m) for m in row) for row in code.matrix_iter(scale=1, border=2))
 
 
 def oled_image(text: str, code: str, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """Return the OLED's join picture: ``text``'s QR code on the left, the join code beside it."""
+    from PIL import Image, ImageDraw
+
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
     modules = qr_rows(text)

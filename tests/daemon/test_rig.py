@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 from companion.daemon.rig import (
     CATALOGUE,
@@ -73,3 +75,26 @@ def test_the_simulated_lcd_shows_what_the_glass_of_its_rom_would_through_the_wri
         assert sim.lcd.lines() == glass
         rig.panel.goodbye()
         rig.close()
+
+
+def test_a_table_without_an_oled_starts_without_the_imaging_libraries() -> None:
+    """PIL and segno draw the OLED's pictures and join code: a table without one (or a
+    table whose host page is not open yet) does not wait for them to load."""
+    probe = (
+        "import sys\n"
+        "from companion.daemon.rig import simulated_rig\n"
+        "from companion.devices.config import parse_config\n"
+        "import companion.web.server\n"
+        "rig = simulated_rig(parse_config('[lcd]\\n[web]\\n'), lambda event: None)\n"
+        "loaded = sorted({name.split('.')[0] for name in sys.modules} & {'PIL', 'segno'})\n"
+        "rig.panel.goodbye()\n"
+        "rig.close()\n"
+        "print(*loaded)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == []
+    with_oled = probe.replace("[lcd]", "[oled]")
+    out = subprocess.run(
+        [sys.executable, "-c", with_oled], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["PIL"]
