@@ -5,6 +5,8 @@ opens the slave (``FakePico.path``). It runs firmware/app.py, protocol.py, strip
 cards.py and buttons.py from the source checkout, records the LEDs it shows, can be given card
 scans and button presses, and can be unplugged (the pty closes, as a USB unplug) and plugged
 back. With ``link``, a symlink at that path follows the current pty, like /dev/serial/by-id/.
+With ``manual_clock``, time stands still for the firmware until ``advance`` moves it on, so a
+test decides exactly when a move steps, a button settles or a card is lifted.
 
 Run ``python -m companion.devices.fake_pico [--link PATH]``: it prints the path to open, then
 reads commands on standard input: ``card UID``, ``press NAME``, ``unplug``, ``plug``,
@@ -83,10 +85,6 @@ class RecordingStrip:
         self.history.append(self.shown)
 
 
-def _now_ms() -> int:
-    return int(time.monotonic() * 1000)
-
-
 class FakePico:
     """A Pico speaking the protocol on a pty, with the firmware's own logic.
 
@@ -94,7 +92,8 @@ class FakePico:
     makes it behave like a Pico left at the REPL or hung (it echoes what it gets and never
     answers; the attribute can be changed at any time); ``banner`` prints MicroPython's start-up
     text before the firmware's BOOT line; ``renamed`` makes a faulty firmware that sends some
-    messages under another name (``{"PONG": "ACK"}`` answers a PING with an ACK).
+    messages under another name (``{"PONG": "ACK"}`` answers a PING with an ACK);
+    ``manual_clock`` stops the firmware's clock until ``advance`` moves it on.
     """
 
     def __init__(
@@ -109,6 +108,7 @@ class FakePico:
         answer: bool = True,
         banner: bool = True,
         renamed: Mapping[str, str] | None = None,
+        manual_clock: bool = False,
     ) -> None:
         self._app = firmware_module("app")
         self._protocol = firmware_module("protocol")
@@ -126,6 +126,7 @@ class FakePico:
         self.banner = banner
         self.renamed = dict(renamed or {})
         self.received: deque[bytes] = deque(maxlen=5000)
+        self._manual_ms: int | None = 0 if manual_clock else None
         self.plugs = 0
         self._lock = threading.RLock()
         self._corrupt = 0
@@ -210,7 +211,7 @@ class FakePico:
     def scan(self, uid: str, hold_s: float = 0.3) -> None:
         """Hold a tag with ``uid`` (hex) on the reader for ``hold_s`` seconds."""
         with self._lock:
-            self._card = (uid.upper(), _now_ms() + int(hold_s * 1000))
+            self._card = (uid.upper(), self._now_ms() + int(hold_s * 1000))
         self._wake()
 
     def press(self, name: str, hold_s: float = 0.1) -> None:
@@ -218,8 +219,21 @@ class FakePico:
         if name not in self.buttons:
             raise KeyError(f"the fake Pico has no button {name!r} (it has {self.buttons})")
         with self._lock:
-            self._presses[name] = _now_ms() + int(hold_s * 1000)
+            self._presses[name] = self._now_ms() + int(hold_s * 1000)
         self._wake()
+
+    def advance(self, seconds: float) -> None:
+        """Move a manual clock on by ``seconds``, running the firmware at every millisecond on
+        the way (a Pico's loop runs far more often); return once it has run at the new time.
+
+        Raises RuntimeError for a fake Pico made without ``manual_clock``.
+        """
+        if self._manual_ms is None:
+            raise RuntimeError("advance() needs a fake Pico made with manual_clock=True")
+        with self._lock:
+            for _ in range(round(seconds * 1000)):
+                self._manual_ms += 1
+                self._step(b"")
 
     def emit(self, data: bytes, timeout: float = 5.0) -> None:
         """Send raw bytes to the Pi as if the Pico had written them (noise, stray prints).
@@ -320,15 +334,21 @@ class FakePico:
             firmware.send = lambda name, values: send(renamed.get(name, name), values)
         return firmware
 
+    def _now_ms(self) -> int:
+        """The firmware's clock: milliseconds of the manual clock, or of time.monotonic()."""
+        if self._manual_ms is not None:
+            return self._manual_ms
+        return int(time.monotonic() * 1000)
+
     def _read_uid(self) -> str | None:
         with self._lock:
-            if self._card is not None and _now_ms() < self._card[1]:
+            if self._card is not None and self._now_ms() < self._card[1]:
                 return self._card[0]
             self._card = None
             return None
 
     def _read_buttons(self) -> list[bool]:
-        now = _now_ms()
+        now = self._now_ms()
         with self._lock:
             return [self._presses.get(name, 0) > now for name in self.buttons]
 
@@ -374,7 +394,7 @@ class FakePico:
         firmware = self._firmware
         if not self.answer:
             return IDLE_POLL_S
-        now = time.monotonic() * 1000
+        now = self._now_ms()
         due: list[float] = [now + IDLE_POLL_S * 1000]
         track = firmware.track
         if track.move is not None:
@@ -397,11 +417,11 @@ class FakePico:
                 at = data.index(b"\n") // 3
                 data = data[:at] + (b"#" if data[at : at + 1] != b"#" else b"%") + data[at + 1 :]
             if self.answer:
-                firmware.receive(data, _now_ms())
+                firmware.receive(data, self._now_ms())
             else:
                 self._write(data.replace(b"\n", b"\r\n"))
         if self.answer:
-            firmware.poll(_now_ms())
+            firmware.poll(self._now_ms())
             if firmware.leaving:
                 self.answer = False
 
