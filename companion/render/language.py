@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale
-from babel.numbers import format_decimal
+from babel.numbers import NumberPattern, format_decimal
 
 from companion.games.text import N_, Message, fits_display, short
 
@@ -147,21 +147,29 @@ def _locale(language: str) -> Locale:
     return Locale.parse(language)
 
 
+@cache
+def _pattern(language: str, kind: str, digits: int) -> NumberPattern:
+    """The ``kind`` ("decimal" or "percent") number pattern of ``language`` with ``digits``
+    decimals: looked up in the locale's data and copied once, then shared (never changed)."""
+    locale = _locale(language)
+    formats = locale.percent_formats if kind == "percent" else locale.decimal_formats
+    pattern: NumberPattern = copy.copy(formats[None])
+    pattern.frac_prec = (digits, digits)
+    return pattern
+
+
 def percent(fraction: float, digits: int = 1) -> str:
     """Return ``fraction`` as a percentage the table's language writes it, with ``digits``
     decimals: ``19.7%`` in English, ``19,7 %`` in French and German (a no-break space)."""
-    locale = _locale(current())
-    pattern = copy.copy(locale.percent_formats[None])
-    pattern.frac_prec = (digits, digits)
-    return str(pattern.apply(fraction, locale))
+    language = current()
+    return str(_pattern(language, "percent", digits).apply(fraction, _locale(language)))
 
 
 def decimal(number: float, digits: int = 1) -> str:
     """Return ``number`` with ``digits`` decimals as the table's language writes it (``4,5``)."""
-    locale = _locale(current())
-    pattern = copy.copy(locale.decimal_formats[None])
-    pattern.frac_prec = (digits, digits)
-    return str(pattern.apply(number, locale, group_separator=False))
+    language = current()
+    pattern = _pattern(language, "decimal", digits)
+    return str(pattern.apply(number, _locale(language), group_separator=False))
 
 
 #: The printed Jockey cards with a word beside their colour: the label's form, the template.

@@ -102,9 +102,12 @@ class Board:
     #: path_table[p * 7 + d]: the move of a horse on square p with die d, None if impossible.
     path_table: tuple[PathEntry | None, ...] = field(init=False, compare=False, repr=False)
     _index: Mapping[str, int] = field(init=False, compare=False, repr=False)
+    #: The hurdle on each hurdle square (``hurdle_at`` is asked for every horse of a position).
+    _hurdles: Mapping[int, Hurdle] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._validate()
+        object.__setattr__(self, "_hurdles", {self.square_of(h): h for h in Hurdle})
         capacity = [2] * self.squares
         capacity[0] = UNLIMITED
         capacity[self.stop] = 1
@@ -208,10 +211,7 @@ class Board:
 
     def hurdle_at(self, square: int) -> Hurdle | None:
         """Return the hurdle on ``square``, or None for an ordinary square."""
-        for hurdle in Hurdle:
-            if self.square_of(hurdle) == square:
-                return hurdle
-        return None
+        return self._hurdles.get(square)
 
     # -- internals ------------------------------------------------------------------------
 
