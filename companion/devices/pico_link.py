@@ -73,6 +73,7 @@ class PicoLink:
     the port with a growing delay (``backoff_s``: first, longest), and after every handshake
     the devices' restore functions send their state again (brightness, frame, card window).
     DeviceStatus events about the link go to every sink registered with ``add_sink``.
+    ``clock`` (seconds, monotonic) times the replies and the handshake on the link's thread.
     """
 
     def __init__(
@@ -86,6 +87,7 @@ class PicoLink:
         retries: int = 3,
         backoff_s: tuple[float, float] = (0.25, 5.0),
         device: str = "pico",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.port = port
         self.baudrate = baudrate
@@ -98,6 +100,7 @@ class PicoLink:
         self.status: DeviceStatus | None = None
         self.needs_reader = False
         self._opener = opener
+        self._clock = clock
         self._reply_timeout = reply_timeout_s
         self._handshake_timeout = handshake_timeout_s
         self._retries = retries
@@ -313,13 +316,13 @@ class PicoLink:
                 more = in_flight is None and bool(self._outbox)
             if fresh is not None:
                 self._transmit(port, fresh)
-            if in_flight is not None and time.monotonic() - in_flight.sent_at > self._reply_timeout:
+            if in_flight is not None and self._clock() - in_flight.sent_at > self._reply_timeout:
                 self._retry(port, in_flight, "no reply")
             timeout: float | None = None
             if more:
                 timeout = 0.0
             elif in_flight is not None:
-                timeout = max(0.0, in_flight.sent_at + self._reply_timeout - time.monotonic())
+                timeout = max(0.0, in_flight.sent_at + self._reply_timeout - self._clock())
             try:
                 for line in splitter.feed(self._receive(port, timeout)):
                     self._on_line(port, line)
@@ -377,7 +380,7 @@ class PicoLink:
     def _transmit(self, port: PicoPort, request: Request) -> None:
         request.seq = self._next_seq()
         request.attempts += 1
-        request.sent_at = time.monotonic()
+        request.sent_at = self._clock()
         line = self.codec.encode(request.seq, request.name, **request.fields)
         port.write(line)
         self.stats.lines_sent += 1
@@ -471,8 +474,8 @@ class PicoLink:
     def _handshake(self, port: PicoPort, splitter: LineSplitter) -> None:
         seq = self._next_seq()
         port.write(b"\n" + self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
-        deadline = time.monotonic() + self._handshake_timeout
-        while (left := deadline - time.monotonic()) > 0 and not self._stop.is_set():
+        deadline = self._clock() + self._handshake_timeout
+        while (left := deadline - self._clock()) > 0 and not self._stop.is_set():
             for line in splitter.feed(self._receive(port, left)):
                 if line in (b"", b"\r"):
                     continue
