@@ -316,20 +316,34 @@ class PicoLink:
                 more = in_flight is None and bool(self._outbox)
             if fresh is not None:
                 self._transmit(port, fresh)
-            if in_flight is not None and self._clock() - in_flight.sent_at > self._reply_timeout:
-                self._retry(port, in_flight, "no reply")
+            if in_flight is not None and self._overdue(in_flight):
+                # The thread may have been held up past the timeout (a busy Pi) while the
+                # reply came: read what waits before resending, or the Pico does it twice.
+                self._take(port, splitter, self._read_waiting(port))
+                if self._overdue(in_flight):
+                    self._retry(port, in_flight, "no reply")
             timeout: float | None = None
             if more:
                 timeout = 0.0
             elif in_flight is not None:
                 timeout = max(0.0, in_flight.sent_at + self._reply_timeout - self._clock())
-            try:
-                for line in splitter.feed(self._receive(port, timeout)):
-                    self._on_line(port, line)
-            except _Rehandshake:
-                log.info("Pico on %s restarted; shaking hands again", self.port)
-                self._ready.clear()
-                self._handshake(port, splitter)
+            self._take(port, splitter, self._receive(port, timeout))
+
+    def _overdue(self, request: Request) -> bool:
+        """Whether ``request`` is still unanswered after the reply timeout."""
+        with self._lock:
+            waiting = self._in_flight is request
+        return waiting and self._clock() - request.sent_at > self._reply_timeout
+
+    def _take(self, port: PicoPort, splitter: LineSplitter, data: bytes) -> None:
+        """Handle the complete lines in ``data``; shake hands again if the Pico restarted."""
+        try:
+            for line in splitter.feed(data):
+                self._on_line(port, line)
+        except _Rehandshake:
+            log.info("Pico on %s restarted; shaking hands again", self.port)
+            self._ready.clear()
+            self._handshake(port, splitter)
 
     @staticmethod
     def _poller_for(fd: int | None, wake: int) -> select.poll | None:
@@ -361,6 +375,12 @@ class PicoLink:
             # An unplugged port polls as ready (a hang-up), and the read then fails.
             return self._read(port)
         return b""
+
+    @staticmethod
+    def _read_waiting(port: PicoPort) -> bytes:
+        """Return the bytes already waiting on the port, without waiting for more."""
+        waiting = port.in_waiting
+        return port.read(waiting) if waiting else b""
 
     def _read(self, port: PicoPort) -> bytes:
         waiting = port.in_waiting
