@@ -703,3 +703,19 @@ def test_an_answer_waiting_after_a_busy_moment_is_not_taken_for_silence(tmp_path
         assert lit == [4, 5, 6, 7], "the light walked more than once"
         strip.close()
         link.close()
+
+
+def test_a_late_answer_to_an_earlier_request_is_not_taken_for_the_next(pico: FakePico) -> None:
+    link = PicoLink(pico.path, reply_timeout_s=30.0, handshake_timeout_s=0.6)
+    link.acquire()
+    link.wait_ready(5)
+    assert link.ping() < 5.0
+    pico.answer = False  # the test answers for the Pico from here on
+    request = link.send([("BRIGHT", {"level": 10})])[0]
+    assert pico.wait_for(lambda: any(b"BRIGHT" in data for data in pico.received))
+    pico.say("ACK", request.seq - 1)  # the answer to the PING's number, coming late
+    pico.say("ERR", request.seq, "unknown", "BRIGHT is not carried out by this firmware")
+    with pytest.raises(PicoUnavailable, match="unknown"):
+        request.wait(5)
+    assert request.reply is None, "the late answer was taken for the BRIGHT's"
+    link.release()
