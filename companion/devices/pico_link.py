@@ -73,6 +73,7 @@ class PicoLink:
     the port with a growing delay (``backoff_s``: first, longest), and after every handshake
     the devices' restore functions send their state again (brightness, frame, card window).
     DeviceStatus events about the link go to every sink registered with ``add_sink``.
+    ``clock`` (seconds, monotonic) times the replies and the handshake on the link's thread.
     """
 
     def __init__(
@@ -86,6 +87,7 @@ class PicoLink:
         retries: int = 3,
         backoff_s: tuple[float, float] = (0.25, 5.0),
         device: str = "pico",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.port = port
         self.baudrate = baudrate
@@ -98,6 +100,7 @@ class PicoLink:
         self.status: DeviceStatus | None = None
         self.needs_reader = False
         self._opener = opener
+        self._clock = clock
         self._reply_timeout = reply_timeout_s
         self._handshake_timeout = handshake_timeout_s
         self._retries = retries
@@ -313,20 +316,34 @@ class PicoLink:
                 more = in_flight is None and bool(self._outbox)
             if fresh is not None:
                 self._transmit(port, fresh)
-            if in_flight is not None and time.monotonic() - in_flight.sent_at > self._reply_timeout:
-                self._retry(port, in_flight, "no reply")
+            if in_flight is not None and self._overdue(in_flight):
+                # The thread may have been held up past the timeout (a busy Pi) while the
+                # reply came: read what waits before resending, or the Pico does it twice.
+                self._take(port, splitter, self._read_waiting(port))
+                if self._overdue(in_flight):
+                    self._retry(port, in_flight, "no reply")
             timeout: float | None = None
             if more:
                 timeout = 0.0
             elif in_flight is not None:
-                timeout = max(0.0, in_flight.sent_at + self._reply_timeout - time.monotonic())
-            try:
-                for line in splitter.feed(self._receive(port, timeout)):
-                    self._on_line(port, line)
-            except _Rehandshake:
-                log.info("Pico on %s restarted; shaking hands again", self.port)
-                self._ready.clear()
-                self._handshake(port, splitter)
+                timeout = max(0.0, in_flight.sent_at + self._reply_timeout - self._clock())
+            self._take(port, splitter, self._receive(port, timeout))
+
+    def _overdue(self, request: Request) -> bool:
+        """Whether ``request`` is still unanswered after the reply timeout."""
+        with self._lock:
+            waiting = self._in_flight is request
+        return waiting and self._clock() - request.sent_at > self._reply_timeout
+
+    def _take(self, port: PicoPort, splitter: LineSplitter, data: bytes) -> None:
+        """Handle the complete lines in ``data``; shake hands again if the Pico restarted."""
+        try:
+            for line in splitter.feed(data):
+                self._on_line(port, line)
+        except _Rehandshake:
+            log.info("Pico on %s restarted; shaking hands again", self.port)
+            self._ready.clear()
+            self._handshake(port, splitter)
 
     @staticmethod
     def _poller_for(fd: int | None, wake: int) -> select.poll | None:
@@ -359,6 +376,12 @@ class PicoLink:
             return self._read(port)
         return b""
 
+    @staticmethod
+    def _read_waiting(port: PicoPort) -> bytes:
+        """Return the bytes already waiting on the port, without waiting for more."""
+        waiting = port.in_waiting
+        return port.read(waiting) if waiting else b""
+
     def _read(self, port: PicoPort) -> bytes:
         waiting = port.in_waiting
         return port.read(max(1, waiting))
@@ -377,7 +400,7 @@ class PicoLink:
     def _transmit(self, port: PicoPort, request: Request) -> None:
         request.seq = self._next_seq()
         request.attempts += 1
-        request.sent_at = time.monotonic()
+        request.sent_at = self._clock()
         line = self.codec.encode(request.seq, request.name, **request.fields)
         port.write(line)
         self.stats.lines_sent += 1
@@ -471,8 +494,8 @@ class PicoLink:
     def _handshake(self, port: PicoPort, splitter: LineSplitter) -> None:
         seq = self._next_seq()
         port.write(b"\n" + self.codec.encode(seq, "HELLO", protocol=self.table.protocol))
-        deadline = time.monotonic() + self._handshake_timeout
-        while (left := deadline - time.monotonic()) > 0 and not self._stop.is_set():
+        deadline = self._clock() + self._handshake_timeout
+        while (left := deadline - self._clock()) > 0 and not self._stop.is_set():
             for line in splitter.feed(self._receive(port, left)):
                 if line in (b"", b"\r"):
                     continue

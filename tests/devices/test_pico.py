@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import io
 import queue
+import select
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -635,3 +636,86 @@ def test_a_card_line_received_twice_is_one_scan(pico: FakePico, link: PicoLink) 
     assert sink.wait(lambda e: isinstance(e, CardScanned)).uid == "0A0B0C0D"  # type: ignore[union-attr]
     reader.close()
     buttons.close()
+
+
+class JumpingClock:
+    """The link's clock: the machine's, plus the time a busy Pi held the link's thread up."""
+
+    def __init__(self) -> None:
+        self.held = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.held
+
+
+class HeldUpPort(CountingPort):
+    """A real serial port whose write of a MOVE returns only once the Pico's answer waits on
+    the port and the link's clock has passed the reply timeout: a Pi too busy to run the link."""
+
+    def __init__(self, inner: Any, clock: JumpingClock, hold_s: float) -> None:
+        super().__init__(inner)
+        self.clock = clock
+        self.hold_s = hold_s
+        self.held_up = False
+
+    def write(self, data: bytes, /) -> int | None:
+        written = super().write(data)
+        if b"MOVE" in data and not self.held_up:
+            self.held_up = True
+            ready, _, _ = select.select([self.fileno()], [], [], 5.0)
+            assert ready, "the fake Pico did not answer the MOVE"
+            self.clock.held += self.hold_s
+        return written
+
+
+def test_an_answer_waiting_after_a_busy_moment_is_not_taken_for_silence(tmp_path: Path) -> None:
+    # The answer is on the port before the link looks at its clock: the MOVE must not be sent
+    # again, or the Pico walks the horse's light a second time.
+    with FakePico(tmp_path / "pico", manual_clock=True) as pico:
+        clock = JumpingClock()
+        ports: list[HeldUpPort] = []
+
+        def opener(port: str, baudrate: int) -> HeldUpPort:
+            ports.append(HeldUpPort(open_serial(port, baudrate), clock, hold_s=0.5))
+            return ports[-1]
+
+        link = PicoLink(
+            pico.path,
+            opener=opener,
+            clock=clock,
+            reply_timeout_s=0.3,
+            handshake_timeout_s=0.6,
+            backoff_s=(0.05, 0.3),
+        )
+        strip = PicoStrip(link, 20, brightness=1.0, step_ms=20)
+        link.wait_ready(5)
+        strip.show(frame_with(20, {3: YELLOW}))
+        after = frame_with(20, {7: YELLOW})
+        strip.animate_move(after, [4, 5, 6, 7], BLUE)
+        assert link.ping() < 5.0  # answered after the MOVE's answer, so that one was read
+        assert ports[-1].held_up
+        assert link.stats.retries == 0, "the answered MOVE was sent again"
+        moves = b"".join(pico.received).count(b"MOVE")
+        assert moves == 1, f"the Pico got the MOVE {moves} times"
+        pico.advance(0.08)
+        assert not pico.moving and pico.shown[:20] == tuple(after)
+        lit = [s.index(BLUE) for s in pico.history if BLUE in s]
+        assert lit == [4, 5, 6, 7], "the light walked more than once"
+        strip.close()
+        link.close()
+
+
+def test_a_late_answer_to_an_earlier_request_is_not_taken_for_the_next(pico: FakePico) -> None:
+    link = PicoLink(pico.path, reply_timeout_s=30.0, handshake_timeout_s=0.6)
+    link.acquire()
+    link.wait_ready(5)
+    assert link.ping() < 5.0
+    pico.answer = False  # the test answers for the Pico from here on
+    request = link.send([("BRIGHT", {"level": 10})])[0]
+    assert pico.wait_for(lambda: any(b"BRIGHT" in data for data in pico.received))
+    pico.say("ACK", request.seq - 1)  # the answer to the PING's number, coming late
+    pico.say("ERR", request.seq, "unknown", "BRIGHT is not carried out by this firmware")
+    with pytest.raises(PicoUnavailable, match="unknown"):
+        request.wait(5)
+    assert request.reply is None, "the late answer was taken for the BRIGHT's"
+    link.release()
