@@ -35,8 +35,7 @@ def test_installed_console_script_runs() -> None:
 
 
 def test_the_command_line_starts_without_loading_the_games_it_does_not_play() -> None:
-    # Only `companion odds` needs an engine to describe its options (Course hippique's
-    # setbacks); the registry, and with it every other engine, waits for a command that plays.
+    # The registry, and with it every engine, waits for a command that plays.
     probe = "import sys, companion.cli; companion.cli.build_parser(); print(*sorted(sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded = set(out.stdout.split())
@@ -82,6 +81,43 @@ def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         main(argv)
     assert stop.value.code == 0
     return capsys.readouterr().out
+
+
+#: What describing the commands' options must not load: the Course hippique engine (odds),
+#: the configuration checker and its TOML reader (check-config, cards), the cards file, the
+#: card readers and the device events (cards).
+HEAVY_FOR_THE_PARSER = (
+    "companion.games.course_hippique",
+    "companion.devices.config",
+    "companion.devices.config.checker",
+    "tomllib",
+    "companion.devices.cards_file",
+    "companion.devices.readers",
+    "companion.devices.base",
+    "companion.card_enrollment",
+)
+
+
+def test_the_whole_parser_loads_none_of_what_only_running_a_command_needs(tmp_path) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text("")
+    probe = (
+        "import sys, companion.cli\n"
+        "companion.cli.build_parser()\n"
+        "print(*sorted(sys.modules))\n"
+        "for argv in (['cards', 'labels', 'jockey'], ['odds', '--course', '7H,QS,2D,9H,KC'],\n"
+        "             ['odds', '--setback', 'all', '--samples', '50'],\n"
+        f"             ['check-config', {str(config)!r}]):\n"
+        "    print('status', companion.cli.main(argv))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    first, *rest = out.stdout.splitlines()
+    assert not set(HEAVY_FOR_THE_PARSER) & set(first.split())
+    assert [line for line in rest if line.startswith("status")] == ["status 0"] * 4
+    assert "jockey:54  No.3 +18 (3 of 3)" in rest
+    assert any(line.startswith("Chances are exact.") for line in rest)
+    assert any(line.startswith("Chances are an ESTIMATE from 50 simulated races") for line in rest)
+    assert f"{config}: OK" in rest
 
 
 def test_each_command_run_by_its_name_parses_as_with_every_command_loaded(

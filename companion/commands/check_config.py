@@ -7,17 +7,10 @@ import importlib.util
 import os
 import sys
 from dataclasses import fields
+from typing import TYPE_CHECKING
 
-from companion.devices.config import (
-    Config,
-    ConfigError,
-    Wire,
-    card_mode,
-    config_path,
-    die_mode,
-    load_config,
-    wiring,
-)
+if TYPE_CHECKING:
+    from companion.devices.config import Config, Wire
 
 NAME = "check-config"
 HELP = "check a configuration file and print the wiring it implies"
@@ -48,6 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the file; print its wiring (0) or every problem in it (2)."""
+    from companion.devices.config import ConfigError, config_path, load_config
+
     path, named = config_path(args.file)
     try:
         config = load_config(args.file)
@@ -70,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(config: Config) -> list[str]:
     """Return the report for a valid configuration: wiring table, absent devices, notes."""
+    from companion.devices.config import wiring
+
     web = config.web
     pages = f"on {web.bind}, port {web.port}" if web.enabled else "off"
     if web.enabled and web.names:
@@ -98,6 +95,8 @@ _MODE_WORDS = {
 
 def modes(config: Config) -> list[str]:
     """Which die mode and which card mode each game will use with this file."""
+    from companion.devices.config import card_mode, die_mode
+
     die, cards = die_mode(config), card_mode(config)
     return [
         f"  Jumpy Jack: die {die} ({_MODE_WORDS[die]})",

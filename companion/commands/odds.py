@@ -5,18 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.games.cards import Card
-from companion.games.course_hippique import (
-    DEFAULT_SAMPLES,
-    CourseHippiqueGame,
-    HippiqueOptions,
-    HorseChance,
-    RaceChances,
-    Setback,
-)
-from companion.games.errors import Refusal
+from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
+
+if TYPE_CHECKING:
+    from companion.games.cards import Card
+    from companion.games.course_hippique import CourseHippiqueGame, HorseChance, RaceChances
 
 NAME = "odds"
 HELP = "Course hippique: each horse's exact chance of winning against the announced odds"
@@ -94,6 +89,9 @@ def _spaced(args: argparse.Namespace) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the course and the turned cards through the engine; print every horse's chance."""
+    from companion.games.course_hippique import CourseHippiqueGame, HippiqueOptions
+    from companion.games.errors import Refusal
+
     course, turned = _cards(args.course), _cards(args.turned)
     spaced = _spaced(args)
     if spaced is not None:

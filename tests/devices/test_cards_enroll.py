@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
-from companion.commands.cards import (
+from companion.card_enrollment import (
     Enrollment,
     Entry,
     Notice,
@@ -22,6 +21,7 @@ from companion.commands.cards import (
     enroll,
     run_enrollment,
 )
+from companion.cli import main
 from companion.devices import cards_file
 from companion.devices.cards_file import (
     CardBook,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from companion.games.course_hippique.game import Action, CourseHippiqueGame
 from companion.games.course_hippique.odds import (
-    DEFAULT_SAMPLES,
     HorseChance,
     RaceChances,
     fair_odds,
@@ -30,7 +29,8 @@ from companion.games.course_hippique.table import (
     HippiqueOptions,
     Turn,
 )
-from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack, Setback
+from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
+from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
 from companion.games.info import GameInfo, Option
 from companion.games.text import N_
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.cards import Card, Suit
-from companion.games.course_hippique.odds import DEFAULT_SAMPLES, RaceChances
+from companion.games.course_hippique.odds import RaceChances
 from companion.games.course_hippique.rules import CourseState, Rules
 from companion.games.course_hippique.table import (
     MAX_PLAYERS,
@@ -27,6 +27,7 @@ from companion.games.course_hippique.table import (
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
 from companion.games.errors import DataError, GameError, Refusal
+from companion.games.hippique_variants import DEFAULT_SAMPLES
 from companion.games.text import short
 
 __all__ = ["Action", "CourseHippiqueGame"]

@@ -22,13 +22,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.games.cards import Suit
-from companion.games.course_hippique.track import HORSES, CourseTrack, Setback
+from companion.games.course_hippique.track import HORSES, CourseTrack
+from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
 
 #: Announced odds ("N to 1") by the number of the horse's suit in the course row.
 ODDS: Mapping[int, int] = {0: 1, 1: 2, 2: 3, 3: 5, 4: 10}
-
-#: Default number of simulated races behind a setback estimate.
-DEFAULT_SAMPLES = 5000
 
 
 def announced_odds(course_cards: int) -> int | None:

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from companion.games.cards import Card, Suit
-from companion.games.course_hippique.track import Setback
 from companion.games.errors import Refusal
+from companion.games.hippique_variants import Setback
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 10

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from companion.games.cards import Suit
+from companion.games.hippique_variants import Setback
 
 #: The four horses, in the order the table lists them: the aces of spades, hearts, diamonds, clubs.
 HORSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 #: Non-ace cards of one suit in a 52-card deck.
 CARDS_PER_SUIT = 12
-
-
-class Setback(enum.Enum):
-    """The setback variant: when a face-down course card is turned."""
-
-    #: The first time any horse reaches the row.
-    FIRST = "first"
-    #: Once every horse stands on that row or beyond it.
-    ALL = "all"
 
 
 @dataclass(frozen=True)
