@@ -94,7 +94,7 @@ HEAVY_FOR_THE_PARSER = (
     "companion.devices.cards_file",
     "companion.devices.readers",
     "companion.devices.base",
-    "companion.card_enrollment",
+    "companion.devices.enrollment",
 )
 
 

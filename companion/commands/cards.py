@@ -45,6 +45,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen action; 2 for a bad configuration, cards file or reader."""
-    from companion.card_enrollment import run_action
+    from companion.devices.enrollment import run_action
 
     return run_action(args)

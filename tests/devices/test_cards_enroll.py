@@ -12,15 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.card_enrollment import (
-    Enrollment,
-    Entry,
-    Notice,
-    Scan,
-    Typed,
-    enroll,
-    run_enrollment,
-)
 from companion.cli import main
 from companion.devices import cards_file
 from companion.devices.cards_file import (
@@ -31,6 +22,15 @@ from companion.devices.cards_file import (
     load_cards,
     parse_cards,
     save_cards,
+)
+from companion.devices.enrollment import (
+    Enrollment,
+    Entry,
+    Notice,
+    Scan,
+    Typed,
+    enroll,
+    run_enrollment,
 )
 from companion.devices.readers import LineReader
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.card_enrollment import enroll
 from companion.cli import main
+from companion.devices.enrollment import enroll
 
 DEEP_TOML = "a = " + "[" * 100_000 + "\n"
 DEEP_TABLES = "a = " + "{b = " * 50_000 + "\n"
