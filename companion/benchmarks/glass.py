@@ -94,9 +94,10 @@ class SilentNotifier:
         """Nothing to tell."""
 
 
-class ModelMeter:
-    """CPU time spent in the models of the wires and of the devices behind them (standing in
-    for the kernel's I2C and serial drivers and the hardware), by every thread."""
+class Meter:
+    """CPU time spent, by every thread, in code of the bench's own that runs on the daemon's
+    threads: the models of the wires and of the devices behind them (standing in for the
+    kernel's I2C and serial drivers and the hardware), or the probes that note the marks."""
 
     def __init__(self) -> None:
         self.cpu = 0.0
@@ -106,7 +107,7 @@ class ModelMeter:
     def wrap(self, function: Callable[..., Any]) -> Callable[..., Any]:
         """``function``, its thread CPU time counted (once, however deeply models nest). The
         meter's own bookkeeping falls inside what it counts: it is no more the companion's
-        than the models are."""
+        than what it meters is."""
         inside = self._inside
 
         def metered(*args: Any, **kwargs: Any) -> Any:
@@ -151,10 +152,13 @@ class Marks:
 
 
 class ProbePort:
-    """An LCD port that notes when each write has gone over the bus."""
+    """An LCD port that notes when each write has gone over the bus; its own work is metered
+    by ``probes``, so that only the port it wraps counts as the companion's."""
 
-    def __init__(self, inner: Any, wire: Bus, marks: Marks, pcf: Pcf8574Bus) -> None:
-        self.inner, self.wire, self.marks, self.pcf = inner, wire, marks, pcf
+    def __init__(self, inner: Any, wire: Bus, marks: Marks, probes: Meter) -> None:
+        self.inner, self.wire, self.marks = inner, wire, marks
+        self._before = probes.wrap(self._bits_before)
+        self._after = probes.wrap(self._noted)
 
     def define_char(self, slot: int, bitmap: Any) -> None:
         self.inner.define_char(slot, bitmap)
@@ -163,9 +167,15 @@ class ProbePort:
         self.inner.clear()
 
     def write(self, row: int, col: int, codes: bytes) -> None:
-        self.marks.start()
-        bits = self.wire.bits
+        bits = self._before()
         self.inner.write(row, col, codes)
+        self._after(bits)
+
+    def _bits_before(self) -> int:
+        self.marks.start()
+        return self.wire.bits
+
+    def _noted(self, bits: int) -> None:
         self.marks.lcd_floor.append((self.wire.bits - bits) / self.wire.hz)
         self.marks.lcd.append(self.wire.done_at())
 
@@ -176,12 +186,13 @@ class ProbePort:
 class ProbeBuzzer(MemoryBuzzer):
     """A buzzer that notes when each tone starts."""
 
-    def __init__(self, marks: Marks) -> None:
+    def __init__(self, marks: Marks, probes: Meter) -> None:
         super().__init__()
         self.marks = marks
+        self._note = probes.wrap(lambda: marks.tones.append(time.perf_counter()))
 
     def play(self, tone: Any) -> None:
-        self.marks.tones.append(time.perf_counter())
+        self._note()
         super().play(tone)
 
 
@@ -197,7 +208,8 @@ class GlassRig:
     pcf: Pcf8574Bus
     wire: OledWire
     strip: PicoWireStrip
-    model: ModelMeter
+    model: Meter
+    probes: Meter
     handled: threading.Event
     thread: threading.Thread
     folder: tempfile.TemporaryDirectory[str]
@@ -249,7 +261,7 @@ def build(config: Config) -> GlassRig:
         else Bus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
     )
     serial = Bus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
-    model = ModelMeter()
+    model, probes = Meter(), Meter()
     serial.transfer = model.wrap(serial.transfer)  # type: ignore[method-assign]
     lcd_config = config.lcd
     pcf = Pcf8574Bus(lcd_config.address, lcd_config.cols, lcd_config.rows, i2c1, lcd_config.rom)
@@ -257,34 +269,43 @@ def build(config: Config) -> GlassRig:
     pcf.write_byte = model.wrap(pcf.write_byte)  # type: ignore[method-assign]
     with rplcd_on(pcf):
         lcd = CharacterLcd.open(address=lcd_config.address, rom=lcd_config.rom)
-    lcd.port = ProbePort(lcd.port, i2c1, marks, pcf)
+    lcd.port = ProbePort(lcd.port, i2c1, marks, probes)
     wire = OledWire(oled_bus, config.oled.driver)
     wire.command = model.wrap(wire.command)  # type: ignore[method-assign]
     oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)
     send = model.wrap(wire.data)
     counted = [wire.bits]
 
-    def data(block: Any) -> None:
-        marks.start()
-        send(block)
+    @probes.wrap
+    def sent() -> None:
         marks.oled_floor.append((wire.bits - counted[0]) / oled_bus.hz)
         counted[0] = wire.bits
         marks.oled.append(oled_bus.done_at())
 
+    start = probes.wrap(marks.start)
+
+    def data(block: Any) -> None:
+        start()
+        send(block)
+        sent()
+
     wire.data = data  # type: ignore[method-assign,assignment]
 
+    @probes.wrap
     def lit(floor: float) -> None:
         marks.leds_floor.append(floor)
         marks.leds.append(serial.done_at())
 
     strip = PicoWireStrip(60, serial, lit)
-    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=ProbeBuzzer(marks), buses=names)
+    buzzer = ProbeBuzzer(marks, probes)
+    panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=buzzer, buses=names)
     folder = tempfile.TemporaryDirectory(prefix="cmp-glass-")
     session = Session.open(Path(folder.name) / "journal.sqlite3")
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
     daemon = Daemon(table, panel, [], SilentNotifier())
     handled = threading.Event()
 
+    @probes.wrap
     def after_event() -> None:
         marks.loop_cpu.append(time.thread_time())
         handled.set()
@@ -292,7 +313,7 @@ def build(config: Config) -> GlassRig:
     daemon.after_event = after_event
     thread = threading.Thread(target=daemon.run, daemon=True)
     rig = GlassRig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip, model,
-              handled, thread, folder)  # fmt: skip
+              probes, handled, thread, folder)  # fmt: skip
     thread.start()
     daemon.running.wait(10)
     rig.quiet()
@@ -361,19 +382,22 @@ def board_now(rig: GlassRig) -> PublicBoard | None:
         return None
 
 
-def press(rig: GlassRig, event: Event) -> tuple[float, tuple[int, int, int, int], float, float]:
+def press(
+    rig: GlassRig, event: Event
+) -> tuple[float, tuple[int, int, int, int], float, float, float]:
     """Post one input and wait until it is on the glass; return when, the marks before, the
     CPU time the daemon's threads (the loop, the bus writers, animations) spent on it, and
-    how much of that was the bus models'."""
+    how much of that was the bus models' and the bench's probes'."""
     before = rig.marks.sizes()
-    cpu, own, model = time.process_time(), time.thread_time(), rig.model.cpu
+    cpu, own = time.process_time(), time.thread_time()
+    model, probes = rig.model.cpu, rig.probes.cpu
     rig.handled.clear()
     began = time.perf_counter()
     rig.daemon.post(event)
     rig.handled.wait(5)
     rig.quiet()
     spent = (time.process_time() - cpu) - (time.thread_time() - own)
-    return began, before, spent, rig.model.cpu - model
+    return began, before, spent, rig.model.cpu - model, rig.probes.cpu - probes
 
 
 def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed: int) -> None:
@@ -387,12 +411,13 @@ def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed:
             press(rig, event)
             continue
         frames = rig.oled.frames_sent
-        began, before, cpu, model = press(rig, event)
+        began, before, cpu, model, probes = press(rig, event)
         if kind == "menu":
             continue
         count += kind in ("horse", "card")
         samples.add("cpu", cpu)
-        samples.add("product cpu", cpu - model)
+        samples.add("product cpu", cpu - model - probes)
+        samples.add("probe cpu", probes)
         loop = rig.marks.loop_cpu
         if len(loop) >= 2:
             samples.add("loop cpu", loop[-1] - loop[-2])
@@ -469,7 +494,8 @@ LABELS = {
     "applied": "press -> applied (tone)",
     "overlap": "press during a transfer -> applied",
     "cpu": "CPU per press, all the daemon's threads",
-    "product cpu": "CPU per press, the daemon's threads without the bus models",
+    "product cpu": "CPU per press, the daemon's threads without the bus models and probes",
+    "probe cpu": "CPU per press, the bench's probes on the daemon's threads",
     "loop cpu": "CPU per press, the loop thread",
 }
 
