@@ -131,6 +131,7 @@ class FakePico:
         self._lock = threading.RLock()
         self._corrupt = 0
         self._card: tuple[str, int] | None = None
+        self._card_read = False
         self._presses: dict[str, int] = {}
         self._strip = RecordingStrip(leds)
         self._firmware: Any = None
@@ -209,9 +210,12 @@ class FakePico:
     # -- what the table does -------------------------------------------------------------
 
     def scan(self, uid: str, hold_s: float = 0.3) -> None:
-        """Hold a tag with ``uid`` (hex) on the reader for ``hold_s`` seconds."""
+        """Hold a tag with ``uid`` (hex) on the reader for ``hold_s`` seconds, and at least
+        until the firmware has read it once (a real Pico's loop never stalls, this thread in a
+        busy process may: a card it never saw would vanish)."""
         with self._lock:
             self._card = (uid.upper(), self._now_ms() + int(hold_s * 1000))
+            self._card_read = False
         self._wake()
 
     def press(self, name: str, hold_s: float = 0.1) -> None:
@@ -342,7 +346,8 @@ class FakePico:
 
     def _read_uid(self) -> str | None:
         with self._lock:
-            if self._card is not None and self._now_ms() < self._card[1]:
+            if self._card is not None and (not self._card_read or self._now_ms() < self._card[1]):
+                self._card_read = True
                 return self._card[0]
             self._card = None
             return None

@@ -190,6 +190,30 @@ def test_cards_and_buttons_become_events(tmp_path: Path) -> None:
         link.close()
 
 
+def test_a_card_laid_is_read_even_when_the_firmware_comes_round_after_its_hold(
+    tmp_path: Path,
+) -> None:
+    # The fake runs in the daemon's process: stalled past the hold (a loaded machine), it
+    # once lifted a card its firmware had never read, and the player's card vanished. A hold
+    # of 0 s is that stall: the card must still be read, and once.
+    with FakePico(tmp_path / "pico", manual_clock=True) as pico:
+        link = make_link(pico.path)
+        sink = Sink()
+        reader = PicoCardReader(link, repeat_window_s=0.3)
+        reader.start(sink)
+        link.wait_ready(5)
+        assert pico.wait_for(lambda: pico.window_ms == 300)
+        pico.scan("0A0B0C0D", hold_s=0.0)
+        pico.advance(0.5)
+        assert sink.wait(lambda e: isinstance(e, CardScanned)) == CardScanned(
+            "0A0B0C0D", None, "pico"
+        )
+        pico.advance(0.5)
+        assert not [e for e in sink.seen if isinstance(e, CardScanned)], "the card came twice"
+        reader.close()
+        link.close()
+
+
 def test_unplug_and_replug_reconnects_and_resends_the_frame(pico: FakePico, link: PicoLink) -> None:
     sink = Sink()
     strip = PicoStrip(link, 50, brightness=0.25)

@@ -201,10 +201,22 @@ class Child:
         self.wait_until(lambda s: s["handled"] >= handled + abs(steps), f"a turn of {steps}")
 
     def act(self, command: str, what: str, timeout: float = 20.0) -> dict[str, Any]:
-        """Send a command that makes an input (a roll, a scan); wait until it is journaled."""
-        events = self.send("state")["view"].get("events", 0)
+        """Send a command that makes an input (a roll, a scan); wait until it is journaled.
+
+        If it never is, the failure also tells how many inputs the table's loop handled since
+        the command (device statuses count too): none means the input never reached the table
+        (lost on the way, say in the card reader), some that it came and was not journaled.
+        """
+        before = self.send("state")
+        events = before["view"].get("events", 0)
         self.send(command)
-        return self.wait_until(lambda s: s["view"].get("events", 0) > events, what, timeout)
+        try:
+            return self.wait_until(lambda s: s["view"].get("events", 0) > events, what, timeout)
+        except AssertionError as failure:
+            handled = self.send("state")["handled"] - before["handled"]
+            raise AssertionError(
+                f"{failure}\n(the table handled {handled} input(s) since {command!r})"
+            ) from None
 
     def kill(self) -> None:
         """Pull the plug: SIGKILL, no chance to clean up."""
