@@ -66,8 +66,10 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict companion/games companion/session companion/render companion/web/games companion/web/html.py
 	$(BIN)/mypy companion
 
+# Three workers on two cores: much of the suite waits on child daemons, browsers and brokers
+# (about 40 % of two cores sat idle with two workers).
 pytest: $(VENV)/.dev catalogs
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 3
 
 # This machine's figures beside a Pi Zero 2 W model's (see docs/performance.md).
 bench: $(VENV)/.sim
