@@ -100,11 +100,8 @@ class EveningBook:
         and their results; none without a journal (an in-memory table has no evening)."""
         if journal is None:
             return Evening()
-        since = journal.evening_since()
         results = []
-        for record in journal.games():
-            if record.id <= since or record.status != "finished":
-                continue
+        for record in journal.finished_after(journal.evening_since()):
             key = (record.id, record.events)
             if key not in self._known:
                 self._known[key] = _result(journal, record.id)

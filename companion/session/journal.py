@@ -566,6 +566,10 @@ class Journal:
         """Return every game in the journal, oldest first."""
         return self._records("", ())
 
+    def finished_after(self, game_id: int) -> list[GameRecord]:
+        """Return the finished games after ``game_id``, oldest first (an evening's games)."""
+        return self._records("WHERE g.id > ? AND g.status = 'finished'", (game_id,))
+
     def game(self, game_id: int) -> GameRecord:
         """Return one game; raises JournalError when there is no such game."""
         found = self._records("WHERE g.id = ?", (game_id,)) if 0 <= game_id <= _MAX_ID else []
