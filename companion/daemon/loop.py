@@ -146,7 +146,9 @@ class Daemon:
         self.inputs = list(inputs)
         self.notifier = notifier
         self.clock = clock
-        self._queue: queue.Queue[Event | _Stop | _Call | _Input] = queue.Queue()
+        #: A SimpleQueue: its put and its wait are in C, so each wake-up runs little Python,
+        #: and its put may come from a signal handler.
+        self._queue: queue.SimpleQueue[Event | _Stop | _Call | _Input] = queue.SimpleQueue()
         self.handled = 0
         #: Called after each event's outputs are sent (the latency benchmark listens here).
         self.after_event: Callable[[], None] | None = None
