@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
@@ -120,7 +120,14 @@ def speaking(language: str) -> Iterator[None]:
 
 def _(text: str) -> str:
     """Return ``text`` (an English sentence of the catalogs) in the table's language."""
-    return catalog(current()).gettext(text) if text else text
+    return _translated(_language.get(), text) if text else text
+
+
+@lru_cache(maxsize=4096)
+def _translated(language: str, text: str) -> str:
+    """``text`` in ``language``: looked up in the catalog once, then remembered (a screen
+    says the same few sentences every time it is drawn)."""
+    return catalog(language).gettext(text)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
