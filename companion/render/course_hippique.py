@@ -15,6 +15,7 @@ from companion.games.course_hippique import GAME
 from companion.render.language import _, decimal, ngettext
 from companion.render.layout import LaneLeds
 from companion.render.leds import LANE_MARK, RGB, SUIT_COLOURS, dim, frame
+from companion.render.memo import last_drawn
 from companion.render.screen import OledScreen, Screen
 from companion.render.text import (
     COLS,
@@ -343,6 +344,7 @@ def lane_path(layout: LaneLeds, horse: str, start: int, end: int, finish: int) -
     return tuple(out)
 
 
+@last_drawn
 def screen(
     race: RaceFacts,
     entry: StakeDraft | None,

@@ -16,6 +16,7 @@ from companion.games.text import N_
 from companion.render.language import _, card_label, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
+from companion.render.memo import last_drawn
 from companion.render.screen import OledScreen, Screen, StripWalk
 from companion.render.text import (
     COLS,
@@ -232,6 +233,7 @@ def _entry_rows(view: PublicView, entry: BetDraft) -> tuple[str, ...]:
     return rows([title, head, stake.format(amount=entry.dial), _("Turn, push: ok")])
 
 
+@last_drawn
 def hand_screen(view: PublicView, player: str, layout: TrackLeds) -> Screen:
     """A player's hand being scanned (the ``hands`` option): how many cards, never which."""
     board = board_of(view)
@@ -356,6 +358,7 @@ def move_cue(effect: CardEffect, layout: TrackLeds, track: int) -> StripWalk | N
     return StripWalk(path, horse_rgb(str(effect.horse))) if path else None
 
 
+@last_drawn
 def screen(
     view: PublicView,
     entry: BetDraft | None,

@@ -37,6 +37,7 @@ from companion.render.leds import (
     dim,
     frame,
 )
+from companion.render.memo import last_drawn
 from companion.render.screen import OledScreen, Screen, StripWalk
 from companion.render.text import (
     COLS,
@@ -460,6 +461,7 @@ def move_cue(board: JumpyJackBoard, track: TrackShape, layout: TrackLeds) -> Str
     return StripWalk(path, horse_colour(board, move.horse)) if path else None
 
 
+@last_drawn
 def screen(
     view: PublicView,
     entry: SecretDraft | None,

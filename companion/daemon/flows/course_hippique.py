@@ -44,6 +44,7 @@ from companion.games.text import N_
 from companion.render import course_hippique as render
 from companion.render.language import _
 from companion.render.leds import SUIT_COLOURS
+from companion.render.memo import last_drawn
 from companion.render.screen import Cue, Screen, StripWalk
 from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
 from companion.session.log import BetEntry, DealCard, SetMaxBet, TurnCard
@@ -58,6 +59,7 @@ FIRST_MAX_BET = 10
 MAX_BET_DIAL = 9999
 
 
+@last_drawn
 def race_facts(view: View, setback: bool = False) -> render.RaceFacts:
     """Read the public facts of the race from the session's view."""
     board = board_of(view)
