@@ -16,8 +16,9 @@ def last_drawn(draw: Callable[..., _T]) -> Callable[..., _T]:
     gives its last answer again when it is called with the same ones: a press that changes
     nothing a picture shows (an ignored button, a refused input) draws nothing.
 
-    The arguments are kept and compared with ``==`` (an argument that is the same object as
-    last time is equal at once), so they must be values that nobody changes afterwards.
+    The arguments (positional only) are kept and compared with ``==`` (an argument that is the
+    same object as last time is equal at once), so they must be values that nobody changes
+    afterwards.
     """
     last: tuple[tuple[Any, ...], _T] | None = None
 
@@ -25,7 +26,7 @@ def last_drawn(draw: Callable[..., _T]) -> Callable[..., _T]:
     def drawn(*args: Any) -> _T:
         nonlocal last
         key = (current(), *args)
-        kept = last
+        kept = last  # read once: another thread may draw meanwhile
         if kept is not None and kept[0] == key:
             return kept[1]
         answer = draw(*args)
