@@ -206,6 +206,7 @@ class Daemon:
 
     def run(self) -> int:
         """Start the inputs, say ready, and process events until stopped; return 0."""
+        switching = sys.getswitchinterval()
         sys.setswitchinterval(self.SWITCH_INTERVAL_S)
         for device in self.inputs:
             device.start(self.post)
@@ -240,6 +241,7 @@ class Daemon:
                     self.after_event()
         finally:
             self._shutdown(reason)
+            sys.setswitchinterval(switching)
         return 0
 
     def _shutdown(self, reason: str) -> None:
