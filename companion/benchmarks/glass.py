@@ -17,7 +17,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from companion.devices.oled_ram import OledWire
 from companion.devices.pico_protocol import Codec, runs_of
 from companion.devices.strip import MemoryStrip
 from companion.games.registry import KINDS, part
+from companion.render.screen import Cue
 from companion.session.view import PublicBoard
 
 NAME = "glass"
@@ -55,6 +56,10 @@ SETUPS: tuple[tuple[str, int, int, bool], ...] = (
 )
 #: How far a caller runs ahead of the modelled wire before it really sleeps.
 SLACK_S = 0.002
+#: The longest wait for the writers at a time (a bound, never reached in a healthy run).
+WAIT_S = 5.0
+#: How often the bench looks whether a roll animation has ended (rolls are not timed by it).
+ROLL_POLL_S = 0.02
 
 
 class PicoWireStrip(MemoryStrip):
@@ -139,6 +144,8 @@ class Marks:
         self.tones: list[float] = []
         #: The loop thread's CPU time after each input it handled.
         self.loop_cpu: list[float] = []
+        #: When the loop's table last applied an input.
+        self.applied = 0.0
         self.started = threading.Event()
 
     def sizes(self) -> tuple[int, int, int, int]:
@@ -211,18 +218,23 @@ class GlassRig:
     model: Meter
     probes: Meter
     handled: threading.Event
+    #: Set when the loop's table has applied an input (before its screen is drawn).
+    applied: threading.Event
     thread: threading.Thread
     folder: tempfile.TemporaryDirectory[str]
 
     def quiet(self) -> None:
-        """Wait until every output has finished what it was given."""
+        """Wait until every output has finished what it was given. The writers are waited for,
+        not polled: under ``--cpu`` the bench's own waiting would spend the board's CPU."""
         while True:
-            now = time.perf_counter()
-            ahead = max(bus.busy_until for bus in self.buses) - now
-            idle = getattr(self.panel, "idle", None)
-            if ahead <= 0 and not self.oled.rolling and (idle is None or idle()):
+            self.panel.wait_idle(WAIT_S)
+            ahead = max(bus.busy_until for bus in self.buses) - time.perf_counter()
+            if ahead > 0:
+                time.sleep(ahead)
+            elif self.oled.rolling:
+                time.sleep(ROLL_POLL_S)
+            elif self.panel.idle():
                 return
-            time.sleep(max(ahead, 0.002))
 
     def close(self) -> None:
         self.daemon.stop()
@@ -280,7 +292,7 @@ def build(config: Config) -> GlassRig:
     def sent() -> None:
         marks.oled_floor.append((wire.bits - counted[0]) / oled_bus.hz)
         counted[0] = wire.bits
-        marks.oled.append(oled_bus.done_at())
+        marks.oled.append(oled_bus.busy_until)
 
     start = probes.wrap(marks.start)
 
@@ -294,7 +306,7 @@ def build(config: Config) -> GlassRig:
     @probes.wrap
     def lit(floor: float) -> None:
         marks.leds_floor.append(floor)
-        marks.leds.append(serial.done_at())
+        marks.leds.append(serial.busy_until)
 
     strip = PicoWireStrip(60, serial, lit)
     buzzer = ProbeBuzzer(marks, probes)
@@ -311,9 +323,24 @@ def build(config: Config) -> GlassRig:
         handled.set()
 
     daemon.after_event = after_event
+    applied = threading.Event()
+
+    @probes.wrap
+    def note_applied() -> None:
+        marks.applied = time.perf_counter()
+        applied.set()
+
+    handle = table.handle
+
+    def handle_noted(event: Event) -> Sequence[Cue]:
+        cues = handle(event)
+        note_applied()
+        return cues
+
+    table.handle = handle_noted  # type: ignore[method-assign]
     thread = threading.Thread(target=daemon.run, daemon=True)
     rig = GlassRig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip, model,
-              probes, handled, thread, folder)  # fmt: skip
+              probes, handled, applied, thread, folder)  # fmt: skip
     thread.start()
     daemon.running.wait(10)
     rig.quiet()
@@ -470,11 +497,11 @@ def measure_overlap(rig: GlassRig, presses: int, samples: Samples, seed: int) ->
         handled = rig.daemon.handled
         rig.daemon.post(event)
         if rig.marks.started.wait(0.3) and rig.daemon.handled <= handled + 1:
+            rig.applied.clear()
             began = time.perf_counter()
             rig.daemon.post(ButtonPressed("undo"))  # a short touch of undo changes nothing
-            while rig.daemon.handled < handled + 2 and time.perf_counter() < began + 5:
-                time.sleep(0.0002)
-            samples.add("overlap", time.perf_counter() - began)
+            rig.applied.wait(5)
+            samples.add("overlap", rig.marks.applied - began)
             if len(samples.by["overlap"]) >= presses:
                 tries = 4 * presses
         rig.quiet()

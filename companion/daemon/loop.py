@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -132,6 +133,9 @@ class Daemon:
 
     #: The longest the loop sleeps without a watchdog, so a stop request is never missed.
     IDLE_WAKE = 30.0
+    #: How long a thread may keep the interpreter while another waits for it (Python's
+    #: default is 5 ms): a press that comes while a writer draws a frame is applied this soon.
+    SWITCH_INTERVAL_S = 0.001
 
     def __init__(
         self,
@@ -204,6 +208,8 @@ class Daemon:
 
     def run(self) -> int:
         """Start the inputs, say ready, and process events until stopped; return 0."""
+        switching = sys.getswitchinterval()
+        sys.setswitchinterval(self.SWITCH_INTERVAL_S)
         for device in self.inputs:
             device.start(self.post)
         self._send(())
@@ -237,6 +243,7 @@ class Daemon:
                     self.after_event()
         finally:
             self._shutdown(reason)
+            sys.setswitchinterval(switching)
         return 0
 
     def _shutdown(self, reason: str) -> None:

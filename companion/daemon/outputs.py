@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import ne
@@ -152,6 +153,12 @@ class Panel:
         self._lcd_target: list[str] = []
         self._lcd_sent: list[str] | None = None
         self._rows_lock = threading.Lock()
+        #: The LEDs must be sent again (a move animation ended on their frame).
+        self._leds_stale = False
+        #: Display frames waiting for an LED frame to start (see ``_send_leds``).
+        self._held: dict[str, Callable[[], object]] = {}
+        self._leds_waiting = False
+        self._held_lock = threading.Lock()
 
     def _writer(self, output: str) -> BusWriter | None:
         """The writer of ``output``'s bus (started on first use), or None without buses."""
@@ -166,11 +173,21 @@ class Panel:
 
     def idle(self) -> bool:
         """Whether every frame handed over has been sent."""
-        return all(writer.idle() for writer in self._writers.values())
+        with self._held_lock:
+            if self._held:
+                return False
+        return all(writer.idle() for writer in list(self._writers.values()))
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until every frame handed over has been sent."""
-        return all(writer.wait_idle(timeout) for writer in list(self._writers.values()))
+        """Wait until every frame handed over has been sent (a frame held for the LEDs moves
+        to its writer while the strip's is waited for, hence the second look)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.idle():
+            for writer in list(self._writers.values()):
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not writer.wait_idle(left):
+                    return False
+        return True
 
     def maintain(self) -> float | None:
         """Give failed devices their chance to come back; say when to call again (or None).
@@ -194,21 +211,21 @@ class Panel:
         """Send each part of ``screen`` that differs from the last one: the LEDs first."""
         last = self._last
         strip, lcd, oled = self.strip, self.lcd, self.oled
-        if strip is not None and (last is None or last.leds != screen.leds):
+        if strip is not None and (self._leds_stale or last is None or last.leds != screen.leds):
             frame = fit_frame(screen.leds, strip.count)
-            self._send("strip", lambda: strip.show(frame))
+            self._leds_stale = False
+            self._send_leds("strip", lambda: strip.show(frame))
         if lcd is not None and (last is None or last.lcd != screen.lcd):
             rows = fit_rows(screen.lcd, lcd.rows)
-            writer = self._writer("lcd")
-            if writer is None:
+            if self._writer("lcd") is None:
                 lcd.show(rows)
             else:
                 with self._rows_lock:
                     self._lcd_target = rows
-                writer.submit("lcd", self._lcd_row)
+                self._send_display("lcd", self._lcd_row)
         if oled is not None and (last is None or last.oled != screen.oled):
             content = screen.oled
-            self._send("oled", lambda: draw_oled(oled, content))
+            self._send_display("oled", lambda: draw_oled(oled, content))
         self._last = screen
 
     def _send(self, key: str, job: Callable[[], object]) -> None:
@@ -218,6 +235,40 @@ class Panel:
             job()
         else:
             writer.submit(key, job)
+
+    def _send_leds(self, key: str, job: Callable[[], object]) -> None:
+        """Send an LED frame or move. When the strip has a bus of its own and its writer is
+        free, the displays' frames handed over meanwhile wait until this job starts: the LEDs
+        answer a press first, and the displays' writers do not take the CPU from it."""
+        writer = self._writer("strip")
+        if writer is None or all(self._writer(name) is writer for name in ("lcd", "oled")):
+            self._send(key, job)
+            return
+        if writer.idle():  # it starts at once: worth waiting for (not for an animation)
+            with self._held_lock:
+                self._leds_waiting = True
+
+        def leds_first() -> object:
+            self._hand_over()
+            return job()
+
+        writer.submit(key, leds_first)
+
+    def _send_display(self, key: str, job: Callable[[], object]) -> None:
+        """Send a display's frame, or hold it while an LED frame waits for its writer."""
+        with self._held_lock:
+            if self._leds_waiting:
+                self._held[key] = job
+                return
+        self._send(key, job)
+
+    def _hand_over(self) -> None:
+        """Give the displays' writers the frames held for the LEDs."""
+        with self._held_lock:
+            held, self._held = self._held, {}
+            self._leds_waiting = False
+        for key, job in held.items():
+            self._send(key, job)
 
     def _lcd_row(self) -> None:
         """Send one LCD row toward the newest rows asked for; queue the others behind the OLED."""
@@ -253,9 +304,9 @@ class Panel:
             path = [i for i in cue.move.path if 0 <= i < strip.count]
             if path:
                 frame, colour = fit_frame(screen.leds, strip.count), cue.move.colour
-                self._send("move", lambda: strip.animate_move(frame, path, colour))
-                # The animation ends on the new position: force the next show() to resend.
-                self._last = None
+                self._send_leds("move", lambda: strip.animate_move(frame, path, colour))
+                # The animation ends on the new position: the next show() sends it again.
+                self._leds_stale = True
         if cue.rolling and self.oled is not None:
             roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll
             if callable(roll):
@@ -264,6 +315,7 @@ class Panel:
     def goodbye(self) -> None:
         """Send what is waiting, then say bye on the displays, turn the LEDs off and silence
         the buzzer."""
+        self._hand_over()
         for writer in self._writers.values():
             writer.close()
         self._writers.clear()

@@ -5,10 +5,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+import pytest
+
 from companion.daemon.outputs import BusWriter, Panel, next_row
 from companion.devices.base import RGB, Tone
 from companion.devices.buzzer import MemoryBuzzer
-from companion.render.screen import Cue, OledScreen, Screen
+from companion.render.screen import Cue, OledScreen, Screen, StripWalk
 
 
 class Gate:
@@ -252,3 +254,67 @@ def test_a_failed_display_is_reopened_by_its_bus_writer_while_the_loop_goes_on()
     assert guard.up
     assert log == ["lcd 0: Race 1/3"]
     panel.goodbye()
+
+
+def hand_run_writers(monkeypatch: pytest.MonkeyPatch) -> dict[str, BusWriter]:
+    """Make the panel's writers run their jobs only when the test steps them; return them."""
+    made: dict[str, BusWriter] = {}
+    made_by = BusWriter.__init__
+
+    def remember(writer: BusWriter, name: str) -> None:
+        made_by(writer, name)
+        made[name] = writer
+
+    monkeypatch.setattr(BusWriter, "__init__", remember)
+    monkeypatch.setattr(BusWriter, "start", lambda writer: None)
+    return made
+
+
+def test_the_displays_wait_for_the_leds_when_the_strip_has_a_bus_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    writers = hand_run_writers(monkeypatch)
+    log: list[str] = []
+    panel = Panel(
+        lcd=Lcd(log),
+        oled=PixelScreen(log),
+        strip=Strip(log),
+        buses={"lcd": "i2c-1", "oled": "i2c-1", "strip": "pico"},
+    )
+    panel.show(Screen(lcd=("Race 1/3",), oled=OledScreen(die=3), leds=(RED, OFF, OFF)))
+    # Nothing for the displays' bus yet: its writer would take the CPU from the LED frame.
+    assert writers["pico"].pending == ["strip"]
+    assert writers["i2c-1"].pending == []
+    assert not panel.idle()
+    assert writers["pico"].step()
+    assert log == [f"leds {[RED, OFF, OFF]}"]
+    assert writers["i2c-1"].pending == ["lcd", "oled"]
+    while writers["i2c-1"].step():
+        pass
+    assert log[1:] == ["lcd 0: Race 1/3", "oled die 3"]
+    assert panel.idle()
+    # A screen that leaves the LEDs as they are goes straight to the displays.
+    panel.show(Screen(lcd=("Race 1/3", "Anna 12"), oled=OledScreen(die=3), leds=(RED, OFF, OFF)))
+    assert writers["pico"].pending == []
+    assert writers["i2c-1"].pending == ["lcd"]
+
+
+def test_a_move_hands_the_displays_over_as_its_walk_begins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    writers = hand_run_writers(monkeypatch)
+    log: list[str] = []
+    panel = Panel(lcd=Lcd(log), strip=Strip(log), buses={"lcd": "i2c-1", "strip": "pico"})
+    panel.show(Screen(lcd=("Race 1/3",), leds=(RED, OFF, OFF)))
+    assert writers["pico"].step()
+    assert writers["i2c-1"].step()
+    # A move: the walk is queued first, then the screen with the horse on its new square.
+    moved = Screen(lcd=("Race 1/3", "Anna 12"), leds=(OFF, RED, OFF))
+    panel.cue(Cue(move=StripWalk((0, 1), RED)), moved)
+    panel.show(moved)
+    assert writers["i2c-1"].pending == []  # held until the walk starts...
+    assert writers["pico"].pending == ["move", "strip"]
+    assert writers["pico"].step()  # ...which hands the LCD over as it begins
+    assert writers["i2c-1"].pending == ["lcd"]
+    assert writers["pico"].step()
+    assert log[-2:] == ["move [0, 1]", f"leds {[OFF, RED, OFF]}"]
