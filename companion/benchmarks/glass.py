@@ -60,6 +60,10 @@ SLACK_S = 0.002
 WAIT_S = 5.0
 #: How often the bench looks whether a roll animation has ended (rolls are not timed by it).
 ROLL_POLL_S = 0.02
+#: The pause before each input: a player never presses faster, and under ``--cpu`` the
+#: board's quota, spent by the bench's own work since the last input (reading the board,
+#: waking up), comes back before the press is timed (a quota period is 10-15 ms).
+PACE_S = 0.03
 
 
 class PicoWireStrip(MemoryStrip):
@@ -415,6 +419,7 @@ def press(
     """Post one input and wait until it is on the glass; return when, the marks before, the
     CPU time the daemon's threads (the loop, the bus writers, animations) spent on it, and
     how much of that was the bus models' and the bench's probes'."""
+    time.sleep(PACE_S)
     before = rig.marks.sizes()
     cpu, own = time.process_time(), time.thread_time()
     model, probes = rig.model.cpu, rig.probes.cpu
@@ -493,6 +498,7 @@ def measure_overlap(rig: GlassRig, presses: int, samples: Samples, seed: int) ->
                 return
             continue
         tries += 1
+        time.sleep(PACE_S)
         rig.marks.started.clear()
         handled = rig.daemon.handled
         rig.daemon.post(event)
