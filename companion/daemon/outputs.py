@@ -3,7 +3,8 @@
 With ``buses`` named, a ``BusWriter`` thread per bus sends the frames, so the loop never
 waits for a transfer: each display keeps only its newest frame not yet sent, the LEDs and
 the buzzer go first, then the LCD row that answers the press, then the OLED, then the other
-LCD rows. Without, every frame is sent in the caller's thread (tests, the simulator).
+LCD rows (with the answering row, in one transfer, when no OLED frame waits on the bus).
+Without, every frame is sent in the caller's thread (tests, the simulator).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ log = logging.getLogger("companion.outputs")
 #: last, reopening a failed device (a display's whole set-up).
 PRIORITY = ("move", "strip", "lcd", "roll", "oled", "lcd-rest", "reopen strip", "reopen lcd",
             "reopen oled")  # fmt: skip
+#: The output whose bus a job goes on, where it is not the job's own name.
+OUTPUT_OF = {"move": "strip", "roll": "oled"}
 
 
 class BusWriter:
@@ -50,9 +53,19 @@ class BusWriter:
 
     def submit(self, key: str, job: Callable[[], object]) -> None:
         """Queue ``job`` for ``key`` (one of PRIORITY), replacing the one still waiting."""
+        self.submit_all({key: job})
+
+    def submit_all(self, jobs: Mapping[str, Callable[[], object]]) -> None:
+        """``submit`` each of ``jobs`` at once: a job that starts meanwhile sees them all."""
         with self._changed:
-            self._pending[key] = job
+            self._pending.update(jobs)
             self._changed.notify_all()
+
+    def waiting_before(self, key: str) -> bool:
+        """Whether a job that goes before ``key``'s is waiting."""
+        rank = PRIORITY.index(key)
+        with self._changed:
+            return any(PRIORITY.index(waiting) < rank for waiting in self._pending)
 
     @property
     def pending(self) -> list[str]:
@@ -194,55 +207,76 @@ class Panel:
         """Send each part of ``screen`` that differs from the last one: the LEDs first."""
         last = self._last
         strip, lcd, oled = self.strip, self.lcd, self.oled
+        jobs: dict[str, Callable[[], object]] = {}
         if strip is not None and (last is None or last.leds != screen.leds):
             frame = fit_frame(screen.leds, strip.count)
-            self._send("strip", lambda: strip.show(frame))
+            jobs["strip"] = lambda: strip.show(frame)
         if lcd is not None and (last is None or last.lcd != screen.lcd):
             rows = fit_rows(screen.lcd, lcd.rows)
-            writer = self._writer("lcd")
-            if writer is None:
-                lcd.show(rows)
+            if self.buses is None:
+                jobs["lcd"] = lambda: lcd.show(rows)
             else:
                 with self._rows_lock:
                     self._lcd_target = rows
-                writer.submit("lcd", self._lcd_row)
+                jobs["lcd"] = self._lcd_first
         if oled is not None and (last is None or last.oled != screen.oled):
             content = screen.oled
-            self._send("oled", lambda: draw_oled(oled, content))
+            jobs["oled"] = lambda: draw_oled(oled, content)
+        self._send(jobs)
         self._last = screen
 
-    def _send(self, key: str, job: Callable[[], object]) -> None:
-        """Run ``job`` now, or hand it to the writer of its output's bus."""
-        writer = self._writer("strip" if key == "move" else "oled" if key == "roll" else key)
-        if writer is None:
-            job()
-        else:
-            writer.submit(key, job)
+    def _send(self, jobs: Mapping[str, Callable[[], object]]) -> None:
+        """Run ``jobs`` now, in turn, or hand each to the writer of its output's bus (those of
+        one bus together: the first to start sees the others waiting)."""
+        queued: dict[BusWriter, dict[str, Callable[[], object]]] = {}
+        for key, job in jobs.items():
+            writer = self._writer(OUTPUT_OF.get(key, key))
+            if writer is None:
+                job()
+            else:
+                queued.setdefault(writer, {})[key] = job
+        for writer, its_jobs in queued.items():
+            writer.submit_all(its_jobs)
 
-    def _lcd_row(self) -> None:
-        """Send one LCD row toward the newest rows asked for; queue the others behind the OLED."""
+    def _lcd_first(self) -> None:
+        """Send the LCD row that answers toward the newest rows asked for: the whole screen
+        with it, that row first, in one transfer; or, when a job that goes before the other
+        rows waits on the bus (the OLED's), that row alone, the others queued behind it."""
         lcd = self.lcd
         if lcd is None:
             return
         with self._rows_lock:
             target = list(self._lcd_target)
         sent = self._lcd_sent
-        if sent is None:
-            lcd.show(target)  # the first screen: whatever is on the glass is unknown
-            self._lcd_sent = target
+        if sent is None:  # the first screen: whatever is on the glass is unknown
+            self._lcd_show(lcd, target)
             return
         row = next_row(sent, target)
         if row is None:
             return
+        writer = self._writer("lcd")
+        if writer is None or not writer.waiting_before("lcd-rest"):
+            self._lcd_show(lcd, target, row)
+            return
         step = list(sent)
         step[row] = target[row]
-        self._lcd_sent = None  # unknown should this write fail
-        lcd.show(step)
-        self._lcd_sent = step
+        self._lcd_show(lcd, step)
         if step != target:
-            writer = self._writer("lcd")
-            if writer is not None:
-                writer.submit("lcd-rest", self._lcd_row)
+            writer.submit("lcd-rest", self._lcd_rest)
+
+    def _lcd_rest(self) -> None:
+        """Send every LCD row not yet sent toward the newest rows asked for, in one transfer."""
+        lcd = self.lcd
+        with self._rows_lock:
+            target = list(self._lcd_target)
+        if lcd is not None and self._lcd_sent != target:
+            self._lcd_show(lcd, target)
+
+    def _lcd_show(self, lcd: TextDisplay, rows: list[str], first: int | None = None) -> None:
+        """Show ``rows`` (``first``: that row before the others), noting what the LCD shows."""
+        self._lcd_sent = None  # unknown should this write fail
+        lcd.show(rows, first)
+        self._lcd_sent = rows
 
     def cue(self, cue: Cue, screen: Screen) -> None:
         """Play a tone and animate a move on the strip."""
@@ -253,13 +287,13 @@ class Panel:
             path = [i for i in cue.move.path if 0 <= i < strip.count]
             if path:
                 frame, colour = fit_frame(screen.leds, strip.count), cue.move.colour
-                self._send("move", lambda: strip.animate_move(frame, path, colour))
+                self._send({"move": lambda: strip.animate_move(frame, path, colour)})
                 # The animation ends on the new position: force the next show() to resend.
                 self._last = None
         if cue.rolling and self.oled is not None:
             roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll
             if callable(roll):
-                self._send("roll", roll)
+                self._send({"roll": roll})
 
     def goodbye(self) -> None:
         """Send what is waiting, then say bye on the displays, turn the LEDs off and silence
