@@ -173,7 +173,7 @@ class CharacterLcd:
         #: (only those that needed no new slot: they depend on nothing else).
         self._frames: dict[tuple[tuple[str, ...], tuple[str | None, ...]], list[bytes]] = {}
         #: Rows parsed before, each with every letter a slot could show kept (the LCD writer
-        #: sends a new screen row by row: each step's frame repeats all its rows but one).
+        #: may send a screen's answering row alone first: that frame repeats the rows shown).
         self._parsed: dict[str, tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]] = {}
         # The glyphs the ROM lacks are loaded from the start; letters take slots as needed.
         for slot, char in enumerate(g for g in GLYPHS if g not in rom_codes(rom)):
