@@ -267,7 +267,8 @@ class CharacterLcd:
 
     def show(self, lines: Sequence[str], first: int | None = None) -> None:
         """Show up to ``rows`` lines; only the cells that differ from the screen are sent, in
-        one call of the port (``first``: that row's cells before the others').
+        one call of the port (``first``: that row's cells before the others'), or two with the
+        new pictures between when a custom character on the glass changes.
 
         Raises OSError when the bus fails; the screen is then treated as unknown and the next
         call redraws everything.
