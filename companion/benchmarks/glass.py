@@ -163,12 +163,14 @@ class Marks:
 
 
 class ProbePort:
-    """An LCD port that notes when each write has gone over the bus; its own work is metered
-    by ``probes``, so that only the port it wraps counts as the companion's."""
+    """An LCD port that notes when each run written has gone over the bus: the end of its
+    I2C message, as the PCF8574 model notes it (a screen's runs go in one call, so the first
+    row is on the glass before the call ends). Its own work is metered by ``probes``, so that
+    only the port it wraps counts as the companion's."""
 
-    def __init__(self, inner: Any, wire: Bus, marks: Marks, probes: Meter) -> None:
-        self.inner, self.wire, self.marks = inner, wire, marks
-        self._before = probes.wrap(self._bits_before)
+    def __init__(self, inner: Any, pcf: Pcf8574Bus, hz: int, marks: Marks, probes: Meter) -> None:
+        self.inner, self.pcf, self.hz, self.marks = inner, pcf, hz, marks
+        self._before = probes.wrap(self._forget)
         self._after = probes.wrap(self._noted)
 
     def define_char(self, slot: int, bitmap: Any) -> None:
@@ -177,18 +179,19 @@ class ProbePort:
     def clear(self) -> None:
         self.inner.clear()
 
-    def write(self, row: int, col: int, codes: bytes) -> None:
-        bits = self._before()
-        self.inner.write(row, col, codes)
-        self._after(bits)
+    def write_runs(self, runs: Any) -> None:
+        self._before()
+        self.inner.write_runs(runs)
+        self._after()
 
-    def _bits_before(self) -> int:
+    def _forget(self) -> None:
         self.marks.start()
-        return self.wire.bits
+        self.pcf.messages.clear()
 
-    def _noted(self, bits: int) -> None:
-        self.marks.lcd_floor.append((self.wire.bits - bits) / self.wire.hz)
-        self.marks.lcd.append(self.wire.done_at())
+    def _noted(self) -> None:
+        for end, bits in self.pcf.messages:
+            self.marks.lcd_floor.append(bits / self.hz)
+            self.marks.lcd.append(end)
 
     def close(self) -> None:
         self.inner.close()
@@ -285,7 +288,7 @@ def build(config: Config) -> GlassRig:
     pcf.write_byte = model.wrap(pcf.write_byte)  # type: ignore[method-assign]
     with rplcd_on(pcf):
         lcd = CharacterLcd.open(address=lcd_config.address, rom=lcd_config.rom)
-    lcd.port = ProbePort(lcd.port, i2c1, marks, probes)
+    lcd.port = ProbePort(lcd.port, pcf, i2c1.hz, marks, probes)
     wire = OledWire(oled_bus, config.oled.driver)
     wire.command = model.wrap(wire.command)  # type: ignore[method-assign]
     oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)

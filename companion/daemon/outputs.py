@@ -3,7 +3,8 @@
 With ``buses`` named, a ``BusWriter`` thread per bus sends the frames, so the loop never
 waits for a transfer: each display keeps only its newest frame not yet sent, the LEDs and
 the buzzer go first, then the LCD row that answers the press, then the OLED, then the other
-LCD rows. Without, every frame is sent in the caller's thread (tests, the simulator).
+LCD rows (with the answering row, in one transfer, when no OLED frame waits on the bus).
+Without, every frame is sent in the caller's thread (tests, the simulator).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ log = logging.getLogger("companion.outputs")
 #: last, reopening a failed device (a display's whole set-up).
 PRIORITY = ("move", "strip", "lcd", "roll", "oled", "lcd-rest", "reopen strip", "reopen lcd",
             "reopen oled")  # fmt: skip
+#: The output whose bus a job goes on, where it is not the job's own name.
+OUTPUT_OF = {"move": "strip", "roll": "oled"}
 
 
 class BusWriter:
@@ -51,9 +54,19 @@ class BusWriter:
 
     def submit(self, key: str, job: Callable[[], object]) -> None:
         """Queue ``job`` for ``key`` (one of PRIORITY), replacing the one still waiting."""
+        self.submit_all({key: job})
+
+    def submit_all(self, jobs: Mapping[str, Callable[[], object]]) -> None:
+        """``submit`` each of ``jobs`` at once: a job that starts meanwhile sees them all."""
         with self._changed:
-            self._pending[key] = job
+            self._pending.update(jobs)
             self._changed.notify_all()
+
+    def waiting_before(self, key: str) -> bool:
+        """Whether a job that goes before ``key``'s is waiting."""
+        rank = PRIORITY.index(key)
+        with self._changed:
+            return any(PRIORITY.index(waiting) < rank for waiting in self._pending)
 
     @property
     def pending(self) -> list[str]:
@@ -155,8 +168,8 @@ class Panel:
         self._rows_lock = threading.Lock()
         #: The LEDs must be sent again (a move animation ended on their frame).
         self._leds_stale = False
-        #: Display frames waiting for an LED frame to start (see ``_send_leds``).
-        self._held: dict[str, Callable[[], object]] = {}
+        #: The displays' jobs waiting for an LED job to start, by writer (see ``_send``).
+        self._held: dict[BusWriter, dict[str, Callable[[], object]]] = {}
         self._leds_waiting = False
         self._held_lock = threading.Lock()
 
@@ -211,89 +224,118 @@ class Panel:
         """Send each part of ``screen`` that differs from the last one: the LEDs first."""
         last = self._last
         strip, lcd, oled = self.strip, self.lcd, self.oled
+        jobs: dict[str, Callable[[], object]] = {}
         if strip is not None and (self._leds_stale or last is None or last.leds != screen.leds):
             frame = fit_frame(screen.leds, strip.count)
             self._leds_stale = False
-            self._send_leds("strip", lambda: strip.show(frame))
+            jobs["strip"] = lambda: strip.show(frame)
         if lcd is not None and (last is None or last.lcd != screen.lcd):
             rows = fit_rows(screen.lcd, lcd.rows)
-            if self._writer("lcd") is None:
-                lcd.show(rows)
+            if self.buses is None:
+                jobs["lcd"] = lambda: lcd.show(rows)
             else:
                 with self._rows_lock:
                     self._lcd_target = rows
-                self._send_display("lcd", self._lcd_row)
+                jobs["lcd"] = self._lcd_first
         if oled is not None and (last is None or last.oled != screen.oled):
             content = screen.oled
-            self._send_display("oled", lambda: draw_oled(oled, content))
+            jobs["oled"] = lambda: draw_oled(oled, content)
+        self._send(jobs)
         self._last = screen
 
-    def _send(self, key: str, job: Callable[[], object]) -> None:
-        """Run ``job`` now, or hand it to the writer of its output's bus."""
-        writer = self._writer("strip" if key == "move" else "oled" if key == "roll" else key)
-        if writer is None:
-            job()
-        else:
-            writer.submit(key, job)
+    def _send(self, jobs: Mapping[str, Callable[[], object]]) -> None:
+        """Run ``jobs`` now, in turn, or hand each to the writer of its output's bus (those of
+        one bus together: the first to start sees the others waiting).
 
-    def _send_leds(self, key: str, job: Callable[[], object]) -> None:
-        """Send an LED frame or move. When the strip has a bus of its own and its writer is
-        free, the displays' frames handed over meanwhile wait until this job starts: the LEDs
-        answer a press first, and the displays' writers do not take the CPU from it."""
-        writer = self._writer("strip")
-        if writer is None or all(self._writer(name) is writer for name in ("lcd", "oled")):
-            self._send(key, job)
-            return
-        if writer.idle():  # it starts at once: worth waiting for (not for an animation)
-            with self._held_lock:
-                self._leds_waiting = True
+        When the strip has a bus of its own and its writer is free, the displays' jobs handed
+        over meanwhile wait until the LED job starts: the LEDs answer a press first, and the
+        displays' writers do not take the CPU from it.
+        """
+        queued: dict[BusWriter, dict[str, Callable[[], object]]] = {}
+        for key, job in jobs.items():
+            writer = self._writer(OUTPUT_OF.get(key, key))
+            if writer is None:
+                job()
+            else:
+                queued.setdefault(writer, {})[key] = job
+        strip = self._writer("strip") if self._strip_alone() else None
+        leds = queued.pop(strip, None) if strip is not None else None
+        if strip is not None and leds is not None:
+            if strip.idle():  # it starts at once: worth waiting for (not for an animation)
+                with self._held_lock:
+                    self._leds_waiting = True
+            strip.submit_all({key: self._leds_first(job) for key, job in leds.items()})
+        with self._held_lock:
+            if self._leds_waiting:
+                for writer, its_jobs in queued.items():
+                    self._held.setdefault(writer, {}).update(its_jobs)
+                return
+        for writer, its_jobs in queued.items():
+            writer.submit_all(its_jobs)
+
+    def _strip_alone(self) -> bool:
+        """Whether the strip has a bus writer that no display shares."""
+        buses = self.buses
+        if buses is None or self.strip is None:
+            return False
+        return buses.get("strip", "strip") not in (buses.get(d, d) for d in ("lcd", "oled"))
+
+    def _leds_first(self, job: Callable[[], object]) -> Callable[[], object]:
+        """``job`` (an LED frame or move) that first hands over the displays' jobs held for it."""
 
         def leds_first() -> object:
             self._hand_over()
             return job()
 
-        writer.submit(key, leds_first)
-
-    def _send_display(self, key: str, job: Callable[[], object]) -> None:
-        """Send a display's frame, or hold it while an LED frame waits for its writer."""
-        with self._held_lock:
-            if self._leds_waiting:
-                self._held[key] = job
-                return
-        self._send(key, job)
+        return leds_first
 
     def _hand_over(self) -> None:
-        """Give the displays' writers the frames held for the LEDs."""
+        """Give the displays' writers the jobs held for the LEDs."""
         with self._held_lock:
             held, self._held = self._held, {}
             self._leds_waiting = False
-        for key, job in held.items():
-            self._send(key, job)
+        for writer, its_jobs in held.items():
+            writer.submit_all(its_jobs)
 
-    def _lcd_row(self) -> None:
-        """Send one LCD row toward the newest rows asked for; queue the others behind the OLED."""
+    def _lcd_first(self) -> None:
+        """Send the LCD row that answers toward the newest rows asked for: the whole screen
+        with it, that row first, in one transfer; or, when a job that goes before the other
+        rows waits on the bus (the OLED's), that row alone, the others queued behind it."""
         lcd = self.lcd
         if lcd is None:
             return
         with self._rows_lock:
             target = list(self._lcd_target)
         sent = self._lcd_sent
-        if sent is None:
-            lcd.show(target)  # the first screen: whatever is on the glass is unknown
-            self._lcd_sent = target
+        if sent is None:  # the first screen: whatever is on the glass is unknown
+            self._lcd_show(lcd, target)
             return
         row = next_row(sent, target)
         if row is None:
             return
+        writer = self._writer("lcd")
+        if writer is None or not writer.waiting_before("lcd-rest"):
+            self._lcd_show(lcd, target, row)
+            return
         step = list(sent)
         step[row] = target[row]
-        self._lcd_sent = None  # unknown should this write fail
-        lcd.show(step)
-        self._lcd_sent = step
+        self._lcd_show(lcd, step)
         if step != target:
-            writer = self._writer("lcd")
-            if writer is not None:
-                writer.submit("lcd-rest", self._lcd_row)
+            writer.submit("lcd-rest", self._lcd_rest)
+
+    def _lcd_rest(self) -> None:
+        """Send every LCD row not yet sent toward the newest rows asked for, in one transfer."""
+        lcd = self.lcd
+        with self._rows_lock:
+            target = list(self._lcd_target)
+        if lcd is not None and self._lcd_sent != target:
+            self._lcd_show(lcd, target)
+
+    def _lcd_show(self, lcd: TextDisplay, rows: list[str], first: int | None = None) -> None:
+        """Show ``rows`` (``first``: that row before the others), noting what the LCD shows."""
+        self._lcd_sent = None  # unknown should this write fail
+        lcd.show(rows, first)
+        self._lcd_sent = rows
 
     def cue(self, cue: Cue, screen: Screen) -> None:
         """Play a tone and animate a move on the strip."""
@@ -304,13 +346,13 @@ class Panel:
             path = [i for i in cue.move.path if 0 <= i < strip.count]
             if path:
                 frame, colour = fit_frame(screen.leds, strip.count), cue.move.colour
-                self._send_leds("move", lambda: strip.animate_move(frame, path, colour))
+                self._send({"move": lambda: strip.animate_move(frame, path, colour)})
                 # The animation ends on the new position: the next show() sends it again.
                 self._leds_stale = True
         if cue.rolling and self.oled is not None:
             roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll
             if callable(roll):
-                self._send("roll", roll)
+                self._send({"roll": roll})
 
     def goodbye(self) -> None:
         """Send what is waiting, then say bye on the displays, turn the LEDs off and silence

@@ -98,8 +98,9 @@ class TextDisplay(Protocol):
     cols: int
     rows: int
 
-    def show(self, lines: Sequence[str]) -> None:
-        """Show up to ``rows`` lines, each cut or padded to ``cols``; only changes are sent."""
+    def show(self, lines: Sequence[str], first: int | None = None) -> None:
+        """Show up to ``rows`` lines, each cut or padded to ``cols``; only changes are sent
+        (``first``: that row's before the others')."""
 
     def close(self) -> None:
         """Clear the display and release it."""

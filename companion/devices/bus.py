@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -111,17 +112,33 @@ class Bus:
 
     def transfer(self, bits: int, extra_s: float = 0.0) -> None:
         """Occupy the bus for ``bits`` bit times plus ``extra_s`` (a device's own delay)."""
-        seconds = bits / self.hz + extra_s
+        self._occupy((bits / self.hz + extra_s,), bits)
+
+    def i2c_writes(self, payloads: Sequence[int]) -> list[float]:
+        """I2C write transactions of these payloads, one after the other, made in one call
+        that holds its caller once until the last has ended (as Linux's ``I2C_RDWR`` does);
+        return when each ends."""
+        bits = [i2c_bits(payload) for payload in payloads]
+        return self._occupy([b / self.hz for b in bits], sum(bits))
+
+    def _occupy(self, durations: Sequence[float], bits: int) -> list[float]:
+        """Occupy the bus for transactions of these ``durations`` back to back (``bits`` in
+        all), hold the caller once; return when each ends."""
+        ends: list[float] = []
         with self._lock:
             now = self.clock.now()
-            start = max(now, self.busy_until)
-            self.busy_until = start + seconds
-            self.busy_s += seconds
-            self.transactions += 1
+            end = start = max(now, self.busy_until)
+            for seconds in durations:
+                end += seconds
+                ends.append(end)
+            self.busy_until = end
+            self.busy_s += end - start
+            self.transactions += len(durations)
             self.bits += bits
-            ahead = self.busy_until - now
+            ahead = end - now
             if ahead > self.slack_s:
                 self.clock.sleep(ahead)
+        return ends
 
     def hold(self, seconds: float) -> None:
         """Keep the bus for ``seconds`` without sending (a controller executing an instruction)."""

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from companion.devices.bus import Bus
+from companion.devices.bus import Bus, i2c_bits
 from companion.devices.glyphs import GLYPHS, LETTERS
 
 #: Bits of the PCF8574 output byte as backpacks wire them: RS, RW, E, backlight, then D4..D7.
@@ -39,6 +40,9 @@ ROMS: Mapping[str, Mapping[int, str]] = {
     "A00": {**{c: chr(c) for c in range(0x20, 0x7E)}, **ROM_A00},
     "A02": {**{c: chr(c) for c in range(0x20, 0x7F)}, **ROM_A02},
 }
+
+#: How many of its latest messages the PCF8574 model notes (more than a 20x4 screen's runs).
+MESSAGES_NOTED = 64
 
 #: What a CGRAM character that is no known glyph reads as.
 UNREADABLE = "\ufffd"
@@ -191,7 +195,8 @@ class Pcf8574Bus:
     decoded: bit 0 is RS, bit 2 is E,
     bit 3 the backlight, bits 4..7 the data nibble, latched when E falls. Set ``unplugged`` to
     make every write fail as a missing I2C device does (``OSError`` with ``EREMOTEIO``).
-    With a ``wire``, each write occupies that modelled I2C bus as a one-byte write does.
+    With a ``wire``, a ``write_byte`` occupies that modelled I2C bus as a one-byte write does,
+    and an ``i2c_rdwr`` call one transaction per message, its caller held once for them all.
     """
 
     def __init__(
@@ -208,6 +213,8 @@ class Pcf8574Bus:
         self.unplugged = False
         self.writes = 0
         self.closed = False
+        #: With a ``wire``: when each of the latest messages ended on it, and its bit times.
+        self.messages: deque[tuple[float, int]] = deque(maxlen=MESSAGES_NOTED)
         self._last = 0x00
 
     @property
@@ -243,15 +250,23 @@ class Pcf8574Bus:
         self._last = previous
 
     def i2c_rdwr(self, *messages: Any) -> None:
-        """Run write messages (``smbus2.i2c_msg.write``): each byte sets the pins in turn,
-        one I2C transaction per message."""
+        """Run write messages (``smbus2.i2c_msg.write``): each byte sets the pins in turn.
+
+        As the kernel does, the messages go one after the other in one call that holds its
+        caller until the last has ended; those before one that fails are sent.
+        """
+        sent: list[bytes] = []
         for message in messages:
             if self.unplugged or message.addr != self.address:
-                raise OSError(errno.EREMOTEIO, "Remote I/O error")
-            data = bytes(message)
-            if self.wire is not None:
-                self.wire.i2c_write(len(data))
+                break
+            sent.append(bytes(message))
+        if self.wire is not None and sent:
+            ends = self.wire.i2c_writes([len(data) for data in sent])
+            self.messages.extend(zip(ends, (i2c_bits(len(data)) for data in sent), strict=True))
+        for data in sent:
             self._stream(data)
+        if len(sent) < len(messages):
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def close(self) -> None:
         """Release the bus (the display keeps what it shows)."""

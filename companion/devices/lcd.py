@@ -40,6 +40,9 @@ MERGE_GAP = 1
 #: cell after at most MERGE_GAP unchanged (zero) ones.
 _RUN = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % MERGE_GAP)
 
+#: The most messages Linux's I2C_RDWR takes in one call (I2C_RDWR_IOCTL_MAX_MSGS).
+I2C_RDWR_MAX_MESSAGES = 42
+
 #: How many screens' codes a display remembers (a game shows far fewer distinct ones).
 FRAMES_KEPT = 256
 
@@ -103,8 +106,9 @@ class LcdPort(Protocol):
     def clear(self) -> None:
         """Blank every cell."""
 
-    def write(self, row: int, col: int, codes: bytes) -> None:
-        """Write character codes from (row, col) rightwards, within the row."""
+    def write_runs(self, runs: Sequence[Run]) -> None:
+        """Write each run's codes from its (row, col) rightwards, within the row, in order
+        (in as few bus transfers as the port can)."""
 
     def close(self) -> None:
         """Blank the display and release the bus."""
@@ -169,7 +173,7 @@ class CharacterLcd:
         #: (only those that needed no new slot: they depend on nothing else).
         self._frames: dict[tuple[tuple[str, ...], tuple[str | None, ...]], list[bytes]] = {}
         #: Rows parsed before, each with every letter a slot could show kept (the LCD writer
-        #: sends a new screen row by row: each step's frame repeats all its rows but one).
+        #: may send a screen's answering row alone first: that frame repeats the rows shown).
         self._parsed: dict[str, tuple[tuple[Token, ...], bytes | None, tuple[str, ...]]] = {}
         # The glyphs the ROM lacks are loaded from the start; letters take slots as needed.
         for slot, char in enumerate(g for g in GLYPHS if g not in rom_codes(rom)):
@@ -261,8 +265,10 @@ class CharacterLcd:
         """Parse ``rows`` with the letters ``shown`` refuses spelled out, cut to the width."""
         return [_row(spell(line, shown)[: self.cols].ljust(self.cols), self.rom) for line in rows]
 
-    def show(self, lines: Sequence[str]) -> None:
-        """Show up to ``rows`` lines; only the cells that differ from the screen are sent.
+    def show(self, lines: Sequence[str], first: int | None = None) -> None:
+        """Show up to ``rows`` lines; only the cells that differ from the screen are sent, in
+        one call of the port (``first``: that row's cells before the others'), or two with the
+        new pictures between when a custom character on the glass changes.
 
         Raises OSError when the bus fails; the screen is then treated as unknown and the next
         call redraws everything.
@@ -276,7 +282,7 @@ class CharacterLcd:
             elif redefined and any(code in redefined for row in old for code in row):
                 # A slot about to change is on the glass: blank its cells first.
                 middle = [bytes(32 if c in redefined else c for c in row) for row in target]
-                self._write(old, middle)
+                self._write(old, middle, first)
                 old = self._shown = middle
             for n in sorted(redefined):
                 char = slots[n]
@@ -285,18 +291,22 @@ class CharacterLcd:
                     self.port.define_char(n, _picture(char))
                     self._slots[n] = char
                     self.slots_defined += 1
-            self._write(old, target)
+            self._write(old, target, first)
         except BaseException:
             self._shown = None
             self._slots = [None] * SLOT_COUNT
             raise
         self._shown = target
 
-    def _write(self, old: Sequence[bytes] | None, new: Sequence[bytes]) -> None:
-        for run in changed_runs(old, new):
-            self.port.write(run.row, run.col, run.codes)
-            self.cells_sent += len(run.codes)
-            self.moves_sent += 1
+    def _write(self, old: Sequence[bytes] | None, new: Sequence[bytes], first: int | None) -> None:
+        runs = changed_runs(old, new)
+        if not runs:
+            return
+        if first is not None:
+            runs.sort(key=lambda run: run.row != first)  # stable: the rows keep their order
+        self.port.write_runs(runs)
+        self.cells_sent += sum(len(run.codes) for run in runs)
+        self.moves_sent += len(runs)
 
     def lines(self) -> list[str]:
         """Return the rows as this display believes they are shown (suits as ♠♥♦♣)."""
@@ -347,12 +357,13 @@ class FakeHD44780:
         """Send the clear instruction."""
         self.controller.instruction(0x01)
 
-    def write(self, row: int, col: int, codes: bytes) -> None:
-        """Set the DDRAM address of (row, col), then send each code."""
-        offsets = (0x00, 0x40, self.controller.cols, 0x40 + self.controller.cols)
-        self.controller.instruction(0x80 | (offsets[row] + col))
-        for code in codes:
-            self.controller.data(code)
+    def write_runs(self, runs: Sequence[Run]) -> None:
+        """For each run, set the DDRAM address of its (row, col), then send each code."""
+        offsets = row_offsets(self.controller.cols)
+        for run in runs:
+            self.controller.instruction(0x80 | (offsets[run.row] + run.col))
+            for code in run.codes:
+                self.controller.data(code)
 
     def close(self) -> None:
         """Clear the screen and mark the port closed."""
@@ -440,34 +451,41 @@ class RplcdPort:
             self._message = i2c_msg.write
 
     def define_char(self, slot: int, bitmap: Sequence[int]) -> None:
-        """Store a custom character (on a PCF8574 in one I2C transaction, as ``write``)."""
-        if not self._send(0x40 | (slot & 0x07) << 3, bytes(bitmap)):
+        """Store a custom character (on a PCF8574 in one I2C transaction, as a run)."""
+        if self._message is None:
             self.lcd.create_char(slot, tuple(bitmap))
+        else:
+            self.lcd.bus.i2c_rdwr(self._stream(0x40 | (slot & 0x07) << 3, bytes(bitmap)))
 
     def clear(self) -> None:
         """Clear the display."""
         self.lcd.clear()
 
-    def write(self, row: int, col: int, codes: bytes) -> None:
-        """Move the cursor and write raw codes (RPLCD's own text codec is bypassed).
+    def write_runs(self, runs: Sequence[Run]) -> None:
+        """Move the cursor and write raw codes, for each run (RPLCD's own text codec is
+        bypassed).
 
-        On a PCF8574 the whole run goes in one I2C transaction (``pcf8574_stream``): the
-        expander takes each byte in turn, and at any bus speed a byte lasts longer than the
-        controller needs, so RPLCD's pauses and per-byte transactions are not needed.
+        On a PCF8574 each run is one I2C message (``pcf8574_stream``): the expander takes
+        each byte in turn, and at any bus speed a byte lasts longer than the controller
+        needs, so RPLCD's pauses and per-byte transactions are not needed. The messages go
+        in one ``i2c_rdwr`` call (42 at most a call, as the kernel takes), so the caller
+        waits once for the whole screen.
         """
-        if self._send(0x80 | (row_offsets(self.lcd.lcd.cols)[row] + col), codes):
-            return
-        self.lcd.cursor_pos = (row, col)
-        for code in codes:
-            self.lcd.write(code)
-
-    def _send(self, instruction: int, data: bytes) -> bool:
-        """Send ``instruction`` then ``data`` in one transaction on a PCF8574; False elsewhere."""
         if self._message is None:
-            return False
+            for run in runs:
+                self.lcd.cursor_pos = (run.row, run.col)
+                for code in run.codes:
+                    self.lcd.write(code)
+            return
+        offsets = row_offsets(self.lcd.lcd.cols)
+        messages = [self._stream(0x80 | (offsets[run.row] + run.col), run.codes) for run in runs]
+        for start in range(0, len(messages), I2C_RDWR_MAX_MESSAGES):
+            self.lcd.bus.i2c_rdwr(*messages[start : start + I2C_RDWR_MAX_MESSAGES])
+
+    def _stream(self, instruction: int, data: bytes) -> Any:
+        """The I2C message of ``instruction`` then ``data`` through the PCF8574."""
         stream = pcf8574_stream(instruction, data, backlight=bool(self.lcd._backlight))
-        self.lcd.bus.i2c_rdwr(self._message(self.lcd._address, stream))
-        return True
+        return self._message(self.lcd._address, stream)
 
     def close(self) -> None:
         """Clear the display and close the I2C bus."""

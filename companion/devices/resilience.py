@@ -194,12 +194,13 @@ class ResilientTextDisplay:
         self.cols = cols
         self.rows = rows
 
-    def show(self, lines: Sequence[str]) -> None:
-        """Show ``lines`` now, or as soon as the display is back."""
+    def show(self, lines: Sequence[str], first: int | None = None) -> None:
+        """Show ``lines`` now (``first``: that row before the others), or as soon as the
+        display is back."""
         rows = list(lines)
 
         def send(display: TextDisplay) -> None:
-            display.show(rows)
+            display.show(rows, first)
 
         self.guard.call(send, latest=send)
 

@@ -29,7 +29,7 @@ class Gate:
 
 
 class Lcd:
-    """A 20x4 text display recording every row it was asked to show."""
+    """A 20x4 text display recording each transfer: the rows it changed, in the order sent."""
 
     cols, rows = 20, 4
 
@@ -38,12 +38,13 @@ class Lcd:
         self.gate = gate
         self.shown = [""] * 4
 
-    def show(self, lines: Sequence[str]) -> None:
+    def show(self, lines: Sequence[str], first: int | None = None) -> None:
         if self.gate is not None:
             self.gate.pass_through()
-        for row, line in enumerate(lines):
-            if line != self.shown[row]:
-                self.log.append(f"lcd {row}: {line}")
+        order = sorted(range(len(lines)), key=lambda row: row != first)
+        changed = [f"{row}: {lines[row]}" for row in order if lines[row] != self.shown[row]]
+        if changed:
+            self.log.append(f"lcd {' | '.join(changed)}")
         self.shown = list(lines)
 
     def close(self) -> None:
@@ -80,6 +81,18 @@ class Strip:
 
     def close(self) -> None:
         pass
+
+
+class GatedScreen(PixelScreen):
+    """An OLED whose first frame is held at the gate."""
+
+    def __init__(self, log: list[str], gate: Gate) -> None:
+        super().__init__(log)
+        self.gate = gate
+
+    def show_text(self, lines: Sequence[str]) -> None:
+        self.gate.pass_through()
+        super().show_text(lines)
 
 
 class GatedStrip(Strip):
@@ -154,8 +167,7 @@ def test_a_press_during_a_long_lcd_write_is_answered_at_once_and_its_screen_wins
     # The OLED never showed the first picture's face: it had not been sent when the second
     # came. On i2c-1, the first LCD picture ends, then the row that changed, then the OLED.
     assert [entry for entry in log if not entry.startswith("leds")] == [
-        "lcd 0: Race 1/3",
-        "lcd 1: Anna 12",
+        "lcd 0: Race 1/3 | 1: Anna 12",
         "lcd 1: Anna 14",
         "oled die 5",
     ]
@@ -163,35 +175,93 @@ def test_a_press_during_a_long_lcd_write_is_answered_at_once_and_its_screen_wins
     panel.goodbye()
 
 
-def test_leds_first_then_the_answering_row_then_the_oled_then_the_other_rows() -> None:
-    log: list[str] = []
-    gate = Gate()
+SCORES = ("Race 1/3", "Anna 12", "Ben 10", "Your turn")
+NEXT = ("Race 2/3", "Anna 14", "Ben 10", "Ben's turn: roll")
+
+
+def one_bus_panel(log: list[str]) -> Panel:
+    """LEDs, LCD and OLED on one bus, the LCD showing SCORES and the OLED "Anna"."""
     panel = Panel(
         lcd=Lcd(log),
         oled=PixelScreen(log),
         strip=Strip(log),
-        buses={"lcd": "i2c-1", "oled": "i2c-1", "strip": "i2c-1"},  # one bus for all
+        buses={"lcd": "i2c-1", "oled": "i2c-1", "strip": "i2c-1"},
     )
-    panel.show(Screen(lcd=("Race 1/3", "Anna 12", "Ben 10", "Your turn")))
+    panel.show(Screen(lcd=SCORES, oled=OledScreen(lines=("Anna",))))
     assert panel.wait_idle(10)
-    panel.strip = GatedStrip(log, gate)
     log.clear()
-    panel.show(
-        Screen(
-            lcd=("Race 2/3", "Anna 14", "Ben 10", "Ben's turn: roll"),
-            oled=OledScreen(lines=("Anna", "+2")),
-            leds=(RED, OFF, OFF),
-        )
-    )
+    return panel
+
+
+def show_behind_the_leds(panel: Panel, log: list[str], screen: Screen) -> None:
+    """Show ``screen`` while the bus is busy with its LEDs, so that its jobs wait together."""
+    gate = Gate()
+    panel.strip = GatedStrip(log, gate)
+    panel.show(screen)
     assert gate.entered.wait(10)
     gate.opened.set()
     assert panel.wait_idle(10)
+
+
+def test_leds_first_then_the_answering_row_then_the_oled_then_the_other_rows_at_once() -> None:
+    log: list[str] = []
+    panel = one_bus_panel(log)
+    show_behind_the_leds(
+        panel, log, Screen(lcd=NEXT, oled=OledScreen(lines=("Anna", "+2")), leds=(RED, OFF, OFF))
+    )
+    # The row with the fewest changes answers; the other rows go in one transfer after the OLED.
     assert log == [
         "leds",
         "lcd 1: Anna 14",
         "oled Anna +2",
-        "lcd 0: Race 2/3",
-        "lcd 3: Ben's turn: roll",
+        "lcd 0: Race 2/3 | 3: Ben's turn: roll",
+    ]
+    panel.goodbye()
+
+
+def test_without_an_oled_frame_waiting_the_whole_screen_goes_in_one_transfer_row_first() -> None:
+    log: list[str] = []
+    panel = one_bus_panel(log)
+    show_behind_the_leds(
+        panel, log, Screen(lcd=NEXT, oled=OledScreen(lines=("Anna",)), leds=(RED, OFF, OFF))
+    )
+    assert log == ["leds", "lcd 1: Anna 14 | 0: Race 2/3 | 3: Ben's turn: roll"]
+    panel.goodbye()
+
+
+def test_an_oled_on_its_own_bus_does_not_split_the_lcd_s_screen() -> None:
+    log: list[str] = []
+    panel = Panel(lcd=Lcd(log), oled=PixelScreen(log), buses={"lcd": "i2c-1", "oled": "i2c-4"})
+    panel.show(Screen(lcd=SCORES))
+    assert panel.wait_idle(10)
+    log.clear()
+    panel.show(Screen(lcd=NEXT, oled=OledScreen(lines=("Anna", "+2"))))
+    assert panel.wait_idle(10)
+    lcd_log = [entry for entry in log if entry.startswith("lcd")]
+    assert lcd_log == ["lcd 1: Anna 14 | 0: Race 2/3 | 3: Ben's turn: roll"]
+    panel.goodbye()
+
+
+def test_rows_still_waiting_behind_the_oled_give_way_to_a_newer_screen() -> None:
+    log: list[str] = []
+    gate = Gate()
+    panel = Panel(
+        lcd=Lcd(log), oled=GatedScreen(log, gate), buses={"lcd": "i2c-1", "oled": "i2c-1"}
+    )
+    panel.show(Screen(lcd=SCORES, oled=OledScreen(die=2)))
+    assert panel.wait_idle(10)
+    log.clear()
+    panel.show(Screen(lcd=NEXT, oled=OledScreen(lines=("Anna", "+2"))))
+    assert gate.entered.wait(10)  # the answering row is sent, the OLED's frame under way
+    newer = ("Race 2/3", "Anna 14", "Ben 13", "Chloé's turn")
+    panel.show(Screen(lcd=newer, oled=OledScreen(lines=("Anna", "+2"))))
+    gate.opened.set()
+    assert panel.wait_idle(10)
+    # NEXT's last row never reached the glass: the newer screen took its place, in one go.
+    assert log == [
+        "lcd 1: Anna 14",
+        "oled Anna +2",
+        "lcd 2: Ben 13 | 0: Race 2/3 | 3: Chloé's turn",
     ]
     panel.goodbye()
 
@@ -202,7 +272,7 @@ def test_goodbye_sends_what_is_waiting_then_says_bye() -> None:
     panel.show(Screen(lcd=("Race 1/3",)))
     panel.goodbye()
     assert log[0] == "lcd 0: Race 1/3"
-    assert log[-1] == f"lcd 1: {'bye'.center(20)}"
+    assert log[-1] == f"lcd 0:  | 1: {'bye'.center(20)}"
 
 
 def test_the_loop_s_tick_never_waits_for_a_writer_using_the_device() -> None:

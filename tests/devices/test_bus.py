@@ -7,7 +7,9 @@ from collections.abc import Iterator
 import luma.oled.device
 import pytest
 from PIL import Image
+from smbus2 import i2c_msg
 
+from companion.benchmarks.glass import Marks, Meter, ProbePort
 from companion.devices.bus import Bus, ManualClock, i2c_bits, ws2812_s
 from companion.devices.hd44780 import Pcf8574Bus, rplcd_on
 from companion.devices.lcd import CharacterLcd, changed_runs
@@ -70,6 +72,56 @@ def test_an_lcd_run_is_one_transaction_of_54_bits_a_character(
     began = clock.now()
     lcd.show([SCORES[0], "Anna   14  ♠ ***", *SCORES[2:]])  # one digit
     assert clock.now() - began == pytest.approx(i2c_bits(6 * 2) / 100_000)
+
+
+class CountingClock(ManualClock):
+    """A pretend clock that counts how often a caller was held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holds: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.holds.append(seconds)
+        super().sleep(seconds)
+
+
+def test_one_i2c_rdwr_call_holds_its_caller_once_and_notes_each_message_s_end() -> None:
+    clock = CountingClock()
+    wire = Bus("i2c-1", 100_000, clock)
+    pcf = Pcf8574Bus(0x27, 20, 4, wire=wire)
+    pcf.i2c_rdwr(*(i2c_msg.write(0x27, bytes(size)) for size in (6, 12, 30)))
+    bits = [i2c_bits(6), i2c_bits(12), i2c_bits(30)]
+    # The kernel's I2C_RDWR blocks its caller for the whole call: one hold, for every bit.
+    assert clock.holds == [pytest.approx(sum(bits) / 100_000)]
+    assert wire.transactions == 3
+    assert [end for end, _ in pcf.messages] == pytest.approx(
+        [bits[0] / 100_000, (bits[0] + bits[1]) / 100_000, sum(bits) / 100_000]
+    )
+    assert [noted for _, noted in pcf.messages] == bits
+    pcf.unplugged = True
+    with pytest.raises(OSError):
+        pcf.i2c_rdwr(i2c_msg.write(0x27, bytes(6)))
+    assert len(clock.holds) == 1  # nothing answered: nothing went on the wire
+
+
+def test_the_glass_bench_marks_the_first_row_when_its_message_ends(
+    lcd_at_100k: tuple[CharacterLcd, Pcf8574Bus, ManualClock],
+) -> None:
+    lcd, pcf, clock = lcd_at_100k
+    assert pcf.wire is not None
+    marks, probes = Marks(), Meter()
+    lcd.port = ProbePort(lcd.port, pcf, 100_000, marks, probes)
+    lcd.show(SCORES)
+    began = clock.now()
+    lcd.show(["Jumpy Jack  race 4", "Anna   14  ♠ ***", *SCORES[2:]], first=1)
+    row_1, row_0 = i2c_bits(6 * 2), i2c_bits(6 * 2)  # "2" -> "4", "3" -> "4"
+    assert marks.lcd[-2:] == pytest.approx(
+        [began + row_1 / 100_000, began + (row_1 + row_0) / 100_000]
+    )
+    assert marks.lcd_floor[-2:] == pytest.approx([row_1 / 100_000, row_0 / 100_000])
+    assert marks.lcd[-1] == pytest.approx(clock.now())
+    assert probes.cpu > 0
 
 
 def frame_time(oled: Oled, clock: ManualClock, image: Image.Image) -> float:

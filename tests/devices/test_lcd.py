@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -103,10 +105,10 @@ class FlakyPort(FakeHD44780):
 
     failing = False
 
-    def write(self, row: int, col: int, codes: bytes) -> None:
+    def write_runs(self, runs: Sequence[Run]) -> None:
         if self.failing:
             raise OSError(121, "Remote I/O error")
-        super().write(row, col, codes)
+        super().write_runs(runs)
 
 
 def test_after_a_failed_write_the_next_show_redraws_everything() -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from companion.devices.hd44780 import Pcf8574Bus
-from companion.devices.lcd import CharacterLcd, RplcdPort
+from companion.devices.bus import Bus, ManualClock, i2c_bits
+from companion.devices.hd44780 import Pcf8574Bus, row_offsets
+from companion.devices.lcd import CharacterLcd, RplcdPort, Run
 
 
 @pytest.fixture
@@ -81,3 +83,49 @@ def test_a_16x2_display_through_rplcd(monkeypatch: pytest.MonkeyPatch) -> None:
     lcd = CharacterLcd.open(cols=16, rows=2)
     lcd.show(["Jockey  ♣ 80", "credit  1000"])
     assert fake.lcd.lines() == ["Jockey  ♣ 80    ", "credit  1000    "]
+
+
+class Calls:
+    """Records each ``i2c_rdwr`` call a bus gets: the DDRAM address each message moves to."""
+
+    def __init__(self, bus: Pcf8574Bus) -> None:
+        self.calls: list[list[int]] = []
+        self._inner = bus.i2c_rdwr
+        bus.i2c_rdwr = self  # type: ignore[method-assign]
+
+    def __call__(self, *messages: Any) -> None:
+        # A message's first instruction nibbles sit in the high bits of its bytes 0 and 3.
+        self.calls.append([(bytes(m)[0] & 0xF0 | bytes(m)[3] >> 4) & 0x7F for m in messages])
+        self._inner(*messages)
+
+
+def test_a_screen_of_several_runs_goes_in_one_i2c_call_its_chosen_row_first(
+    bus: Pcf8574Bus,
+) -> None:
+    bus.wire = Bus("i2c-1", 100_000, ManualClock())
+    lcd = CharacterLcd.open(cols=20, rows=4)
+    lcd.show(["Race 1/3", "Anna   12", "Ben    10", "turn: Anna"])
+    calls, wire = Calls(bus), bus.wire
+    transactions, bits = wire.transactions, wire.bits
+    lcd.show(["Race 2/3", "Anna   14", "Ben    10", "turn: Ben"], first=3)
+    # Three runs ("1" -> "2", "2" -> "4", "Anna" -> "Ben "), row 3 first: one call, one
+    # message (one transaction on the wire) per run, each a cursor move and its characters.
+    offsets = row_offsets(20)
+    assert calls.calls == [[offsets[3] + 6, offsets[0] + 5, offsets[1] + 8]]
+    assert wire.transactions - transactions == 3
+    assert wire.bits - bits == sum(i2c_bits(6 * (1 + cells)) for cells in (4, 1, 1))
+    assert bus.lcd.lines() == [
+        "Race 2/3".ljust(20),
+        "Anna   14".ljust(20),
+        "Ben    10".ljust(20),
+        "turn: Ben".ljust(20),
+    ]
+
+
+def test_more_runs_than_the_kernel_takes_in_one_call_go_in_several(bus: Pcf8574Bus) -> None:
+    port = RplcdPort(cols=20, rows=4)
+    calls = Calls(bus)
+    port.write_runs([Run(row, col, b"x") for row in range(4) for col in range(0, 20, 2)])
+    port.write_runs([Run(row, col, b"o") for row in range(4) for col in range(1, 20, 2)] * 2)
+    assert [len(call) for call in calls.calls] == [40, 42, 38]
+    assert bus.lcd.lines() == ["xo" * 10] * 4
