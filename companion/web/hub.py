@@ -14,8 +14,12 @@ import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+# The hub is made before the table plays; Starlette loads with the pages, beside the playing
+# table (see web/server.py), so it is imported where the pages' loop runs.
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 log = logging.getLogger("companion.web")
 
@@ -136,6 +140,8 @@ class Hub:
 
     async def serve(self, connection: PageSocket) -> None:
         """Send ``connection`` every change until its socket closes."""
+        from starlette.websockets import WebSocketDisconnect
+
         self.connections.add(connection)
         connection.wake.set()
         try:
