@@ -209,12 +209,12 @@ class Daemon:
             device.start(self.post)
         self._send(())
         self.notifier.ready()
+        for start in self.after_ready:
+            start()
         self.running.set()
         reason = "stopped"
         retry = self.outputs.maintain()
         try:
-            for start in self.after_ready:
-                start()
             while True:
                 try:
                     item = self._queue.get(timeout=self._timeout(retry))
