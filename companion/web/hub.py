@@ -7,7 +7,6 @@ what changed for it. A slow phone never holds anyone up: it gets only the newest
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -16,9 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-# The hub is made before the table plays; Starlette loads with the pages, beside the playing
-# table (see web/server.py), so it is imported where the pages' loop runs.
+# The hub is made before the table plays; asyncio and Starlette load with the pages, beside
+# the playing table (see web/server.py), so they are imported where the pages' loop runs.
 if TYPE_CHECKING:
+    import asyncio
+
     from starlette.websockets import WebSocket
 
 log = logging.getLogger("companion.web")
@@ -55,6 +56,13 @@ UNSEATED_PER_ADDRESS = 4
 PER_SEAT = 3
 
 
+def _wake() -> asyncio.Event:
+    """A page sender's wake-up, made on the pages' loop."""
+    import asyncio
+
+    return asyncio.Event()
+
+
 @dataclass(eq=False)
 class PageSocket:
     """One open page: its socket, its seat (None for the scoreboard) and that seat's token
@@ -68,7 +76,7 @@ class PageSocket:
     address: str = ""
     holder: str | None = None
     since: float = field(default_factory=time.monotonic)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: asyncio.Event = field(default_factory=_wake)
     sent: tuple[str, str, str] = ("", "", "")
 
 

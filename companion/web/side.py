@@ -7,7 +7,6 @@ same rules as a button press. Reads of the session happen on the loop's thread t
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -277,10 +276,11 @@ class TableSide:
         self.joins.decline_all()
         return notice(_("Phone declined."), tone=None)
 
-    # -- from the web server's thread ----------------------------------------------------
+    # -- from the web server's thread (asyncio loads with the pages, after the start) ------
 
     async def enter(self, change: Callable[[Context], Reply]) -> None:
         """Queue ``change`` on the daemon's loop and wait until it is made."""
+        import asyncio
 
         def made() -> Sequence[Cue]:
             cues = self.controller.apply(change)
@@ -291,6 +291,8 @@ class TableSide:
 
     async def read(self, action: Callable[[], Any]) -> Any:
         """Run ``action`` on the daemon's loop (where the session may be read); return it."""
+        import asyncio
+
         return await asyncio.wrap_future(self.daemon.call(action))
 
     async def seat_input(self, seat: str, game_id: int | None, fields: dict[str, Any]) -> Answer:

@@ -42,8 +42,8 @@ def running(companion: Companion) -> threading.Thread:
 
 
 def test_the_table_is_ready_before_the_pages_libraries_load(tmp_path: Path) -> None:
-    """What READY waits for binds the pages' socket, and loads neither Starlette nor uvicorn:
-    they load beside the playing table."""
+    """What READY waits for binds the pages' socket, and loads neither Starlette, uvicorn
+    nor asyncio: they load beside the playing table."""
     port = free_port()
     probe = (
         "import sys\n"
@@ -54,7 +54,7 @@ def test_the_table_is_ready_before_the_pages_libraries_load(tmp_path: Path) -> N
         "companion = build(config, simulate=True, state_dir=Path(sys.argv[1]))\n"
         "assert companion.web is not None\n"
         "loaded = {name.split('.')[0] for name in sys.modules}\n"
-        "print(*sorted(loaded & {'starlette', 'uvicorn', 'click', 'h11', 'anyio'}))\n"
+        "print(*sorted(loaded & {'starlette', 'uvicorn', 'click', 'h11', 'anyio', 'asyncio'}))\n"
         "companion.web.stop()\n"
         "companion.rig.close()\n"
     )
