@@ -17,6 +17,7 @@ from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
 from companion.web.hub import Hub
 from companion.web.joins import Joins
+from companion.web.qr import KEPT_NAME, KeptRows
 from companion.web.seats import SeatBook
 from companion.web.side import TableSide, WebOutputs, WebTable
 
@@ -135,5 +136,6 @@ def install(
     table = WebTable(controller)
     table.side = side
     daemon.table = table
-    daemon.outputs = WebOutputs(daemon.outputs, side)
+    codes = KeptRows(journal.parent / KEPT_NAME if journal is not None else None)
+    daemon.outputs = WebOutputs(daemon.outputs, side, codes)
     return WebServer(listener, side, seats, address, names=section.names)

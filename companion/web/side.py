@@ -29,7 +29,7 @@ from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
-from companion.web.qr import oled_image
+from companion.web.qr import KeptRows, oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.state import RaceOdds, private_state, public_state
@@ -537,9 +537,11 @@ class WebTable:
 class WebOutputs(OutputsBeside):
     """The panel's outputs, and the pages as one more view: published after every change."""
 
-    def __init__(self, panel: Outputs, side: TableSide) -> None:
+    def __init__(self, panel: Outputs, side: TableSide, codes: KeptRows | None = None) -> None:
         super().__init__(panel)
         self.side = side
+        #: The join address's QR code, kept (in a file beside the journal, when given one).
+        self.codes = codes if codes is not None else KeptRows(None)
 
     def show(self, screen: Screen) -> None:
         """Show ``screen``, the join QR code drawn on the OLED when the screen has it there."""
@@ -548,5 +550,5 @@ class WebOutputs(OutputsBeside):
         oled = getattr(self.panel, "oled", None)
         show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame
         if len(lines) == 2 and lines[0] == QR and callable(show_image):
-            show_image(oled_image(self.side.join_url, lines[1]))
+            show_image(oled_image(self.codes(self.side.join_url), lines[1]))
         self.side.refresh()
