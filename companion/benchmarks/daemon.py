@@ -81,9 +81,31 @@ def _latencies(presses: int) -> list[float]:
     return samples
 
 
+def _free_port() -> int:
+    """A port nobody listens on now on this machine's loopback."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _first_answer(port: int) -> None:
+    """Ask the pages for the join page as a phone would, and wait for their answer's head.
+
+    The pages' socket listens from before READY=1; a request sent before the server is up
+    waits in its queue, so this times when the pages answer, not when they can be reached.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as link:
+        link.sendall(f"GET /join HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        head = link.recv(64)
+    if not head.startswith(b"HTTP/1.1 "):
+        raise OSError(f"the pages did not answer over HTTP: {head!r}")
+
+
 def _child_figures(idle_s: float) -> dict[str, Figure]:
-    """Start `companion simulate --headless` as systemd would; time READY, watch it idle."""
+    """Start `companion simulate --headless` as systemd would; time READY and the pages' first
+    answer, watch it idle."""
     compiled()
+    port = _free_port()
     with tempfile.TemporaryDirectory(prefix="cmp-bench-") as folder:
         notify_path = Path(folder) / "notify.sock"
         notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -93,13 +115,15 @@ def _child_figures(idle_s: float) -> dict[str, Figure]:
         began = time.perf_counter()
         child = subprocess.Popen(
             [sys.executable, "-m", "companion", "simulate", "--headless",
-             "--state-dir", folder],
+             "--state-dir", folder, "--web-port", str(port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
             while not notify.recv(4096).startswith(b"READY=1"):
                 pass
             ready = time.perf_counter() - began
+            _first_answer(port)
+            answered = time.perf_counter() - began
             idle = idle_cpu(child.pid, idle_s)
             rss = _rss_mb(child.pid)
         finally:
@@ -108,6 +132,7 @@ def _child_figures(idle_s: float) -> dict[str, Figure]:
             notify.close()
     return {
         "start-up to READY=1": Figure(ready * 1000, "ms"),
+        "start-up to the pages answering": Figure(answered * 1000, "ms"),
         "idle CPU (one core)": Figure(idle, "%"),
         "resident memory after start-up": Figure(rss, "MB"),
     }

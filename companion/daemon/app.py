@@ -74,8 +74,8 @@ class Companion:
         relay = None
         if handle_signals and threading.current_thread() is threading.main_thread():
             relay = SignalRelay((signal.SIGTERM, signal.SIGINT), self._on_signal)
-        if self.web is not None:
-            self.web.start()
+        if self.web is not None:  # the pages come up beside the table, once it plays
+            self.daemon.after_ready.append(self.web.start)
         if self.club is not None:
             self.club.start()
         try:

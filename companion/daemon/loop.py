@@ -156,6 +156,9 @@ class Daemon:
         self.handled = 0
         #: Called after each event's outputs are sent (the latency benchmark listens here).
         self.after_event: Callable[[], None] | None = None
+        #: Called once, on the loop's thread, when the table plays (READY=1 is sent): what
+        #: may come up beside it rather than before it (the pages).
+        self.after_ready: list[Callable[[], None]] = []
         self.running = threading.Event()
         self._closing = threading.Lock()
         self._closed = False
@@ -214,6 +217,8 @@ class Daemon:
             device.start(self.post)
         self._send(())
         self.notifier.ready()
+        for start in self.after_ready:
+            start()
         self.running.set()
         reason = "stopped"
         retry = self.outputs.maintain()

@@ -34,10 +34,6 @@ REQUEST_S = 5.0
 KEEP_ALIVE_S = 5
 #: Connections taken from the kernel's queue at once (each takes a file until it is closed).
 BACKLOG = 64
-#: Connections the kernel completes and holds until the server takes them (no file each): a
-#: long queue, so that a phone's connection waits in line instead of being dropped and tried
-#: again a second or three later while a guest's device opens connection after connection.
-QUEUE = 1024
 #: The largest request head read (bytes); a longer one is answered 400 by the server.
 MAX_HEAD = 8192
 

@@ -7,15 +7,20 @@ what changed for it. A slow phone never holds anyone up: it gets only the newest
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+# The hub is made before the table plays; asyncio and Starlette load with the pages, beside
+# the playing table (see web/server.py), so they are imported where the pages' loop runs.
+if TYPE_CHECKING:
+    import asyncio
+
+    from starlette.websockets import WebSocket
 
 log = logging.getLogger("companion.web")
 
@@ -51,6 +56,13 @@ UNSEATED_PER_ADDRESS = 4
 PER_SEAT = 3
 
 
+def _wake() -> asyncio.Event:
+    """A page sender's wake-up, made on the pages' loop."""
+    import asyncio
+
+    return asyncio.Event()
+
+
 @dataclass(eq=False)
 class PageSocket:
     """One open page: its socket, its seat (None for the scoreboard) and that seat's token
@@ -64,7 +76,7 @@ class PageSocket:
     address: str = ""
     holder: str | None = None
     since: float = field(default_factory=time.monotonic)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: asyncio.Event = field(default_factory=_wake)
     sent: tuple[str, str, str] = ("", "", "")
 
 
@@ -136,6 +148,8 @@ class Hub:
 
     async def serve(self, connection: PageSocket) -> None:
         """Send ``connection`` every change until its socket closes."""
+        from starlette.websockets import WebSocketDisconnect
+
         self.connections.add(connection)
         connection.wake.set()
         try:

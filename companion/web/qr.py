@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import logging
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,8 +15,15 @@ if TYPE_CHECKING:
 # segno and PIL are imported where a code is drawn: a table without an OLED starts without
 # them, and its first host page loads segno.
 
+log = logging.getLogger("companion.web")
+
 #: Pixels per QR module on the OLED (a version-3 code with its quiet zone is 58 px high).
 OLED_MODULE = 2
+#: The file beside the journal that keeps the join address's code between starts.
+KEPT_NAME = "join-qr.txt"
+
+#: A QR code as rows of modules, True is dark, quiet zone included.
+Rows = tuple[tuple[bool, ...], ...]
 
 
 @lru_cache(maxsize=4)
@@ -30,7 +40,7 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode()
 
 
-def qr_rows(text: str) -> tuple[tuple[bool, ...], ...]:
+def qr_rows(text: str) -> Rows:
     """Return ``text``'s QR code as rows of modules (True is dark), quiet zone included."""
     import segno
 
@@ -38,13 +48,63 @@ def qr_rows(text: str) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(bool(m) for m in row) for row in code.matrix_iter(scale=1, border=2))
 
 
-def oled_image(text: str, code: str, size: tuple[int, int] = (128, 64)) -> Image.Image:
-    """Return the OLED's join picture: ``text``'s QR code on the left, the join code beside it."""
+class KeptRows:
+    """QR codes worked out once and kept: the last one in memory, and in a file between starts.
+
+    The join address seldom changes, and working its code out loads segno, which the OLED's
+    first picture (drawn before the table says it is ready) would wait for at every start.
+    The file holds the text on its first line, then one row per line, ``#`` dark and ``.``
+    light; a file for another text, or one that is not a square of those, is worked out
+    again and written anew. A file that cannot be written is done without.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._last: tuple[str, Rows] | None = None
+
+    def __call__(self, text: str) -> Rows:
+        """``text``'s QR code (``qr_rows``)."""
+        if self._last is None or self._last[0] != text:
+            rows = self._read(text)
+            if rows is None:
+                rows = qr_rows(text)
+                self._write(text, rows)
+            self._last = (text, rows)
+        return self._last[1]
+
+    def _read(self, text: str) -> Rows | None:
+        if self.path is None:
+            return None
+        try:
+            kept = self.path.read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError):
+            return None
+        lines = [line for line in kept[1:] if line]
+        if kept[0] != text or not lines or any(len(line) != len(lines) for line in lines):
+            return None
+        if set("".join(lines)) - {"#", "."}:
+            return None
+        return tuple(tuple(mark == "#" for mark in line) for line in lines)
+
+    def _write(self, text: str, rows: Rows) -> None:
+        if self.path is None:
+            return
+        drawn = "".join("".join("#" if dark else "." for dark in row) + "\n" for row in rows)
+        fresh = self.path.with_name(self.path.name + ".new")
+        try:
+            fresh.write_text(f"{text}\n{drawn}", encoding="utf-8")
+            os.replace(fresh, self.path)
+        except OSError as error:
+            log.info("the join code's picture cannot be kept in %s: %s", self.path, error)
+
+
+def oled_image(modules: Rows, code: str, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """Return the OLED's join picture: the QR code ``modules`` on the left, the join code
+    beside it."""
     from PIL import Image, ImageDraw
 
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
-    modules = qr_rows(text)
     top = max(0, (size[1] - len(modules) * OLED_MODULE) // 2)
     for y, row in enumerate(modules):
         for x, dark in enumerate(row):

@@ -1,29 +1,36 @@
-"""Serve the pages from inside the daemon: uvicorn on its own thread, stopped with the daemon."""
+"""Serve the pages from inside the daemon: the socket and the table's side bound before the
+table plays, the application and uvicorn made and run on a thread of their own beside it."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import socket
 import threading
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import uvicorn
+from typing import TYPE_CHECKING
 
 from companion.daemon.loop import Daemon
 from companion.daemon.table import TableController
 from companion.devices.config.sections import WebSection
-from companion.web import gate
-from companion.web.app import create_app
-from companion.web.door import HostNames
 from companion.web.hub import Hub
-from companion.web.hush import QuietLoop, quiet_server_logs
 from companion.web.joins import Joins
+from companion.web.qr import KEPT_NAME, KeptRows
 from companion.web.seats import SeatBook
 from companion.web.side import TableSide, WebOutputs, WebTable
 
+if TYPE_CHECKING:
+    from companion.web.serving import Server
+
 log = logging.getLogger("companion.web")
+
+#: Connections the kernel completes and holds until the server takes them (no file each): a
+#: long queue, so that a phone's connection waits in line instead of being dropped and tried
+#: again a second or three later while a guest's device opens connection after connection,
+#: or while the server is still being made just after the start.
+QUEUE = 1024
 
 
 def lan_address() -> str:
@@ -38,73 +45,67 @@ def lan_address() -> str:
         probe.close()
 
 
-#: How often the idle server wakes to renew the date its answers carry (uvicorn's own loop
-#: wakes ten times a second, which is most of what an idle table costs a small Pi).
-TICK_S = 1.0
-
-
-class Server(uvicorn.Server):
-    """uvicorn's server, with an event loop whose errors cannot flood the log, which sleeps
-    between its once-a-second chores and wakes at once when asked to stop."""
-
-    _loop: asyncio.AbstractEventLoop | None = None
-    _stop: asyncio.Event | None = None
-
-    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
-        asyncio.get_running_loop().set_exception_handler(QuietLoop())
-        await super().serve(sockets)
-
-    async def main_loop(self) -> None:
-        """Do uvicorn's chores (the date header, the exit check) once per tick; sleep between."""
-        self._stop = asyncio.Event()
-        self._loop = asyncio.get_running_loop()
-        while not await self.on_tick(0):  # tick 0: uvicorn renews the date on every tenth
-            try:
-                await asyncio.wait_for(self._stop.wait(), TICK_S)
-            except TimeoutError:
-                pass
-
-    def exit(self) -> None:
-        """Ask the server to finish (from any thread); its loop wakes for it at once."""
-        self.should_exit = True
-        loop, stop = self._loop, self._stop
-        if loop is not None and stop is not None:
-            try:
-                loop.call_soon_threadsafe(stop.set)
-            except RuntimeError:  # the loop has closed: the server has finished already
-                pass
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        for listener in sockets or []:  # uvicorn takes BACKLOG at once; the kernel holds more
-            listener.listen(gate.QUEUE)
-
-
 @dataclass
 class WebServer:
-    """The pages' server: its listening socket, its thread, the uvicorn server in it."""
+    """The pages' server: its listening socket, the table's side it serves, its thread, and
+    the uvicorn server made on that thread."""
 
     listener: socket.socket
-    server: Server
+    side: TableSide
     seats: SeatBook
     address: str
+    #: The host names the pages answer to besides the machine's own (``[web] names``).
+    names: tuple[str, ...] = ()
+    #: The clock of the pages' rate limits (a test moves it on).
+    clock: Callable[[], float] = time.monotonic
     thread: threading.Thread | None = None
+    #: uvicorn's server, once the pages' thread has made it.
+    server: Server | None = None
+    _stopping: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def url(self) -> str:
         """Where the pages are (what `companion simulate` prints)."""
         return f"http://{self.address}/"
 
+    @property
+    def started(self) -> bool:
+        """Whether the pages answer (a connection made before waits in the socket's queue)."""
+        return self.server is not None and self.server.started
+
     def start(self) -> None:
-        """Serve on a thread of its own, with its own event loop."""
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.listener]}, name="web", daemon=True
-        )
+        """Make the application and its server, and serve, on a thread of its own."""
+        self.thread = threading.Thread(target=self._serve, name="web", daemon=True)
         self.thread.start()
+
+    def _serve(self) -> None:
+        try:  # the pages' libraries load here, while the table already plays
+            from companion.web.app import create_app
+            from companion.web.door import HostNames
+            from companion.web.serving import server_for
+
+            app = create_app(self.side, clock=self.clock, names=HostNames(self.names))
+            server = server_for(app)
+        except Exception as error:
+            # The table plays without its pages rather than not at all; no phone is left
+            # waiting on a socket nobody will answer.
+            log.error("the pages cannot be served on %s (%r)", self.address, error)
+            self.listener.close()
+            return
+        with self._lock:
+            if self._stopping:
+                return
+            self.server = server
+        server.run(sockets=[self.listener])
 
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the server to finish, wait for it, and close the seats' connection."""
-        self.server.exit()
+        with self._lock:
+            self._stopping = True
+            server = self.server
+        if server is not None:
+            server.exit()
         if self.thread is not None:
             self.thread.join(timeout)
         self.listener.close()
@@ -114,7 +115,8 @@ class WebServer:
 def install(
     section: WebSection, daemon: Daemon, controller: TableController, journal: Path | None
 ) -> WebServer:
-    """Put the pages beside the table: wrap the loop's table and outputs, bind the socket.
+    """Put the pages beside the table: wrap the loop's table and outputs, bind the socket and
+    listen on it (a phone that connects waits in its queue until the server is up).
 
     Raises OSError when the address cannot be bound (the port is taken, say).
     """
@@ -122,7 +124,7 @@ def install(
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((section.bind, section.port))
-        listener.listen(gate.BACKLOG)
+        listener.listen(QUEUE)
     except OSError:
         listener.close()
         raise
@@ -130,27 +132,10 @@ def install(
     host = lan_address() if section.bind == "0.0.0.0" else section.bind
     address = f"{host}:{port}"
     seats = SeatBook(journal)
-    hub = Hub()
-    side = TableSide(daemon, controller, seats, Joins(daemon.clock), hub, address)
+    side = TableSide(daemon, controller, seats, Joins(daemon.clock), Hub(), address)
     table = WebTable(controller)
     table.side = side
     daemon.table = table
-    daemon.outputs = WebOutputs(daemon.outputs, side)
-    keeper = gate.Gate(gate.open_cap(gate.files_limit()))
-    quiet_server_logs()
-    config = uvicorn.Config(
-        create_app(side, names=HostNames(section.names)),
-        log_level="warning",
-        access_log=False,  # no request line (nor anything a phone sent) reaches a log
-        ws="websockets-sansio",
-        ws_max_size=4096,
-        lifespan="on",
-        proxy_headers=False,
-        server_header=False,
-        http=gate.guarded(keeper),
-        limit_concurrency=2 * keeper.cap,  # never reached: the gate makes room first
-        timeout_keep_alive=gate.KEEP_ALIVE_S,
-        backlog=gate.BACKLOG,
-        h11_max_incomplete_event_size=gate.MAX_HEAD,
-    )
-    return WebServer(listener, Server(config), seats, address)
+    codes = KeptRows(journal.parent / KEPT_NAME if journal is not None else None)
+    daemon.outputs = WebOutputs(daemon.outputs, side, codes)
+    return WebServer(listener, side, seats, address, names=section.names)

@@ -1,12 +1,10 @@
 """What a page sends, read strictly: JSON of bounded depth with no lone surrogates, whole
-numbers that are ints (never bools) or ASCII digits, and socket frames that are text."""
+numbers that are ints (never bools) or ASCII digits."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
-
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 #: The deepest nesting of lists and objects a page's request ever needs.
 MAX_DEPTH = 8
@@ -98,15 +96,3 @@ def whole(value: object) -> int | None:
 def is_int(value: object) -> bool:
     """Whether ``value`` is a JSON integer (``true`` is not 1 here)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-async def text_frame(socket: WebSocket) -> str | None:
-    """The next text frame a page sent; None for a binary one (the caller closes the socket).
-
-    Raises WebSocketDisconnect when the page went away.
-    """
-    message = await socket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    return text if isinstance(text, str) else None

@@ -7,7 +7,6 @@ same rules as a button press. Reads of the session happen on the loop's thread t
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +29,7 @@ from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
-from companion.web.qr import oled_image
+from companion.web.qr import KeptRows, oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.state import RaceOdds, private_state, public_state
@@ -277,10 +276,11 @@ class TableSide:
         self.joins.decline_all()
         return notice(_("Phone declined."), tone=None)
 
-    # -- from the web server's thread ----------------------------------------------------
+    # -- from the web server's thread (asyncio loads with the pages, after the start) ------
 
     async def enter(self, change: Callable[[Context], Reply]) -> None:
         """Queue ``change`` on the daemon's loop and wait until it is made."""
+        import asyncio
 
         def made() -> Sequence[Cue]:
             cues = self.controller.apply(change)
@@ -291,6 +291,8 @@ class TableSide:
 
     async def read(self, action: Callable[[], Any]) -> Any:
         """Run ``action`` on the daemon's loop (where the session may be read); return it."""
+        import asyncio
+
         return await asyncio.wrap_future(self.daemon.call(action))
 
     async def seat_input(self, seat: str, game_id: int | None, fields: dict[str, Any]) -> Answer:
@@ -535,9 +537,11 @@ class WebTable:
 class WebOutputs(OutputsBeside):
     """The panel's outputs, and the pages as one more view: published after every change."""
 
-    def __init__(self, panel: Outputs, side: TableSide) -> None:
+    def __init__(self, panel: Outputs, side: TableSide, codes: KeptRows | None = None) -> None:
         super().__init__(panel)
         self.side = side
+        #: The join address's QR code, kept (in a file beside the journal, when given one).
+        self.codes = codes if codes is not None else KeptRows(None)
 
     def show(self, screen: Screen) -> None:
         """Show ``screen``, the join QR code drawn on the OLED when the screen has it there."""
@@ -546,5 +550,5 @@ class WebOutputs(OutputsBeside):
         oled = getattr(self.panel, "oled", None)
         show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame
         if len(lines) == 2 and lines[0] == QR and callable(show_image):
-            show_image(oled_image(self.side.join_url, lines[1]))
+            show_image(oled_image(self.codes(self.side.join_url), lines[1]))
         self.side.refresh()

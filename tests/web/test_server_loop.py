@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from companion.web import server as web_server
+from companion.web import serving as web_serving
 
 
 async def _hello(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -22,12 +22,12 @@ async def _hello(scope: dict[str, Any], receive: Any, send: Any) -> None:
 @pytest.fixture
 def serving(monkeypatch: pytest.MonkeyPatch) -> Any:
     """A server with a one-minute tick, serving on a free port of its own thread."""
-    monkeypatch.setattr(web_server, "TICK_S", 60.0)
+    monkeypatch.setattr(web_serving, "TICK_S", 60.0)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
     config = uvicorn.Config(_hello, lifespan="off", log_level="warning", access_log=False)
-    server = web_server.Server(config)
+    server = web_serving.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -11,7 +11,18 @@ from companion.web.guard import MAX_SOCKETS, same_origin
 from companion.web.hub import REJOIN, PageSocket
 from companion.web.routes.common import client, is_host, seat_of, served
 from companion.web.seats import HOST
-from companion.web.shapes import text_frame
+
+
+async def text_frame(socket: WebSocket) -> str | None:
+    """The next text frame a page sent; None for a binary one (the caller closes the socket).
+
+    Raises WebSocketDisconnect when the page went away.
+    """
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def live(socket: WebSocket) -> None:

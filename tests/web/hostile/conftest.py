@@ -18,7 +18,6 @@ import pytest
 
 from companion.daemon.app import Companion, build
 from companion.devices.config import load_config
-from companion.web.app import create_app
 from companion.web.seats import HOST
 from tests.e2e.conftest import FAST_CONFIG
 from tests.web.conftest import free_port
@@ -136,19 +135,18 @@ def serving() -> Iterator[Served]:
     assert companion.web is not None
     # The same app on a clock an hour further at every look: no rate limit slows the tests.
     hours = itertools.count(step=3600.0)
-    side = companion.daemon.table.side  # type: ignore[attr-defined]
-    companion.web.server.config.app = create_app(side, clock=lambda: next(hours))
+    companion.web.clock = lambda: next(hours)
     thread = threading.Thread(target=companion.run, kwargs={"handle_signals": False})
     thread.start()
     made = Served(root, companion, port, thread)
     try:
-        server = companion.web.server
+        web = companion.web
         waited = threading.Event()
         for _ in range(1500):  # up to 30 s on a loaded machine; usually a few hundredths
-            if server.started:
+            if web.started:
                 break
             waited.wait(0.02)
-        assert server.started, "the pages never started"
+        assert web.started, "the pages never started"
         yield made
     finally:
         companion.daemon.stop()
