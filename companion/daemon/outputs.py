@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import ne
 from typing import Any
@@ -60,6 +60,13 @@ class BusWriter:
         """``submit`` each of ``jobs`` at once: a job that starts meanwhile sees them all."""
         with self._changed:
             self._pending.update(jobs)
+            self._changed.notify_all()
+
+    def take_back(self, keys: Iterable[str]) -> None:
+        """Drop the jobs of ``keys`` not yet started (a newer one comes later)."""
+        with self._changed:
+            for key in keys:
+                self._pending.pop(key, None)
             self._changed.notify_all()
 
     def waiting_before(self, key: str) -> bool:
@@ -268,6 +275,7 @@ class Panel:
         with self._held_lock:
             if self._leds_waiting:
                 for writer, its_jobs in queued.items():
+                    writer.take_back(its_jobs)  # an older frame must not go out meanwhile
                     self._held.setdefault(writer, {}).update(its_jobs)
                 return
         for writer, its_jobs in queued.items():
