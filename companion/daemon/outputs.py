@@ -272,7 +272,7 @@ class Panel:
             if strip.idle():  # it starts at once: worth waiting for (not for an animation)
                 with self._held_lock:
                     self._leds_waiting = True
-            strip.submit_all({key: self._leds_first(key, job) for key, job in leds.items()})
+            strip.submit_all({key: self._leds_first(job) for key, job in leds.items()})
         with self._held_lock:
             if self._leds_waiting:
                 for writer, its_jobs in queued.items():
@@ -289,22 +289,14 @@ class Panel:
             return False
         return buses.get("strip", "strip") not in (buses.get(d, d) for d in ("lcd", "oled"))
 
-    def _leds_first(self, key: str, job: Callable[[], object]) -> Callable[[], object]:
-        """``job`` that hands over the displays' jobs held for it: an LED frame once it is
-        sent (the displays' drawing never takes the CPU from it), a move as its walk begins
-        (a strip the Pi animates walks for a while)."""
+    def _leds_first(self, job: Callable[[], object]) -> Callable[[], object]:
+        """``job`` (an LED frame or move) that first hands over the displays' jobs held for it."""
 
-        def move_first() -> object:
+        def leds_first() -> object:
             self._hand_over()
             return job()
 
-        def frame_first() -> object:
-            try:
-                return job()
-            finally:
-                self._hand_over()
-
-        return move_first if key == "move" else frame_first
+        return leds_first
 
     def _hand_over(self) -> None:
         """Give the displays' writers the jobs held for the LEDs."""
