@@ -318,7 +318,11 @@ def test_a_client_trickling_a_line_that_never_ends_is_closed(tmp_path: Path, fol
             except BrokenPipeError:  # it spoke and closed between the look and this byte:
                 break  # its answer is still there to read
         refused(client.reply(), "idle")
-        assert client.socket.recv(1) == b"", "the trickling connection stayed open"
+        try:
+            closed = client.socket.recv(1) == b""
+        except ConnectionResetError:  # closed with the client's last byte unread (a busy
+            closed = True  # machine let one more through after the server's last read)
+        assert closed, "the trickling connection stayed open"
         client.close()
         talking = served.client()
         assert talking.ask("state")["ok"] is True  # its slot is free again
