@@ -124,3 +124,4 @@ def test_a_table_starts_on_the_menu_without_loading_any_games_engine(tmp_path) -
     layers = {f"companion.{layer}.{kind}" for kind in kinds for layer in ("render", "daemon.flows")}
     assert not (engines | layers) & set(loaded.split())
     assert {"companion.games.registry", "companion.games.jockey"} <= set(loaded.split())
+    assert "babel" not in loaded.split()  # the number formats load with the first figure
