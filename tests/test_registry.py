@@ -53,7 +53,7 @@ def test_a_registered_game_has_every_part(game: GameInfo) -> None:
     assert issubclass(flow, Flow)
     screens = importlib.import_module(part(kind, "render"))
     assert isinstance(screens.LAYOUT, TrackLeds | LaneLeds), "the screens declare the strip"
-    assert Layouts.default().by_kind[kind] == screens.LAYOUT
+    assert Layouts.default().of(kind) == screens.LAYOUT
     board = board_file(kind)
     assert load_layout(board.read_text(encoding="utf-8"), str(board), kind) == screens.LAYOUT
     bench = importlib.import_module(part(kind, "bench"))

@@ -36,7 +36,7 @@ from companion.devices.resilience import (
 )
 from companion.devices.simulated import SimulatedControls
 from companion.devices.strip import MemoryStrip, SpiStrip
-from companion.games.jockey import Deck, JockeyBoard, JockeyOptions, default_deck
+from companion.games.jockey import Deck, default_deck
 from companion.session.session import Session
 
 if TYPE_CHECKING:
@@ -57,6 +57,8 @@ class JockeyRace:
     @classmethod
     def of(cls, session: Session) -> JockeyRace:
         """The Jockey race in progress in ``session`` (the default deck when there is none)."""
+        from companion.games.jockey import JockeyBoard, JockeyOptions  # loaded once played
+
         table = session.table
         board = session.view().board
         if table is None or not isinstance(board, JockeyBoard):  # a game without Jockey cards

@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from companion.games.errors import Refusal
+from companion.games.text import N_
 
 __all__ = ["Card", "NotACard", "Rank", "Suit", "full_deck"]
 
@@ -159,7 +160,7 @@ class NotACard(Refusal):
         shown = " ".join(text.split())
         if len(shown) > 14:
             shown = shown[:13] + "…"
-        super().__init__("not_a_card", f'"{shown}" is not one of the 52 cards.')
+        super().__init__("not_a_card", N_('"{text}" is not one of the 52 cards.'), text=shown)
         self.text = text
 
 

@@ -21,11 +21,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
-
-from babel import Locale
-from babel.numbers import NumberPattern, format_decimal
+from typing import TYPE_CHECKING
 
 from companion.games.text import N_, Message, fits_display, short
+
+if TYPE_CHECKING:
+    from babel import Locale
+    from babel.numbers import NumberPattern
 
 log = logging.getLogger("companion.language")
 
@@ -151,6 +153,9 @@ def word(value: str) -> str:
 
 @cache
 def _locale(language: str) -> Locale:
+    """The locale data of ``language``; babel loads with the first figure drawn, not at start."""
+    from babel import Locale
+
     return Locale.parse(language)
 
 
@@ -192,6 +197,8 @@ def figure(value: int, signed: bool = False) -> str:
     (a narrow no-break space), ``1.000`` in German; ``signed`` puts a "+" before a gain.
 
     The LCD and the OLED write figures as plain digits (see docs/table.md)."""
+    from babel.numbers import format_decimal
+
     said = str(format_decimal(value, locale=_locale(current())))
     return "+" + said if signed and value >= 0 else said
 

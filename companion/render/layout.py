@@ -3,7 +3,7 @@
 The board files (``hardware/boards/<game>.toml``) give the LED of every place a horse can be.
 ``load_layout`` reads one; each game's screens module (``companion/render/<kind>.py``)
 declares ``LAYOUT``, the same layout as the file of the default build, so the companion
-lights the strip without them. ``Layouts`` holds one layout per registered game. A square a
+lights the strip without them. ``Layouts`` gives the layout of each registered game. A square a
 layout does not know is simply not lit.
 """
 
@@ -86,14 +86,16 @@ def default_layout(kind: str) -> Layout:
 
 @dataclass(frozen=True)
 class Layouts:
-    """The layout of each registered game's strip, by the game's kind."""
+    """The layout of each registered game's strip, by the game's kind: the one ``given`` for
+    it (read from a board file), else the game's own, loaded with its screens module when a
+    game of that kind is first played (a start loads no game's screens)."""
 
-    by_kind: Mapping[str, Layout]
+    given: Mapping[str, Layout] = field(default_factory=dict)
 
     @classmethod
     def default(cls) -> Layouts:
         """Return the layouts of the default build (the board files in hardware/boards/)."""
-        return cls({kind: default_layout(kind) for kind in KINDS})
+        return cls()
 
     @classmethod
     def from_folder(cls, folder: str | Path) -> Layouts:
@@ -101,23 +103,28 @@ class Layouts:
 
         Raises LayoutError for a file that is there but wrong.
         """
-        found = dict(cls.default().by_kind)
+        found: dict[str, Layout] = {}
         for kind in KINDS:
             path = Path(folder) / f"{kind}.toml"
             if path.exists():
                 found[kind] = load_layout(path.read_text(encoding="utf-8"), str(path), kind)
         return cls(found)
 
+    def of(self, kind: str) -> Layout:
+        """Return the layout of a game's strip; KeyError for a kind the registry does not list."""
+        layout = self.given.get(kind)
+        return layout if layout is not None else default_layout(kind)
+
     def track(self, kind: str) -> TrackLeds:
         """Return the layout of a game of numbered squares. Raises LayoutError for lanes."""
-        layout = self.by_kind[kind]
+        layout = self.of(kind)
         if not isinstance(layout, TrackLeds):
             raise LayoutError(f"{kind}: the strip is laid out in lanes, not as a track")
         return layout
 
     def lanes(self, kind: str) -> LaneLeds:
         """Return the layout of a game of lanes. Raises LayoutError for a track."""
-        layout = self.by_kind[kind]
+        layout = self.of(kind)
         if not isinstance(layout, LaneLeds):
             raise LayoutError(f"{kind}: the strip is laid out as a track, not in lanes")
         return layout

@@ -52,7 +52,9 @@ class KeptRows:
     """QR codes worked out once and kept: the last one in memory, and in a file between starts.
 
     The join address seldom changes, and working its code out loads segno, which the OLED's
-    first picture (drawn before the table says it is ready) would wait for at every start.
+    first picture (drawn before the table says it is ready) would wait for at every start;
+    with no code kept, that picture shows the join code alone until the pages' thread has
+    worked the QR code out (``WebOutputs``).
     The file holds the text on its first line, then one row per line, ``#`` dark and ``.``
     light; a file for another text, or one that is not a square of those, is worked out
     again and written anew. A file that cannot be written is done without.
@@ -63,14 +65,23 @@ class KeptRows:
         self._last: tuple[str, Rows] | None = None
 
     def __call__(self, text: str) -> Rows:
-        """``text``'s QR code (``qr_rows``)."""
-        if self._last is None or self._last[0] != text:
+        """``text``'s QR code (``qr_rows``), worked out if it is not kept."""
+        rows = self.known(text)
+        if rows is None:
+            rows = qr_rows(text)
+            self._write(text, rows)
+            self._last = (text, rows)
+        return rows
+
+    def known(self, text: str) -> Rows | None:
+        """``text``'s QR code if it is kept (in memory or in the file), else None."""
+        last = self._last  # one read: the pages' thread may set it meanwhile
+        if last is None or last[0] != text:
             rows = self._read(text)
             if rows is None:
-                rows = qr_rows(text)
-                self._write(text, rows)
-            self._last = (text, rows)
-        return self._last[1]
+                return None
+            last = self._last = (text, rows)
+        return last[1]
 
     def _read(self, text: str) -> Rows | None:
         if self.path is None:

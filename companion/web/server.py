@@ -54,6 +54,8 @@ class WebServer:
     side: TableSide
     seats: SeatBook
     address: str
+    #: The table's outputs with the pages beside them (they owe the OLED its QR code).
+    outputs: WebOutputs
     #: The host names the pages answer to besides the machine's own (``[web] names``).
     names: tuple[str, ...] = ()
     #: The clock of the pages' rate limits (a test moves it on).
@@ -80,6 +82,10 @@ class WebServer:
         self.thread.start()
 
     def _serve(self) -> None:
+        try:
+            self.outputs.work_out_code()
+        except Exception as error:  # the OLED keeps showing the join code in words
+            log.error("the join QR code cannot be drawn (%r)", error)
         try:  # the pages' libraries load here, while the table already plays
             from companion.web.app import create_app
             from companion.web.door import HostNames
@@ -137,5 +143,6 @@ def install(
     table.side = side
     daemon.table = table
     codes = KeptRows(journal.parent / KEPT_NAME if journal is not None else None)
-    daemon.outputs = WebOutputs(daemon.outputs, side, codes)
-    return WebServer(listener, side, seats, address, names=section.names)
+    outputs = WebOutputs(daemon.outputs, side, codes)
+    daemon.outputs = outputs
+    return WebServer(listener, side, seats, address, outputs, names=section.names)

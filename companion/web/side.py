@@ -542,13 +542,30 @@ class WebOutputs(OutputsBeside):
         self.side = side
         #: The join address's QR code, kept (in a file beside the journal, when given one).
         self.codes = codes if codes is not None else KeptRows(None)
+        #: The last screen shown, and whether its OLED still waits for the QR code.
+        self._shown: Screen | None = None
+        self._owed = False
 
     def show(self, screen: Screen) -> None:
-        """Show ``screen``, the join QR code drawn on the OLED when the screen has it there."""
+        """Show ``screen``, the join QR code drawn on the OLED when the screen has it there
+        (the join code alone while the QR code is not worked out yet)."""
         self.panel.show(screen)
+        self._shown, self._owed = screen, False
         lines = screen.oled.lines
         oled = getattr(self.panel, "oled", None)
         show_image = getattr(oled, "show_image", None)  # OLEDs that take a whole frame
         if len(lines) == 2 and lines[0] == QR and callable(show_image):
-            show_image(oled_image(self.codes(self.side.join_url), lines[1]))
+            modules = self.codes.known(self.side.join_url)
+            show_image(oled_image(modules or (), lines[1]))
+            self._owed = modules is None
         self.side.refresh()
+
+    def work_out_code(self) -> None:
+        """Work out the join address's QR code (it loads the QR library: on the pages' thread,
+        once the table plays), then have the loop draw it if the OLED waits for it."""
+        self.codes(self.side.join_url)
+        self.side.daemon.call(self._draw_owed)
+
+    def _draw_owed(self) -> None:
+        if self._owed and self._shown is not None:
+            self.show(self._shown)

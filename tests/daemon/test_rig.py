@@ -98,3 +98,30 @@ def test_a_table_without_an_oled_starts_without_the_imaging_libraries() -> None:
         [sys.executable, "-c", with_oled], capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["PIL"]
+
+
+def test_a_table_starts_on_the_menu_without_loading_any_games_engine(tmp_path) -> None:
+    """The menu names every game, but only the game chosen is loaded: a start does not wait
+    for the rules, screens and pages of three games (a Pi Zero takes seconds for them)."""
+    probe = (
+        "import pathlib, sys\n"
+        "from companion.daemon.app import build\n"
+        "from companion.devices.config import parse_config\n"
+        'config = parse_config(\'[gpio]\\npin_factory = "mock"\\n[lcd]\\n[web]\\n'
+        'bind = "127.0.0.1"\\n\')\n'
+        f"companion = build(config, simulate=True, state_dir=pathlib.Path({str(tmp_path)!r}))\n"
+        "menu = companion.daemon.table.screen()\n"
+        "print(*menu.lcd, sep='|')\n"
+        "print(*sorted(sys.modules))\n"
+        "companion.daemon.table.close()\n"
+        "companion.rig.close()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    shown, loaded = out.stdout.splitlines()[:2]
+    assert "Jumpy Jack" in shown  # the menu is drawn, with the first game offered
+    kinds = ("jumpy_jack", "course_hippique", "jockey")
+    engines = {f"companion.games.{kind}.{part}" for kind in kinds for part in ("game", "match")}
+    layers = {f"companion.{layer}.{kind}" for kind in kinds for layer in ("render", "daemon.flows")}
+    assert not (engines | layers) & set(loaded.split())
+    assert {"companion.games.registry", "companion.games.jockey"} <= set(loaded.split())
+    assert "babel" not in loaded.split()  # the number formats load with the first figure

@@ -17,7 +17,7 @@ from companion.devices.base import (
     Event,
     Tone,
 )
-from companion.games.registry import GAMES
+from companion.games.registry import GAMES, KINDS
 from companion.render import menu as menu_screens
 from companion.render.layout import LaneLeds, LayoutError, Layouts, TrackLeds, load_layout
 from companion.render.screen import Cue
@@ -182,7 +182,8 @@ def test_a_restart_resumes_the_active_game_and_not_a_finished_one(tmp_path: Path
 
 def test_the_default_layouts_are_the_board_files_of_the_default_build() -> None:
     folder = ROOT / "hardware" / "boards"
-    assert Layouts.from_folder(folder) == Layouts.default()
+    read, default = Layouts.from_folder(folder), Layouts.default()
+    assert all(read.of(kind) == default.of(kind) for kind in KINDS)
     layouts = Layouts.default()
     jumpy_jack = layouts.track("jumpy_jack")
     assert jumpy_jack.led(0) == 0 and jumpy_jack.led(29) == 58

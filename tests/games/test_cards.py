@@ -67,7 +67,10 @@ def test_codes_print_as_the_table_writes_them() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "ZZ", "1H", "11H", "0S", "H", "10", "AHH", "joker", "Joker rouge", "queen of stars"],
+    [
+        *("", "ZZ", "1H", "11H", "0S", "H", "10", "AHH", "joker", "Joker rouge", "queen of stars"),
+        *("}", "{0}", "T}{", "{text}"),  # a garbled scan is words, never a sentence's field
+    ],
 )
 def test_anything_else_is_refused_with_a_sentence_for_the_lcd(text: str) -> None:
     with pytest.raises(NotACard) as caught:
@@ -77,6 +80,7 @@ def test_anything_else_is_refused_with_a_sentence_for_the_lcd(text: str) -> None
     assert refusal.code == "not_a_card"
     assert "52 cards" in refusal.sentence
     assert fits_display(refusal.sentence)
+    assert f'"{" ".join(text.split())}"' in refusal.sentence
 
 
 def test_a_long_garbled_scan_is_cut_so_the_refusal_still_fits() -> None:

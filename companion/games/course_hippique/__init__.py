@@ -5,19 +5,14 @@ The engine lives in six modules: ``track`` (the four lanes and the setback varia
 estimated chances), ``rules`` (the state machine), ``game`` (the game a table plays) and
 ``public`` (the public board and a player's private view, typed). The rest of the companion
 imports from this module only.
+It loads what ``GAME`` is made of at once, each other module when one of its names is first
+used (``companion/games/face.py``).
 """
 
 from __future__ import annotations
 
-from companion.games.course_hippique.game import Action, CourseHippiqueGame
-from companion.games.course_hippique.odds import (
-    HorseChance,
-    RaceChances,
-    fair_odds,
-    house_margin,
-    win_probabilities,
-)
-from companion.games.course_hippique.public import CourseHippiqueBoard, CourseHippiquePrivate
+from typing import TYPE_CHECKING
+
 from companion.games.course_hippique.table import (
     COURSE_LENGTHS,
     MAX_PLAYERS,
@@ -30,9 +25,39 @@ from companion.games.course_hippique.table import (
     Turn,
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
+from companion.games.face import names_from
 from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
 from companion.games.info import GameInfo, Option
 from companion.games.text import N_
+
+if TYPE_CHECKING:
+    from companion.games.course_hippique.game import Action, CourseHippiqueGame
+    from companion.games.course_hippique.odds import (
+        HorseChance,
+        RaceChances,
+        fair_odds,
+        house_margin,
+        win_probabilities,
+    )
+    from companion.games.course_hippique.public import (
+        CourseHippiqueBoard,
+        CourseHippiquePrivate,
+    )
+else:
+    __getattr__ = names_from(
+        __name__,
+        {
+            "game": ("Action", "CourseHippiqueGame"),
+            "odds": (
+                "HorseChance",
+                "RaceChances",
+                "fair_odds",
+                "house_margin",
+                "win_probabilities",
+            ),
+            "public": ("CourseHippiqueBoard", "CourseHippiquePrivate"),
+        },
+    )
 
 __all__ = [
     "CARDS_PER_SUIT",

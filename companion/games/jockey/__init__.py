@@ -5,20 +5,16 @@ track and what a card does), ``bets`` (bet shapes, payouts, markers, the ledger)
 (options, phases, the saved form), ``game`` (the game a table plays) and ``public`` (the
 public board and a player's private view, typed). The rest of the companion imports from
 this module only.
+It loads what ``GAME`` is made of at once, each other module when one of its names is first
+used (``companion/games/face.py``).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from companion.games.face import names_from
 from companion.games.info import GameInfo, Option
-from companion.games.jockey.bets import (
-    BET_SHAPES,
-    BetKind,
-    JockeyBet,
-    JockeyRaceResult,
-    JockeyStanding,
-    Markers,
-    Settlement,
-)
 from companion.games.jockey.deck import (
     DECK_SIZE,
     HORSES,
@@ -30,11 +26,41 @@ from companion.games.jockey.deck import (
     default_deck,
     load_deck,
 )
-from companion.games.jockey.game import JockeyGame
-from companion.games.jockey.public import JockeyBoard, JockeyPrivate
-from companion.games.jockey.race import TRACK_LENGTH, Blocked, CardEffect, Place, Race
-from companion.games.jockey.state import JockeyOptions, JockeyPhase
 from companion.games.text import N_
+
+if TYPE_CHECKING:
+    from companion.games.jockey.bets import (
+        BET_SHAPES,
+        BetKind,
+        JockeyBet,
+        JockeyRaceResult,
+        JockeyStanding,
+        Markers,
+        Settlement,
+    )
+    from companion.games.jockey.game import JockeyGame
+    from companion.games.jockey.public import JockeyBoard, JockeyPrivate
+    from companion.games.jockey.race import TRACK_LENGTH, Blocked, CardEffect, Place, Race
+    from companion.games.jockey.state import JockeyOptions, JockeyPhase
+else:
+    __getattr__ = names_from(
+        __name__,
+        {
+            "bets": (
+                "BET_SHAPES",
+                "BetKind",
+                "JockeyBet",
+                "JockeyRaceResult",
+                "JockeyStanding",
+                "Markers",
+                "Settlement",
+            ),
+            "game": ("JockeyGame",),
+            "public": ("JockeyBoard", "JockeyPrivate"),
+            "race": ("TRACK_LENGTH", "Blocked", "CardEffect", "Place", "Race"),
+            "state": ("JockeyOptions", "JockeyPhase"),
+        },
+    )
 
 __all__ = [
     "BET_SHAPES",

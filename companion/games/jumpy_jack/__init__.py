@@ -5,7 +5,9 @@ outcome, the podium), ``race`` (a position, its legal moves, the race notation, 
 play), ``scoring`` (options, predictions, guesses, points, race results), ``state`` (a
 snapshot of the match and its saved form), ``match`` (turns, the match to the target,
 saving) and ``public`` (the public board and a player's private view, typed). This module
-is the engine's public face: the rest of the companion imports from it only.
+is the engine's public face: the rest of the companion imports from it only. It loads the
+board at once (``GAME`` names its horses) and each other module when one of its names is
+first used (``companion/games/face.py``).
 
 Race notation (one line that round-trips a race position; the empty line is the start)::
 
@@ -21,26 +23,54 @@ board order, e.g. ``red=12 blue=F1 green=0 yellow=12 white=X5``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from companion.games.face import names_from
 from companion.games.info import GameInfo, Option
 from companion.games.jumpy_jack.board import DIE_FACES, Board, Horse, Hurdle
-from companion.games.jumpy_jack.match import JumpyJackMatch, JumpyPhase
-from companion.games.jumpy_jack.moves import HorseState, Landing, Move, Podium
-from companion.games.jumpy_jack.public import (
-    HorseStanding,
-    JumpyJackBoard,
-    JumpyJackPrivate,
-    TeamScore,
-)
-from companion.games.jumpy_jack.race import Position, place_chances, play_out, random_race
-from companion.games.jumpy_jack.scoring import (
-    Guess,
-    JumpyRaceResult,
-    MatchOptions,
-    Prediction,
-    guess_points,
-    prediction_points,
-)
 from companion.games.text import N_
+
+if TYPE_CHECKING:
+    from companion.games.jumpy_jack.match import JumpyJackMatch, JumpyPhase
+    from companion.games.jumpy_jack.moves import HorseState, Landing, Move, Podium
+    from companion.games.jumpy_jack.public import (
+        HorseStanding,
+        JumpyJackBoard,
+        JumpyJackPrivate,
+        TeamScore,
+    )
+    from companion.games.jumpy_jack.race import (
+        Position,
+        place_chances,
+        play_out,
+        random_race,
+    )
+    from companion.games.jumpy_jack.scoring import (
+        Guess,
+        JumpyRaceResult,
+        MatchOptions,
+        Prediction,
+        guess_points,
+        prediction_points,
+    )
+else:
+    __getattr__ = names_from(
+        __name__,
+        {
+            "match": ("JumpyJackMatch", "JumpyPhase"),
+            "moves": ("HorseState", "Landing", "Move", "Podium"),
+            "public": ("HorseStanding", "JumpyJackBoard", "JumpyJackPrivate", "TeamScore"),
+            "race": ("Position", "place_chances", "play_out", "random_race"),
+            "scoring": (
+                "Guess",
+                "JumpyRaceResult",
+                "MatchOptions",
+                "Prediction",
+                "guess_points",
+                "prediction_points",
+            ),
+        },
+    )
 
 __all__ = [
     "DIE_FACES",
