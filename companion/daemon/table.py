@@ -287,11 +287,14 @@ class TableController:
                 rows([_("Display error:"), _("hold undo to go back")]),
                 OledScreen(lines=(_("Error"),)),
             )
-        lcd = list(rows(base.lcd))
-        oled = base.oled
         now = self.clock()
         if self._flash is not None and now >= self._flash_until:
             self._flash = None
+        if self._flash is None and not self._down:  # nothing over it: the flow's own picture
+            shaped = rows(base.lcd)
+            return base if shaped == base.lcd else Screen(shaped, base.oled, base.leds)
+        lcd = list(rows(base.lcd))
+        oled = base.oled
         if self._flash is not None:
             shown = list(self._flash.lcd[:ROWS])
             if shown:
