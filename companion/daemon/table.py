@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
-from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
+from companion.devices.base import RGB, ButtonHeld, ButtonPressed, DeviceStatus, Event
 from companion.games.registry import part
 from companion.games.text import N_
 from companion.render.language import _, current, speaking
@@ -308,6 +308,14 @@ class TableController:
         if told and any("lcd" in device.lower() for device, _ in down):
             oled = OledScreen(lines=tuple(message for _, message in down[:4]))
         return Screen(rows(lcd), oled, base.leds)
+
+    @spoken
+    def leds(self) -> tuple[RGB, ...]:
+        """The strip's part of ``screen()`` (nothing lies over it), drawn on its own."""
+        try:
+            return self.flow.leds()
+        except Exception:
+            return ()  # as screen() draws the table when drawing fails; it logs why
 
     def close(self) -> None:
         """Close the journal."""

@@ -388,6 +388,7 @@ def oled(view: PublicView, entry: SecretDraft | None) -> OledScreen:
     return OledScreen()
 
 
+@last_drawn
 def leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, ...]:
     """Return the strip: hurdles marked, each horse on its square, a barrage marked.
 
