@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.devices.base import Event, InputDevice
+from companion.devices.base import RGB, Event, InputDevice
 from companion.render.screen import Cue, Screen
 
 log = logging.getLogger("companion.daemon")
@@ -54,6 +54,9 @@ class Table(Protocol):
     def screen(self) -> Screen:
         """The steady picture of every output for the current state."""
 
+    def leds(self) -> tuple[RGB, ...]:
+        """The LEDs of ``screen()``, drawn on their own (a move's walk ends on them)."""
+
     def close(self) -> None:
         """Close the journal."""
 
@@ -64,8 +67,8 @@ class Outputs(Protocol):
     def show(self, screen: Screen) -> None:
         """Send what changed since the last screen."""
 
-    def cue(self, cue: Cue, screen: Screen) -> None:
-        """Play a tone, animate a move or a roll."""
+    def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
+        """Play a tone, animate a move (ending on ``leds``, the strip's new frame) or a roll."""
 
     def maintain(self) -> float | None:
         """Retry failed devices; return seconds until the next retry is due, or None."""
@@ -84,8 +87,8 @@ class OutputsBeside:
     def show(self, screen: Screen) -> None:
         self.panel.show(screen)
 
-    def cue(self, cue: Cue, screen: Screen) -> None:
-        self.panel.cue(cue, screen)
+    def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
+        self.panel.cue(cue, leds)
 
     def maintain(self) -> float | None:
         return self.panel.maintain()
@@ -204,10 +207,13 @@ class Daemon:
         return min(waits)
 
     def _send(self, cues: Sequence[Cue]) -> None:
-        screen = self.table.screen()
+        """Play the cues, then show the new picture. A move's walk needs only the strip's new
+        frame: it goes out before the displays are drawn."""
+        moves = any(cue.move is not None for cue in cues)
+        leds = self.table.leds() if moves else ()
         for cue in cues:
-            self.outputs.cue(cue, screen)
-        self.outputs.show(screen)
+            self.outputs.cue(cue, leds)
+        self.outputs.show(self.table.screen())
 
     def run(self) -> int:
         """Start the inputs, say ready, and process events until stopped; return 0."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from operator import ne
 from typing import Any
 
-from companion.devices.base import OFF, Buzzer, LedStrip, PixelDisplay, TextDisplay
+from companion.devices.base import OFF, RGB, Buzzer, LedStrip, PixelDisplay, TextDisplay
 from companion.devices.resilience import Resilient
 from companion.render.screen import Cue, OledScreen, Screen
 
@@ -346,15 +346,15 @@ class Panel:
         lcd.show(rows, first)
         self._lcd_sent = rows
 
-    def cue(self, cue: Cue, screen: Screen) -> None:
-        """Play a tone and animate a move on the strip."""
+    def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
+        """Play a tone and animate a move on the strip (ending on ``leds``, its new frame)."""
         if cue.tone is not None and self.buzzer is not None:
             self.buzzer.play(cue.tone)
         strip = self.strip
         if cue.move is not None and strip is not None:
             path = [i for i in cue.move.path if 0 <= i < strip.count]
             if path:
-                frame, colour = fit_frame(screen.leds, strip.count), cue.move.colour
+                frame, colour = fit_frame(leds, strip.count), cue.move.colour
                 self._send({"move": lambda: strip.animate_move(frame, path, colour)})
                 # The animation ends on the new position: the next show() sends it again.
                 self._leds_stale = True
@@ -395,7 +395,7 @@ def fit_rows(rows: tuple[str, ...], count: int) -> list[str]:
     return (list(rows) + [""] * count)[:count]
 
 
-def fit_frame(leds: tuple[tuple[int, int, int], ...], count: int) -> list[tuple[int, int, int]]:
+def fit_frame(leds: Sequence[RGB], count: int) -> list[RGB]:
     """Return exactly ``count`` LED colours: cut or pad with dark LEDs."""
     return (list(leds) + [OFF] * count)[:count]
 

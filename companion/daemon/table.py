@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
-from companion.devices.base import ButtonHeld, ButtonPressed, DeviceStatus, Event
+from companion.devices.base import RGB, ButtonHeld, ButtonPressed, DeviceStatus, Event
 from companion.games.registry import part
 from companion.games.text import N_
 from companion.render.language import _, current, speaking
@@ -287,11 +287,14 @@ class TableController:
                 rows([_("Display error:"), _("hold undo to go back")]),
                 OledScreen(lines=(_("Error"),)),
             )
-        lcd = list(rows(base.lcd))
-        oled = base.oled
         now = self.clock()
         if self._flash is not None and now >= self._flash_until:
             self._flash = None
+        if self._flash is None and not self._down:  # nothing over it: the flow's own picture
+            shaped = rows(base.lcd)
+            return base if shaped == base.lcd else Screen(shaped, base.oled, base.leds)
+        lcd = list(rows(base.lcd))
+        oled = base.oled
         if self._flash is not None:
             shown = list(self._flash.lcd[:ROWS])
             if shown:
@@ -305,6 +308,14 @@ class TableController:
         if told and any("lcd" in device.lower() for device, _ in down):
             oled = OledScreen(lines=tuple(message for _, message in down[:4]))
         return Screen(rows(lcd), oled, base.leds)
+
+    @spoken
+    def leds(self) -> tuple[RGB, ...]:
+        """The strip's part of ``screen()`` (nothing lies over it), drawn on its own."""
+        try:
+            return self.flow.leds()
+        except Exception:
+            return ()  # as screen() draws the table when drawing fails; it logs why
 
     def close(self) -> None:
         """Close the journal."""

@@ -311,6 +311,7 @@ def oled(race: RaceFacts, entry: StakeDraft | None) -> OledScreen:
     return OledScreen()
 
 
+@last_drawn
 def leds(race: RaceFacts, layout: LaneLeds) -> tuple[RGB, ...]:
     """Four lanes: each horse lit on its position in its suit's colour, its lane dimly marked."""
     lit: dict[int, RGB] = {}

@@ -324,6 +324,7 @@ def oled(view: PublicView, entry: BetDraft | None) -> OledScreen:
     return OledScreen()
 
 
+@last_drawn
 def leds(view: PublicView, layout: TrackLeds) -> tuple[RGB, ...]:
     """Each horse on the LED of its square; an LED two horses share lights white."""
     board = board_of(view)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.games.jumpy_jack import (
+    HorseStanding,
     HorseState,
     JumpyJackBoard,
     JumpyRaceResult,
@@ -387,6 +388,7 @@ def oled(view: PublicView, entry: SecretDraft | None) -> OledScreen:
     return OledScreen()
 
 
+@last_drawn
 def leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, ...]:
     """Return the strip: hurdles marked, each horse on its square, a barrage marked.
 
@@ -402,44 +404,43 @@ def leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, .
         lit[led] = FINISH_MARK
     board = board_of(view)
     legal = set(board.legal_horses) if view.phase == "move" else None
+    shown = {horse.name: _shown(horse, legal) for horse in board.horses}
     on_square: dict[int, list[str]] = {}
     at_start: list[str] = []
-    finishers: list[str] = []
+    finishers: list[HorseStanding] = []
     for horse in board.horses:
         state, at = horse.state, horse.square
         if state is HorseState.FINISHED:
-            finishers.append(horse.name)
+            finishers.append(horse)
         elif state is HorseState.RACING and at is not None:
             (at_start if at == 0 else on_square.setdefault(at, [])).append(horse.name)
     if finishers:
-        first = min(finishers, key=lambda h: _place(board, h))
+        first = min(finishers, key=_place)
         for led in layout.finish[:1]:
-            lit[led] = horse_colour(board, first)
+            lit[led] = colour(first.colour)
     names = horse_names(board)
     start_led = layout.led(0)
     if layout.start and len(at_start) == len(names) and len(layout.start) >= len(names):
         for led, name in zip(layout.start, names, strict=False):
-            lit[led] = _shown(board, name, legal)  # each on its own LED, in button order
+            lit[led] = shown[name]  # each on its own LED, in button order
     elif start_led is not None and at_start:
-        lit[start_led] = _shown(board, at_start[0], legal) if len(at_start) == 1 else START_MARK
+        lit[start_led] = shown[at_start[0]] if len(at_start) == 1 else START_MARK
     for square, horses in on_square.items():
         led = layout.led(square)
         if led is None:
             continue
-        lit[led] = BARRAGE if len(horses) > 1 else _shown(board, horses[0], legal)
+        lit[led] = BARRAGE if len(horses) > 1 else shown[horses[0]]
     return frame(layout.count, lit)
 
 
-def _place(board: JumpyJackBoard, horse: str) -> int:
-    for h in board.horses:
-        if h.name == horse and h.place is not None:
-            return h.place
-    return 99
+def _place(horse: HorseStanding) -> int:
+    return horse.place if horse.place is not None else 99
 
 
-def _shown(board: JumpyJackBoard, horse: str, legal: set[str] | None) -> RGB:
-    rgb = horse_colour(board, horse)
-    return rgb if legal is None or horse in legal else dim(rgb)
+def _shown(horse: HorseStanding, legal: set[str] | None) -> RGB:
+    """The horse's colour on the strip: dimmed while a die waits that cannot move it."""
+    rgb = colour(horse.colour)
+    return rgb if legal is None or horse.name in legal else dim(rgb)
 
 
 def move_path(move: Move, track: TrackShape, layout: TrackLeds) -> tuple[int, ...]:

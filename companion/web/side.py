@@ -16,7 +16,7 @@ from typing import Any
 from companion.daemon.flows.base import Context, Reply, notice, refused
 from companion.daemon.loop import Daemon, Outputs, OutputsBeside
 from companion.daemon.table import TableController
-from companion.devices.base import PUSH_HOLD_S, ButtonHeld, ButtonPressed, Event, Tone
+from companion.devices.base import PUSH_HOLD_S, RGB, ButtonHeld, ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
 from companion.render.language import _, say, speaking
 from companion.render.screen import Cue, OledScreen, Screen
@@ -527,6 +527,10 @@ class WebTable:
         with speaking(self.controller.language):
             shown, self._asked = self.side.overlay(screen)
         return shown
+
+    def leds(self) -> tuple[RGB, ...]:
+        """The table's LEDs (joining shows on the displays only)."""
+        return self.controller.leds()
 
     def close(self) -> None:
         if self.side is not None:

@@ -13,8 +13,8 @@ import pytest
 from companion.daemon.loop import Daemon
 from companion.daemon.notify import Notifier
 from companion.daemon.outputs import Panel
-from companion.devices.base import ButtonPressed, Event, EventSink, Tone
-from companion.render.screen import Cue, OledScreen, Screen
+from companion.devices.base import RGB, ButtonPressed, Event, EventSink, Tone
+from companion.render.screen import Cue, OledScreen, Screen, StripWalk
 
 
 class CountingTable:
@@ -80,6 +80,46 @@ class Button:
         self.closed = True
 
 
+RED, OFF = (255, 0, 0), (0, 0, 0)
+
+
+class Strip:
+    count = 3
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        self.sent.append(f"leds {list(frame)}")
+
+    def animate_move(self, frame: Sequence[RGB], path: Sequence[int], colour: RGB) -> None:
+        self.sent.append(f"walk {list(path)} to {list(frame)}")
+
+    def close(self) -> None:
+        pass
+
+
+class MovingTable(CountingTable):
+    """A table where each press walks the red horse one LED on; it notes what the strip had
+    been sent when each picture was drawn."""
+
+    def __init__(self, strip: Strip) -> None:
+        super().__init__()
+        self.strip = strip
+        self.sent_when_drawn: list[list[str]] = []
+
+    def handle(self, event: Event) -> Sequence[Cue]:
+        self.seen.append(event)
+        return [Cue(tone=Tone.ACCEPTED), Cue(move=StripWalk((1,), RED))]
+
+    def leds(self) -> tuple[RGB, ...]:
+        return (OFF, RED, OFF) if self.seen else (RED, OFF, OFF)
+
+    def screen(self) -> Screen:
+        self.sent_when_drawn.append(list(self.strip.sent))
+        return Screen(lcd=(f"presses: {len(self.seen)}",), leds=self.leds())
+
+
 class Messages:
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -115,6 +155,21 @@ def test_presses_from_a_device_thread_reach_the_table_in_order_and_the_lcd() -> 
     assert buzzer.played == [Tone.ACCEPTED] * 3
     assert sent.sent[0].startswith("READY=1")
     assert sent.sent[-1] == "STOPPING=1"
+
+
+def test_a_moves_walk_goes_out_before_the_displays_are_drawn() -> None:
+    strip, lcd = Strip(), Lcd()
+    table = MovingTable(strip)
+    daemon = Daemon(table, Panel(lcd=lcd, strip=strip), [], Notifier(send=Messages()))
+    thread = start(daemon)
+    daemon.post(ButtonPressed("horse1"))
+    daemon.stop()
+    thread.join(5)
+    walk = f"walk [1] to {[OFF, RED, OFF]}"
+    # When the press's picture was drawn, the walk to the new frame had gone out already.
+    assert table.sent_when_drawn[-1] == [f"leds {[RED, OFF, OFF]}", walk]
+    assert strip.sent[:3] == [f"leds {[RED, OFF, OFF]}", walk, f"leds {[OFF, RED, OFF]}"]
+    assert ["presses: 1", "", "", ""] in lcd.shown
 
 
 def test_shutdown_says_bye_closes_the_journal_and_the_devices() -> None:

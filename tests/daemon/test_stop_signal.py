@@ -41,7 +41,7 @@ SCRIPT = textwrap.dedent(
         def show(self, screen):
             pass
 
-        def cue(self, cue, screen):
+        def cue(self, cue, leds):
             pass
 
         def maintain(self):

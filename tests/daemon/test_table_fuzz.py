@@ -203,8 +203,11 @@ def random_event(rng: random.Random) -> Event:
 
 
 def check_screen(table: TableController, parts: set[str]) -> None:
-    """Rules 2 and 3 on the picture now (rule 1 is checked by ``cut`` itself)."""
+    """Rules 2 and 3 on the picture now (rule 1 is checked by ``cut`` itself); the LEDs
+    drawn on their own (first, as the loop does for a move) are the picture's."""
+    leds = table.leds()
     screen = table.screen()
+    assert screen.leds == leds
     assert len(screen.lcd) == 4
     with speaking(table.language):  # the flow alone draws in the table's language too
         steady = table.flow.screen().lcd

@@ -158,7 +158,7 @@ def test_a_press_during_a_long_lcd_write_is_answered_at_once_and_its_screen_wins
     assert gate.entered.wait(10)  # the LCD write is under way on the bus's thread
     # The next press: the loop hands its picture over and plays its tone, without waiting.
     second = Screen(lcd=("Race 1/3", "Anna 14"), oled=OledScreen(die=5), leds=(OFF, RED, OFF))
-    panel.cue(Cue(tone=Tone.ACCEPTED), second)
+    panel.cue(Cue(tone=Tone.ACCEPTED), second.leds)
     panel.show(second)
     assert buzzer.played == [Tone.ACCEPTED]
     assert not panel.idle()
@@ -380,7 +380,7 @@ def test_a_move_hands_the_displays_over_as_its_walk_begins(
     assert writers["i2c-1"].step()
     # A move: the walk is queued first, then the screen with the horse on its new square.
     moved = Screen(lcd=("Race 1/3", "Anna 12"), leds=(OFF, RED, OFF))
-    panel.cue(Cue(move=StripWalk((0, 1), RED)), moved)
+    panel.cue(Cue(move=StripWalk((0, 1), RED)), moved.leds)
     panel.show(moved)
     assert writers["i2c-1"].pending == []  # held until the walk starts...
     assert writers["pico"].pending == ["move", "strip"]

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.devices.base import InputEvent, Tone
+from companion.devices.base import RGB, InputEvent, Tone
 from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
@@ -159,6 +159,11 @@ class Flow(ABC):
     @abstractmethod
     def screen(self) -> Screen:
         """Return the steady picture of every output."""
+
+    def leds(self) -> tuple[RGB, ...]:
+        """Return the strip's part of ``screen()``; a game whose moves walk on the strip
+        draws it on its own, so a move's walk goes out before the displays are drawn."""
+        return self.screen().leds
 
     def settle(self) -> Reply:
         """Make any input the rules force (a forfeit); called after every change."""

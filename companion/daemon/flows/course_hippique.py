@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
 from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import CardGameFlow
-from companion.devices.base import Tone
+from companion.devices.base import RGB, Tone
 from companion.games.cards import Rank, Suit
 from companion.games.course_hippique import (
     CARDS_PER_SUIT,
@@ -371,6 +371,10 @@ class CourseHippiqueFlow(CardGameFlow):
         facts = race_facts(view, self.setback)
         shown = render.screen(facts, self._entry(view), self.layout, self.page, self.dialling(view))
         return self.dialled(view, shown)
+
+    def leds(self) -> tuple[RGB, ...]:
+        """Return the lanes as ``screen()`` draws them (the same drawing, kept)."""
+        return render.leds(race_facts(self.ctx.view(), self.setback), self.layout)
 
 
 #: The table flow of this game, found by the controller through the game's kind.

@@ -35,7 +35,7 @@ from __future__ import annotations
 from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.cards import jockey_card
 from companion.daemon.flows.game import CardGameFlow
-from companion.devices.base import Tone
+from companion.devices.base import RGB, Tone
 from companion.games.jockey import JockeyOptions
 from companion.games.text import N_
 from companion.render import jockey as render
@@ -294,6 +294,10 @@ class JockeyFlow(CardGameFlow):
                 view, entry, self.layout, self.page, played_by, self.dialling(view)
             )
         return self.dialled(view, shown)
+
+    def leds(self) -> tuple[RGB, ...]:
+        """Return the track as ``screen()`` draws it (the same drawing, kept)."""
+        return render.leds(self.ctx.view(), self.layout)
 
     def _played_by(self) -> str | None:
         """Who played the last card in force (the reader's turn when it was scanned)."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.die import DieGameFlow
-from companion.devices.base import Tone
+from companion.devices.base import RGB, Tone
 from companion.games.jumpy_jack import JumpyJackPrivate, Landing, MatchOptions, Move
 from companion.render import jumpy_jack as render
 from companion.render.language import _, ngettext
@@ -281,6 +281,10 @@ class JumpyJackFlow(DieGameFlow):
             self.keyed_value(view),
             self.guess_variant,
         )
+
+    def leds(self) -> tuple[RGB, ...]:
+        """Return the strip as ``screen()`` draws it (the same drawing, kept)."""
+        return render.leds(self.ctx.view(), self.track, self.layout)
 
 
 def _guess_held(private: PrivateView) -> bool:
