@@ -98,6 +98,7 @@ class Game:
         self.start = start
         self.entries: list[LogEntry] = [start]
         self._effective: list[LogEntry] = [start]
+        self._kept: list[int] = []
 
     @classmethod
     def from_entries(cls, entries: Sequence[LogEntry]) -> Game:
@@ -115,10 +116,11 @@ class Game:
             if isinstance(entry, Undo):
                 if not in_force:
                     raise Refusal("nothing_to_undo", "Nothing to undo.")
-                in_force.pop()
+                table._keep(in_force.pop())
             elif isinstance(entry, NewGame):
                 raise Refusal("game_started", "A game is already on.")
             else:
+                table._use_kept(entry)
                 in_force.append(entry)
         for entry in in_force:
             try:
@@ -162,39 +164,41 @@ class Game:
     def submit(self, entry: LogEntry) -> None:
         """Apply one input (an undo included); raises Refusal and changes nothing if refused."""
         if isinstance(entry, Undo):
-            self._undo()
+            self._keep(self._undo())
         else:
             self._apply(entry)
+            self._use_kept(entry)
         self.entries.append(entry)
 
-    def _undo(self) -> None:
+    def _undo(self) -> LogEntry:
+        """Take back the last input in force and return it."""
         if len(self._effective) <= 1:
             raise Refusal("nothing_to_undo", "Nothing to undo.")
-        self._effective.pop()
+        taken = self._effective.pop()
         binding = binding_class(self.kind)(self.start.players, self.start.options)
         for entry in self._effective[1:]:
             binding.apply(entry)
         self.binding = binding
+        return taken
 
     def kept_rolls(self) -> tuple[int, ...]:
         """The die values taken back by an undo and not rolled again, oldest first.
 
-        Read from the accepted entries alone (the journal holds them all, undos included),
-        so a restart keeps them: undoing a roll puts its value back in front of the ones
-        already kept, and each roll accepted since uses up the first one.
+        They follow from the accepted entries alone (the journal holds them all, undos
+        included), so a restart keeps them: undoing a roll puts its value back in front of
+        the ones already kept, and each roll accepted since uses up the first one.
         """
-        kept: list[int] = []
-        in_force: list[LogEntry] = []
-        for entry in self.entries[1:]:
-            if isinstance(entry, Undo):
-                taken = in_force.pop() if in_force else None
-                if isinstance(taken, Roll):
-                    kept.insert(0, taken.value)
-                continue
-            if isinstance(entry, Roll) and kept:
-                kept.pop(0)
-            in_force.append(entry)
-        return tuple(kept)
+        return tuple(self._kept)
+
+    def _keep(self, taken: LogEntry) -> None:
+        """An undo took ``taken`` back: a roll's value is kept, in front of the others."""
+        if isinstance(taken, Roll):
+            self._kept.insert(0, taken.value)
+
+    def _use_kept(self, accepted: LogEntry) -> None:
+        """An accepted roll uses up the first value kept."""
+        if isinstance(accepted, Roll) and self._kept:
+            self._kept.pop(0)
 
     def in_force(self) -> tuple[LogEntry, ...]:
         """Return the inputs that make the game what it is now (undone ones left out)."""
