@@ -235,6 +235,8 @@ class LogField:
     kind: str  # "string", "integer", "strings", "object"
     required: bool
     secret: bool
+    #: The value an optional field takes when it is left out (None for a required one).
+    default: object = field(default=None, compare=False)
 
 
 def _kind_of(annotation: Any) -> str:
@@ -258,7 +260,11 @@ def _specs(cls: type[LogEntry]) -> tuple[LogField, ...]:
     specs = []
     for f in dataclasses.fields(cls):
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        specs.append(LogField(f.name, _kind_of(hints[f.name]), required, not f.repr))
+        if f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = None if required else f.default
+        specs.append(LogField(f.name, _kind_of(hints[f.name]), required, not f.repr, default))
     return tuple(specs)
 
 
@@ -406,20 +412,10 @@ def to_json(entry: LogEntry) -> dict[str, object]:
     obj: dict[str, object] = {"type": entry.TYPE}
     for spec in SPECS[entry.TYPE]:
         value = getattr(entry, spec.name)
-        default = _default(type(entry), spec.name)
-        if not spec.required and value == default and spec.name != "options":
+        if not spec.required and value == spec.default and spec.name != "options":
             continue
         obj[spec.name] = list(value) if isinstance(value, tuple) else value
     return obj
-
-
-def _default(cls: type[LogEntry], name: str) -> object:
-    for f in dataclasses.fields(cls):
-        if f.name == name:
-            if f.default_factory is not dataclasses.MISSING:
-                return f.default_factory()
-            return f.default
-    raise KeyError(name)
 
 
 def dumps(entry: LogEntry) -> str:

@@ -11,6 +11,7 @@ second); the undo itself is journaled, so a restart restores the undone state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,7 @@ class Game:
         self.start = start
         self.entries: list[LogEntry] = [start]
         self._effective: list[LogEntry] = [start]
+        self._kept: list[int] = []
 
     @classmethod
     def from_entries(cls, entries: Sequence[LogEntry]) -> Game:
@@ -114,10 +116,11 @@ class Game:
             if isinstance(entry, Undo):
                 if not in_force:
                     raise Refusal("nothing_to_undo", "Nothing to undo.")
-                in_force.pop()
+                table._keep(in_force.pop())
             elif isinstance(entry, NewGame):
                 raise Refusal("game_started", "A game is already on.")
             else:
+                table._use_kept(entry)
                 in_force.append(entry)
         for entry in in_force:
             try:
@@ -161,39 +164,41 @@ class Game:
     def submit(self, entry: LogEntry) -> None:
         """Apply one input (an undo included); raises Refusal and changes nothing if refused."""
         if isinstance(entry, Undo):
-            self._undo()
+            self._keep(self._undo())
         else:
             self._apply(entry)
+            self._use_kept(entry)
         self.entries.append(entry)
 
-    def _undo(self) -> None:
+    def _undo(self) -> LogEntry:
+        """Take back the last input in force and return it."""
         if len(self._effective) <= 1:
             raise Refusal("nothing_to_undo", "Nothing to undo.")
-        self._effective.pop()
+        taken = self._effective.pop()
         binding = binding_class(self.kind)(self.start.players, self.start.options)
         for entry in self._effective[1:]:
             binding.apply(entry)
         self.binding = binding
+        return taken
 
     def kept_rolls(self) -> tuple[int, ...]:
         """The die values taken back by an undo and not rolled again, oldest first.
 
-        Read from the accepted entries alone (the journal holds them all, undos included),
-        so a restart keeps them: undoing a roll puts its value back in front of the ones
-        already kept, and each roll accepted since uses up the first one.
+        They follow from the accepted entries alone (the journal holds them all, undos
+        included), so a restart keeps them: undoing a roll puts its value back in front of
+        the ones already kept, and each roll accepted since uses up the first one.
         """
-        kept: list[int] = []
-        in_force: list[LogEntry] = []
-        for entry in self.entries[1:]:
-            if isinstance(entry, Undo):
-                taken = in_force.pop() if in_force else None
-                if isinstance(taken, Roll):
-                    kept.insert(0, taken.value)
-                continue
-            if isinstance(entry, Roll) and kept:
-                kept.pop(0)
-            in_force.append(entry)
-        return tuple(kept)
+        return tuple(self._kept)
+
+    def _keep(self, taken: LogEntry) -> None:
+        """An undo took ``taken`` back: a roll's value is kept, in front of the others."""
+        if isinstance(taken, Roll):
+            self._kept.insert(0, taken.value)
+
+    def _use_kept(self, accepted: LogEntry) -> None:
+        """An accepted roll uses up the first value kept."""
+        if isinstance(accepted, Roll) and self._kept:
+            self._kept.pop(0)
 
     def in_force(self) -> tuple[LogEntry, ...]:
         """Return the inputs that make the game what it is now (undone ones left out)."""
@@ -244,7 +249,9 @@ class Session:
         self._game_id: int | None = None
         self._memory_ids = 0
         self._refusal: tuple[RefusalView, RefusalView] | None = None
-        #: The public view, built once after each change and shared by every reader.
+        #: The game as it stands, built once after each accepted input (a refusal keeps it).
+        self._game_view: View | None = None
+        #: The public view (the game's and the last refusal), shared by every reader.
         self._view: View | None = None
         #: When set, the result of a game an input finishes is queued in the journal's outbox
         #: in the same transaction as that input (the club's publisher sends it on).
@@ -306,7 +313,7 @@ class Session:
             if self._table is None:
                 raise Refusal("no_game", "Start a game first.")
             was_over = self._table.binding.finished()
-            in_force = self._table.in_force()
+            undone = self._table.in_force()[-1] if isinstance(entry, Undo) else None
             self._table.submit(entry)
         except Refusal as error:
             return self._refused(entry, error)
@@ -322,8 +329,7 @@ class Session:
             except BaseException:
                 self.resume(game_id)
                 raise
-        self._refusal, self._view = None, None
-        undone = in_force[-1] if isinstance(entry, Undo) else None
+        self._changed()
         return Outcome(True, entry, self.view(), game_id=self._game_id, undone=undone)
 
     def _result(self, table: Game, game_id: int) -> Callable[[str, str], str] | None:
@@ -345,7 +351,8 @@ class Session:
         else:
             self._memory_ids += 1
             game_id = self._memory_ids
-        self._table, self._game_id, self._refusal, self._view = table, game_id, None, None
+        self._table, self._game_id = table, game_id
+        self._changed()
         return Outcome(True, entry, self.view(), game_id=game_id)
 
     def _refused(self, entry: LogEntry, error: Refusal) -> Outcome:
@@ -369,7 +376,8 @@ class Session:
             raise JournalError("an in-memory session has no journal to resume from")
         record = self.journal.game(game_id)
         self._table = rebuild(game_id, self.journal.events(game_id))
-        self._game_id, self._refusal, self._view = game_id, None, None
+        self._game_id = game_id
+        self._changed()
         if record.status == "abandoned":
             self.journal.set_status(game_id, "active")
         return self.view()
@@ -382,7 +390,8 @@ class Session:
         if self.journal is not None:
             self.journal.set_status(target, "abandoned")
         if target == self._game_id:
-            self._table, self._game_id, self._refusal, self._view = None, None, None, None
+            self._table, self._game_id = None, None
+            self._changed()
 
     def games(self) -> list[GameRecord]:
         """Return every game of the journal (none for an in-memory session)."""
@@ -392,14 +401,23 @@ class Session:
         """Return the current game's accepted entries, as the journal holds them."""
         return tuple(self._table.entries) if self._table is not None else ()
 
+    def _changed(self) -> None:
+        """Forget the views and the last refusal: the game (or which game) has changed."""
+        self._refusal, self._game_view, self._view = None, None, None
+
     def view(self) -> View:
-        """Return what the shared displays show now (built once per change, then shared)."""
+        """Return what the shared displays show now (built once per change, then shared).
+
+        A refused input changes only the refusal shown: the game's part of the view is kept.
+        """
         if self._view is None:
+            if self._game_view is None:
+                table = self._table
+                self._game_view = View() if table is None else table.view(self._game_id)
             public = self._refusal[0] if self._refusal else None
-            if self._table is None:
-                self._view = View(last_refusal=public)
-            else:
-                self._view = self._table.view(self._game_id, public)
+            self._view = self._game_view
+            if public is not None:
+                self._view = replace(self._game_view, last_refusal=public)
         return self._view
 
     def private_view(self, player: str) -> PrivateView:

@@ -162,6 +162,22 @@ def test_a_refused_input_changes_nothing_and_is_kept_apart_for_diagnosis(tmp_pat
     session.close()
 
 
+def test_the_input_accepted_after_refusals_shows_the_game_as_it_now_stands() -> None:
+    session = Session.in_memory()
+    start(session)
+    predict_all(session)
+    assert not session.submit(Roll(3, "Bob")).accepted  # Anna's turn
+    assert not session.submit(MoveEntry("red")).accepted  # nothing rolled yet
+    assert session.view().last_refusal is not None
+    assert session.submit(Roll(3, "Anna")).accepted
+    view = session.view()
+    assert view.last_refusal is None
+    assert (view.phase, view.board.die, view.last) == ("move", 3, "roll value=3 player=Anna")
+    table = session.table
+    assert table is not None
+    assert view == Game.from_entries(table.entries).view(session.game_id)
+
+
 def test_turn_order_and_game_vocabulary_are_enforced() -> None:
     session = Session.in_memory()
     start(session)

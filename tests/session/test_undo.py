@@ -13,8 +13,8 @@ import pytest
 
 from companion.games.registry import KINDS
 from companion.session.autoplay import random_log
-from companion.session.log import LogEntry, NewGame, Undo
-from companion.session.session import Session
+from companion.session.log import LogEntry, NewGame, Roll, Undo
+from companion.session.session import Game, Session
 
 GAMES = KINDS
 
@@ -89,3 +89,31 @@ def test_undo_of_the_card_that_settles_a_jockey_race_takes_the_payout_back() -> 
             assert session.view().phase == "racing"
             return
     pytest.fail("no race was settled")
+
+
+def test_undone_rolls_are_kept_in_order_live_and_after_a_restart() -> None:
+    """An undone roll's value comes back before any new one (the die flow rolls it again),
+    each roll accepted since uses up the first kept: the same live and once rebuilt."""
+    entries = random_log("jumpy_jack", random.Random(5), length=200, undo_rate=0.3)
+    session = Session.in_memory()
+    session.submit(entries[0])
+    expected: list[int] = []
+    taken_back: list[LogEntry] = []
+    most = 0
+    for number, entry in enumerate(entries[1:], 1):
+        assert session.submit(entry).accepted
+        if isinstance(entry, Undo):
+            taken = taken_back.pop()
+            if isinstance(taken, Roll):
+                expected.insert(0, taken.value)
+        else:
+            if isinstance(entry, Roll) and expected:
+                expected.pop(0)
+            taken_back.append(entry)
+        table = session.table
+        assert table is not None
+        assert table.kept_rolls() == tuple(expected), number
+        if number % 10 == 0 or number == len(entries) - 1:
+            assert Game.from_entries(table.entries).kept_rolls() == tuple(expected), number
+        most = max(most, len(expected))
+    assert most >= 2

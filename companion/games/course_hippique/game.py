@@ -45,8 +45,8 @@ class CourseHippiqueGame:
     def __init__(self, players: tuple[str, ...], options: HippiqueOptions) -> None:
         """Use ``CourseHippiqueGame.new``: it checks the players and the options."""
         self._rules = Rules(players, options)
-        self._state = self._rules.start()
         self._actions: list[Action] = []
+        self._set_state(self._rules.start())
 
     @classmethod
     def new(
@@ -179,7 +179,7 @@ class CourseHippiqueGame:
     @property
     def phase(self) -> CoursePhase:
         """What the table is expected to do next."""
-        return self._rules.phase(self._state)
+        return self._phase
 
     @property
     def races_total(self) -> int:
@@ -381,7 +381,12 @@ class CourseHippiqueGame:
 
     def _commit(self, state: CourseState, action: Action) -> None:
         self._actions.append(action)
+        self._set_state(state)
+
+    def _set_state(self, state: CourseState) -> None:
+        """Make ``state`` the game's, with its phase (worked out once: every query reads it)."""
         self._state = state
+        self._phase = self._rules.phase(state)
 
     def _summary(self) -> dict[str, Any]:
         return {"phase": self.phase.value, "race": self.race_number, "balances": self.balances()}

@@ -63,9 +63,9 @@ class JumpyJackMatch:
     ) -> None:
         self._players = players
         self._options = options
-        self._state = state
         self._seats = {name: seat for seat, name in enumerate(players)}
         self._team_of = {p: i for i, team in enumerate(options.teams) for p in team}
+        self._commit(state)
 
     # -- starting -------------------------------------------------------------------------
 
@@ -297,12 +297,7 @@ class JumpyJackMatch:
     @property
     def phase(self) -> JumpyPhase:
         """Return what the match waits for."""
-        state = self._state
-        if state.position.over:
-            return JumpyPhase.MATCH_OVER if self._reached_target() else JumpyPhase.RACE_OVER
-        if not state.started:
-            return JumpyPhase.PREDICT
-        return JumpyPhase.ROLL if state.die is None else JumpyPhase.MOVE
+        return self._phase
 
     @property
     def race_number(self) -> int:
@@ -471,7 +466,16 @@ class JumpyJackMatch:
     # -- internals ------------------------------------------------------------------------
 
     def _commit(self, state: MatchState) -> None:
+        """Make ``state`` the match's, with its phase (worked out once: every query reads it)."""
         self._state = state
+        self._phase = self._phase_of(state)
+
+    def _phase_of(self, state: MatchState) -> JumpyPhase:
+        if state.position.over:
+            return JumpyPhase.MATCH_OVER if self._reached_target() else JumpyPhase.RACE_OVER
+        if not state.started:
+            return JumpyPhase.PREDICT
+        return JumpyPhase.ROLL if state.die is None else JumpyPhase.MOVE
 
     def _seat(self, player: str) -> int:
         seat = self._seats.get(player) if isinstance(player, str) else None

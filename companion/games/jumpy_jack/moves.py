@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from companion.games.jumpy_jack.board import HORSE_COUNT, Kind
@@ -113,13 +114,13 @@ class Move:
 @dataclass(frozen=True)
 class Podium:
     """The podium: finishers take places 1, 2, 3... in crossing order, eliminated horses
-    take places 5, 4, 3... in elimination order."""
+    take places 5, 4, 3... in elimination order (a value: its places are worked out once)."""
 
     finishers: tuple[str, ...] = ()
     eliminated: tuple[str, ...] = ()
     size: int = HORSE_COUNT
 
-    @property
+    @cached_property
     def places(self) -> tuple[str | None, ...]:
         """Return the horse on each place, place 1 first (None: still free)."""
         holders: list[str | None] = [None] * self.size
@@ -129,7 +130,7 @@ class Podium:
             holders[self.size - 1 - index] = horse
         return tuple(holders)
 
-    @property
+    @cached_property
     def top3(self) -> tuple[str | None, str | None, str | None]:
         """Return the horses on places 1, 2 and 3."""
         first, second, third = self.places[:3]
