@@ -167,6 +167,9 @@ class Panel:
 
     #: How often to retry a failed device while one is down (seconds).
     RETRY_EVERY = 1.0
+    #: The longest the loop waits for a move's walk to start before it draws the displays
+    #: (seconds; the strip's job only starts it, so this is a bound, not a wait).
+    WALK_AHEAD_S = 0.05
 
     def __post_init__(self) -> None:
         self._last: Screen | None = None
@@ -282,6 +285,15 @@ class Panel:
         for writer, its_jobs in queued.items():
             writer.submit_all(its_jobs)
 
+    def _let_walk_out(self) -> None:
+        """Wait, at most ``WALK_AHEAD_S``, while the strip's own writer starts a move's walk:
+        the loop would otherwise draw the displays meanwhile and take the CPU from it (most of
+        the LEDs' wait on a slow Pi). The job only starts the walk: the Pico, or the strip's
+        own timer, walks the light."""
+        writer = self._writer("strip") if self._strip_alone() else None
+        if writer is not None:
+            writer.wait_idle(self.WALK_AHEAD_S)
+
     def _strip_alone(self) -> bool:
         """Whether the strip has a bus writer that no display shares."""
         buses = self.buses
@@ -358,6 +370,7 @@ class Panel:
                 self._send({"move": lambda: strip.animate_move(frame, path, colour)})
                 # The animation ends on the new position: the next show() sends it again.
                 self._leds_stale = True
+                self._let_walk_out()
         if cue.rolling and self.oled is not None:
             roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll
             if callable(roll):

@@ -172,6 +172,29 @@ def test_a_moves_walk_goes_out_before_the_displays_are_drawn() -> None:
     assert ["presses: 1", "", "", ""] in lcd.shown
 
 
+class SlowStrip(Strip):
+    """A strip whose writer takes a while to start a walk (a slow Pi's serial link)."""
+
+    def animate_move(self, frame: Sequence[RGB], path: Sequence[int], colour: RGB) -> None:
+        time.sleep(0.05)
+        super().animate_move(frame, path, colour)
+
+
+def test_on_its_own_bus_a_moves_walk_is_out_before_the_displays_are_drawn(monkeypatch) -> None:
+    monkeypatch.setattr(Panel, "WALK_AHEAD_S", 5.0)  # a bound: the walk starts well before
+    strip = SlowStrip()
+    table = MovingTable(strip)
+    panel = Panel(strip=strip, buses={"strip": "pico"})
+    daemon = Daemon(table, panel, [], Notifier(send=Messages()))
+    thread = start(daemon)
+    daemon.post(ButtonPressed("horse1"))
+    daemon.stop()
+    thread.join(5)
+    # The strip's writer, not the loop, sent the walk; the loop drew the picture after it.
+    assert table.seen == [ButtonPressed("horse1")]
+    assert f"walk [1] to {[OFF, RED, OFF]}" in table.sent_when_drawn[-1]
+
+
 def test_shutdown_says_bye_closes_the_journal_and_the_devices() -> None:
     table, lcd, buzzer, button = CountingTable(), Lcd(), Buzzer(), Button()
     daemon = Daemon(table, Panel(lcd=lcd, buzzer=buzzer), [button], Notifier(send=Messages()))
