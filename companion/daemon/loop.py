@@ -93,6 +93,12 @@ class OutputsBeside:
     def maintain(self) -> float | None:
         return self.panel.maintain()
 
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until the panel has sent every frame handed over; False if ``timeout`` passed
+        first (a panel that sends in the caller's thread is always idle)."""
+        wait = getattr(self.panel, "wait_idle", None)
+        return bool(wait(timeout)) if callable(wait) else True
+
     def goodbye(self) -> None:
         self.panel.goodbye()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.daemon.loop import Daemon
+from companion.daemon.loop import Daemon, OutputsBeside
 from companion.daemon.notify import Notifier
 from companion.daemon.outputs import Panel
 from companion.devices.base import RGB, ButtonPressed, Event, EventSink, Tone
@@ -193,6 +193,23 @@ def test_on_its_own_bus_a_moves_walk_is_out_before_the_displays_are_drawn(monkey
     # The strip's writer, not the loop, sent the walk; the loop drew the picture after it.
     assert table.seen == [ButtonPressed("horse1")]
     assert f"walk [1] to {[OFF, RED, OFF]}" in table.sent_when_drawn[-1]
+
+
+def test_outputs_beside_the_panel_wait_for_its_frames_like_the_panel() -> None:
+    """The control socket's snapshot settles through ``wait_idle``: with the pages beside the
+    panel it must still wait for the frames on their way to the glass."""
+
+    class SlowFrames(Strip):
+        def show(self, frame: Sequence[RGB]) -> None:
+            time.sleep(0.05)
+            super().show(frame)
+
+    strip = SlowFrames()
+    beside = OutputsBeside(Panel(strip=strip, buses={"strip": "pico"}))
+    beside.show(Screen(lcd=(), leds=(RED, OFF, OFF)))
+    assert beside.wait_idle(5)
+    assert strip.sent == [f"leds {[RED, OFF, OFF]}"]
+    beside.goodbye()
 
 
 def test_shutdown_says_bye_closes_the_journal_and_the_devices() -> None:
