@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
+
+#: One name loads at a time: the loop's thread and the pages' thread may both reach for a game
+#: first, and two threads importing an engine's modules in different orders could each wait
+#: for the other (Python then hands one of them a module still half made).
+_LOADING = threading.RLock()
 
 
 def names_from(face: str, modules: Mapping[str, Sequence[str]]) -> Callable[[str], object]:
@@ -25,8 +31,9 @@ def names_from(face: str, modules: Mapping[str, Sequence[str]]) -> Callable[[str
         module = home.get(name)
         if module is None:
             raise AttributeError(f"module {face!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
-        setattr(sys.modules[face], name, value)
+        with _LOADING:
+            value = getattr(importlib.import_module(module), name)
+            setattr(sys.modules[face], name, value)
         return value
 
     return __getattr__
