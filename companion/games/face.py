@@ -3,9 +3,9 @@
 The registry imports every game's face for its ``GAME`` when the companion starts; an engine
 loaded whole there would be paid for at every start, for the games nobody plays that
 evening. So a face declares ``GAME`` and the few names it is made of at once, and hands
-every other name to ``names_from``: the module holding a name is imported the first time
-the name is asked for (``from companion.games.jockey import JockeyGame`` too), then the name
-is kept on the face like any other. The face lists the same names for the type checker
+every other name to ``names_from``: the first time one of them is asked for (``from
+companion.games.jockey import JockeyGame`` too), the rest of the engine is imported and its
+names are kept on the face like any other. The face lists the same names for the type checker
 under ``TYPE_CHECKING``; ``tests/games/test_faces.py`` holds the two lists to each other.
 """
 
@@ -13,13 +13,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
-
-#: One name loads at a time: the loop's thread and the pages' thread may both reach for a game
-#: first, and two threads importing an engine's modules in different orders could each wait
-#: for the other (Python then hands one of them a module still half made).
-_LOADING = threading.RLock()
 
 
 def names_from(face: str, modules: Mapping[str, Sequence[str]]) -> Callable[[str], object]:
@@ -28,12 +22,16 @@ def names_from(face: str, modules: Mapping[str, Sequence[str]]) -> Callable[[str
     home = {name: f"{face}.{module}" for module, names in modules.items() for name in names}
 
     def __getattr__(name: str) -> object:
-        module = home.get(name)
-        if module is None:
+        if name not in home:
             raise AttributeError(f"module {face!r} has no attribute {name!r}")
-        with _LOADING:
-            value = getattr(importlib.import_module(module), name)
-            setattr(sys.modules[face], name, value)
-        return value
+        # The whole engine, its modules always in one order: the loop's thread and the pages'
+        # thread may reach for a new game at once, and two threads importing its modules in
+        # different orders could each be handed a module the other has only half made.
+        public = sys.modules[face]
+        for module, names in modules.items():
+            loaded = importlib.import_module(f"{face}.{module}")
+            for each in names:
+                setattr(public, each, getattr(loaded, each))
+        return getattr(public, name)
 
     return __getattr__
