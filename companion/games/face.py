@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 def names_from(face: str, modules: Mapping[str, Sequence[str]]) -> Callable[[str], object]:
     """Return the ``__getattr__`` of the face ``face``: each name in ``modules[m]`` comes
     from the face's submodule ``m``."""
-    home = {name: f"{face}.{module}" for module, names in modules.items() for name in names}
+    late = {name for names in modules.values() for name in names}
 
     def __getattr__(name: str) -> object:
-        if name not in home:
+        if name not in late:
             raise AttributeError(f"module {face!r} has no attribute {name!r}")
         # The whole engine, its modules always in one order: the loop's thread and the pages'
         # thread may reach for a new game at once, and two threads importing its modules in
