@@ -192,3 +192,30 @@ def test_the_pads_in_a_browser(served: Served, browser: Any) -> None:  # noqa: F
     assert anna.evaluate("window.released") == 1
     anna.evaluate(hide, True)  # ...and asked for again when the page is back
     anna.wait_for_function("window.wakes.length === 2")
+
+
+def test_a_page_says_live_only_once_it_shows_the_tables_newest_picture(
+    served: Served,  # noqa: F811
+    browser: Any,
+) -> None:
+    """The socket opens before the table's picture arrives (after a restart, the host page
+    still shows the old join code then): the page says "live" only with that picture."""
+    context = browser.new_context(viewport=PHONE)
+    held: list[tuple[Any, str | bytes]] = []
+
+    def hold(route: Any) -> None:  # the table's frames wait here until let through
+        server = route.connect_to_server()
+        server.on_message(lambda message: held.append((route, message)))
+
+    page = context.new_page()
+    page.route_web_socket("**/live*", hold)
+    page.goto(served.url + "/scoreboard")
+    for _ in range(500):  # the socket opens, its first frame is held back
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert page.inner_text("#link") != "live"
+    route, frame = held[0]
+    route.send(frame)
+    page.wait_for_selector("#link:text-is('live')")
+    context.close()

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -67,10 +68,15 @@ def join(
     phone: Phone, table: Table, seat: str, *, host: bool = False, code: str | None = None
 ) -> None:
     """Open the join page, type the code (the table's while it has no host), ask for ``seat``."""
+    typed = code or table.join_code()
     phone.page.goto(table.url + ("/join?host" if host else "/join"))
-    phone.page.fill("input[name=code]", code or table.join_code())
+    phone.page.fill("input[name=code]", typed)
     phone.page.click(f"button[value='{seat}']")
-    phone.page.wait_for_selector("text=Wait for the table")
+    try:
+        phone.page.wait_for_selector("text=Wait for the table")
+    except PlaywrightTimeoutError:
+        said = phone.page.inner_text("#joined")
+        raise AssertionError(f"asking for {seat} with the code {typed}: {said!r}") from None
 
 
 def host_code(host: Phone) -> str:

@@ -300,7 +300,6 @@
     var ping = null;
     socket.onopen = function () {
       retry = 500;
-      say(words.live);
       ping = setInterval(function () { socket.send("ping"); }, 25000);
     };
     socket.onmessage = function (message) {
@@ -311,6 +310,8 @@
       if (frame["private"] !== undefined) { replace("private", frame["private"]); }
       if (frame.host !== undefined) { replace("host", frame.host); }
       document.body.setAttribute("data-version", frame.v);
+      // "live" once the page shows the table as it is now (after a restart: its new join code).
+      say(words.live);
     };
     socket.onclose = function (event) {
       if (ping) { clearInterval(ping); }
