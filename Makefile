@@ -67,9 +67,11 @@ typecheck: $(VENV)/.dev
 	$(BIN)/mypy companion
 
 # Three workers on two cores: much of the suite waits on child daemons, browsers and brokers
-# (about 40 % of two cores sat idle with two workers).
+# (about 40 % of two cores sat idle with two workers). Each worker is handed whole test
+# modules, the slow ones first (tests/conftest.py), so a module's daemon or browser is
+# started once and no long test is left for the end.
 pytest: $(VENV)/.dev catalogs
-	$(BIN)/python -m pytest -n 3
+	$(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder
 
 # This machine's figures beside a Pi Zero 2 W model's (see docs/performance.md).
 bench: $(VENV)/.sim

@@ -59,6 +59,18 @@ def pytest_configure(config: pytest.Config) -> None:
                 write_mo(target, read_po(source))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the modules holding slow tests first, the longest first, keeping the order inside
+    each module: the workers are handed whole modules in this order (`--dist loadfile` in the
+    Makefile), so the longest ones start at once and the short ones fill in around them."""
+    seconds: dict[Path, float] = {}
+    for item in items:
+        marker = item.get_closest_marker("slow")
+        if marker is not None:
+            seconds[item.path] = seconds.get(item.path, 0.0) + float(marker.args[0])
+    items.sort(key=lambda item: -seconds.get(item.path, 0.0))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Drop the bytecode of sources under the temporary folder (copies a test made and removed):
     kept, it would only grow the cache run after run."""

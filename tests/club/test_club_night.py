@@ -37,7 +37,7 @@ def results_of(url: str) -> list[dict[str, Any]]:
         return found
 
 
-@pytest.mark.slow  # three daemons, a league and Chromium: about half a minute on a busy machine
+@pytest.mark.slow(10)  # three daemons, a league and Chromium: about half a minute on a busy machine
 def test_three_tables_a_broker_restart_and_the_league_board_in_chromium(
     broker: LocalBroker, tmp_path: Path, browser: Any
 ) -> None:

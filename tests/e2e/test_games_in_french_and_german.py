@@ -85,6 +85,7 @@ def untranslated(language: str) -> set[str]:
         }
 
 
+@pytest.mark.slow(6)  # each game and language
 @pytest.mark.parametrize("language", ["fr", "de"])
 @pytest.mark.parametrize("game", KINDS)
 def test_a_whole_game_plays_in_the_language_of_the_table(

@@ -12,6 +12,8 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 from companion.games.jockey.deck import default_deck
 
 Start = Callable[[], Any]
@@ -192,6 +194,7 @@ def moves_made(view: dict[str, Any]) -> int:
     return int(view.get("events", 0))
 
 
+@pytest.mark.slow(12)
 def test_jumpy_jack_survives_a_power_cut_mid_race(daemon: Start) -> None:
     straight = play_jumpy_jack(Script(daemon, None), dice(5))
     cut = Script(daemon, lambda v: v.get("phase") == "roll" and moves_made(v) >= 12)
@@ -202,6 +205,7 @@ def test_jumpy_jack_survives_a_power_cut_mid_race(daemon: Start) -> None:
     assert again["lcd"] == straight["lcd"]
 
 
+@pytest.mark.slow(15)
 def test_course_hippique_survives_a_power_cut_mid_race(daemon: Start) -> None:
     straight = play_course_hippique(Script(daemon, None), random.Random(3))
     cut = Script(daemon, lambda v: v.get("phase") == "racing" and len(v["board"]["turned"]) >= 5)
@@ -212,6 +216,7 @@ def test_course_hippique_survives_a_power_cut_mid_race(daemon: Start) -> None:
     assert again["lcd"] == straight["lcd"]
 
 
+@pytest.mark.slow(22)
 def test_jockey_survives_a_power_cut_mid_race(daemon: Start) -> None:
     straight = play_jockey(Script(daemon, None), random.Random(9))
     cut = Script(

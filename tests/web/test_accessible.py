@@ -209,6 +209,7 @@ REWRITE = """(html) => new Promise((done) => {
 AXE_RUN = "() => axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations)"
 
 
+@pytest.mark.slow(18)
 def test_every_page_in_every_language_has_no_serious_accessibility_violation(
     browser: Any, site: Site
 ) -> None:

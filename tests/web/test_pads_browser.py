@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import PHONE
 from tests.web.hostile.conftest import Served, served  # noqa: F401 (the table's fixture)
 
@@ -170,6 +172,7 @@ def a_jockey_race_agrees_on_every_page(pads: Pads) -> None:
     assert len(bob.evaluate("window.buzzes")) == 1 and len(anna.evaluate("window.buzzes")) == 1
 
 
+@pytest.mark.slow(25)
 def test_the_pads_in_a_browser(served: Served, browser: Any) -> None:  # noqa: F811
     """One table, three pages (Anna's phone also hosts), two games."""
     pads = Pads(served, browser)

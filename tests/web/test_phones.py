@@ -682,6 +682,7 @@ def hostile_requests_are_refused_and_change_nothing(table: Table, seated: dict[s
     assert after["events"] == before["events"] and after["board"] == before["board"]
 
 
+@pytest.mark.slow(45)
 def test_an_evening_at_the_table_from_phones(
     table: Table, seated: dict[str, Phone], shots: Path
 ) -> None:

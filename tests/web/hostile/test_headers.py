@@ -93,6 +93,7 @@ def failed(request: Any, problems: list[str]) -> None:
         problems.append(f"failed: {request.url} ({request.failure})")
 
 
+@pytest.mark.slow(12)
 def test_every_page_works_in_chromium_under_the_policy(
     served: Served, seats: dict[str, str], browser: Any
 ) -> None:
