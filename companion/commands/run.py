@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from pathlib import Path
@@ -28,7 +29,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the configuration, open the devices and run until stopped."""
-    from companion.daemon.app import build
+    gc.disable()  # until the companion is ready (collect_from_now_on), or the command ends
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.daemon.app import build, collect_from_now_on
     from companion.devices.config import ConfigError, load_config
     from companion.session.journal import JournalError
 
@@ -42,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, JournalError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 2
+    companion.daemon.after_ready.append(collect_from_now_on)
     if companion.web is not None:
         print(f"companion: the pages are at {companion.web.url}", flush=True)
     return companion.run()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import logging
 import os
 import sys
@@ -77,7 +78,15 @@ def set_aside(journal: Path) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the companion on fakes and run it, with the terminal interface or headless."""
-    from companion.daemon.app import JOURNAL_NAME, build
+    gc.disable()  # until the companion is ready (collect_from_now_on), or the command ends
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.daemon.app import JOURNAL_NAME, build, collect_from_now_on
     from companion.daemon.control import ControlError, ControlServer
     from companion.devices.config import ConfigError, default_config, load_config
     from companion.session.journal import JournalError
@@ -122,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
             server.close()
         print(f"companion: {error}", file=sys.stderr)
         return 2
+    companion.daemon.after_ready.append(collect_from_now_on)
     sim = companion.rig.simulation
     assert sim is not None
     if server is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -91,6 +92,18 @@ class Companion:
 
     def _on_signal(self, number: int) -> None:
         self.daemon.stop(f"signal {signal.Signals(number).name}")
+
+
+def collect_from_now_on() -> None:
+    """Turn the garbage collector back on once the companion is ready.
+
+    The commands that start it hold the collector off meanwhile: a start makes many objects
+    that stay (modules, classes, the table) and almost no garbage, so collecting then only
+    costs time. What the start made is also left out of every later collection (frozen), so
+    a collection during a game looks only at what the game made since.
+    """
+    gc.freeze()
+    gc.enable()
 
 
 #: The file beside the journal that keeps the language chosen at the table.

@@ -125,3 +125,37 @@ def test_a_table_starts_on_the_menu_without_loading_any_games_engine(tmp_path) -
     assert not (engines | layers) & set(loaded.split())
     assert {"companion.games.registry", "companion.games.jockey"} <= set(loaded.split())
     assert "babel" not in loaded.split()  # the number formats load with the first figure
+
+
+def test_a_start_collects_no_garbage_until_ready_then_leaves_what_it_made_out(tmp_path) -> None:
+    """The collector is off while the companion starts (a start makes objects that stay, and
+    collecting them costs a Pi Zero time), on again once it is ready, with the start's objects
+    kept out of later collections; a command that ends before that turns it back on too."""
+    probe = (
+        "import gc, sys\n"
+        "from companion.cli import main\n"
+        "from companion.daemon.app import Companion\n"
+        "def run(self, *, handle_signals=True):\n"
+        "    print('starting', gc.isenabled(), gc.get_freeze_count() > 0)\n"
+        "    for start in self.daemon.after_ready:\n"
+        "        start()\n"
+        "    print('ready', gc.isenabled(), gc.get_freeze_count() > 0)\n"
+        "    self.rig.close()\n"
+        "    return 0\n"
+        "Companion.run = run\n"
+        f"main(['simulate', '--headless', '--state-dir', {str(tmp_path)!r}])\n"
+        "print('ended', gc.isenabled())\n"
+        "gc.disable()\n"
+        "main(['simulate', '--headless', '--config', sys.argv[1]])\n"
+        "print('refused', gc.isenabled())\n"
+    )
+    missing = str(tmp_path / "missing.toml")
+    out = subprocess.run(
+        [sys.executable, "-c", probe, missing], capture_output=True, text=True, check=True
+    )
+    assert [line for line in out.stdout.splitlines() if " " in line and "http" not in line] == [
+        "starting False False",
+        "ready True True",
+        "ended True",
+        "refused True",
+    ], out.stdout + out.stderr
