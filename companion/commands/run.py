@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import sys
 from pathlib import Path
 
 from companion.commands._pages import add_options, with_options
+from companion.commands._starting import collecting_once_ready
 
 NAME = "run"
 HELP = "run the companion on the real hardware (what the systemd service starts)"
@@ -27,16 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_options(parser)
 
 
+@collecting_once_ready
 def run(args: argparse.Namespace) -> int:
     """Load the configuration, open the devices and run until stopped."""
-    gc.disable()  # until the companion is ready (collect_from_now_on), or the command ends
-    try:
-        return _run(args)
-    finally:
-        gc.enable()
-
-
-def _run(args: argparse.Namespace) -> int:
     from companion.daemon.app import build, collect_from_now_on
     from companion.devices.config import ConfigError, load_config
     from companion.session.journal import JournalError

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import gc
 import logging
 import os
 import sys
@@ -12,6 +11,7 @@ import time
 from pathlib import Path
 
 from companion.commands._pages import add_options, with_options
+from companion.commands._starting import collecting_once_ready
 
 NAME = "simulate"
 HELP = "run the companion with simulated hardware in this terminal"
@@ -76,16 +76,9 @@ def set_aside(journal: Path) -> Path | None:
     return target
 
 
+@collecting_once_ready
 def run(args: argparse.Namespace) -> int:
     """Build the companion on fakes and run it, with the terminal interface or headless."""
-    gc.disable()  # until the companion is ready (collect_from_now_on), or the command ends
-    try:
-        return _run(args)
-    finally:
-        gc.enable()
-
-
-def _run(args: argparse.Namespace) -> int:
     from companion.daemon.app import JOURNAL_NAME, build, collect_from_now_on
     from companion.daemon.control import ControlError, ControlServer
     from companion.devices.config import ConfigError, default_config, load_config
