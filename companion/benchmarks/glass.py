@@ -275,6 +275,7 @@ def wired(lcd_hz: int, oled_hz: int, own_bus: bool) -> Config:
 def build(config: Config) -> GlassRig:
     """Open the journal, the table and the panel on buses modelled at the configured speeds;
     start the loop."""
+    from companion.daemon.app import collect_from_now_on
     from companion.daemon.loop import Daemon
     from companion.daemon.outputs import Panel
     from companion.daemon.rig import bus_names
@@ -334,6 +335,7 @@ def build(config: Config) -> GlassRig:
     session = Session.open(Path(folder.name) / "journal.sqlite3")
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
     daemon = Daemon(table, panel, [], SilentNotifier())
+    daemon.after_ready.append(collect_from_now_on)  # as `companion run` does once ready
     handled = threading.Event()
 
     @probes.wrap
