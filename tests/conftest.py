@@ -67,7 +67,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         marker = item.get_closest_marker("slow")
         if marker is not None:
-            seconds[item.path] = seconds.get(item.path, 0.0) + float(marker.args[0])
+            weight = float(marker.args[0]) if marker.args else 1.0
+            seconds[item.path] = seconds.get(item.path, 0.0) + weight
     items.sort(key=lambda item: -seconds.get(item.path, 0.0))
 
 

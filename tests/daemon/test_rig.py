@@ -143,7 +143,7 @@ def test_a_start_collects_no_garbage_until_ready_then_leaves_what_it_made_out(tm
         "    self.rig.close()\n"
         "    return 0\n"
         "Companion.run = run\n"
-        f"main(['simulate', '--headless', '--state-dir', {str(tmp_path)!r}])\n"
+        f"main(['simulate', '--headless', '--web-port', '0', '--state-dir', {str(tmp_path)!r}])\n"
         "print('ended', gc.isenabled())\n"
         "gc.disable()\n"
         "main(['simulate', '--headless', '--config', sys.argv[1]])\n"

@@ -217,6 +217,7 @@ def test_a_page_says_live_only_once_it_shows_the_tables_newest_picture(
         if held:
             break
         page.wait_for_timeout(20)
+    assert held, "the page never opened its socket"
     assert page.inner_text("#link") != "live"
     route, frame = held[0]
     route.send(frame)
