@@ -304,9 +304,9 @@ def build(config: Config) -> GlassRig:
     lcd.port = ProbePort(lcd.port, pcf, i2c1.hz, marks, probes)
     wire = OledWire(oled_bus, config.oled.driver)
     wire.command = model.wrap(wire.command)  # type: ignore[method-assign]
-    oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)
-    send = model.wrap(wire.data)
-    counted = [wire.bits]
+    wire.data = model.wrap(wire.data)  # type: ignore[method-assign]
+    send = model.wrap(wire.write_messages)
+    counted = [0]
 
     @probes.wrap
     def sent() -> None:
@@ -316,12 +316,14 @@ def build(config: Config) -> GlassRig:
 
     start = probes.wrap(marks.start)
 
-    def data(block: Any) -> None:
+    def write_messages(payloads: Sequence[bytes]) -> None:
         start()
-        send(block)
+        send(payloads)
         sent()
 
-    wire.data = data  # type: ignore[method-assign,assignment]
+    wire.write_messages = write_messages  # type: ignore[method-assign]
+    oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)
+    counted[0] = wire.bits  # luma's setup of the controller is not a frame
 
     @probes.wrap
     def lit(floor: float) -> None:

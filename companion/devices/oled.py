@@ -4,9 +4,9 @@
 1-bit image, sends it only when it differs from the frame on the glass, and works on any luma
 device: a real controller (``Oled.open``, luma imported there) or luma's ``dummy`` device
 (``Oled.dummy``) for tests and the simulator; on an SSD1306 or SH1106 only the changed columns
-of the changed pages go over the bus (luma sets the controller up). Text uses Pillow's built-in
-bitmap font (6x11 cells, Latin-1) with the suits and symbols of :mod:`companion.devices.glyphs`
-drawn in.
+of the changed pages go over the bus, in one I2C call on a Pi (luma sets the controller up).
+Text uses Pillow's built-in bitmap font (6x11 cells, Latin-1) with the suits and symbols of
+:mod:`companion.devices.glyphs` drawn in.
 """
 
 from __future__ import annotations
@@ -178,26 +178,40 @@ def _i2c_cost(payload: int) -> int:
     return 11 + 9 * payload
 
 
+#: The control byte that starts an I2C write to the controller: commands follow, or pixels.
+COMMANDS, PIXELS = 0x00, 0x40
+
+#: Sends I2C writes to the OLED (each its control byte, then its bytes) in one call that
+#: returns once the last has ended, as Linux's ``I2C_RDWR`` does; raises OSError.
+Messages = Callable[[Sequence[bytes]], None]
+
+#: A write to the controller: its command bytes, then the pixel bytes they make room for.
+Write = tuple[tuple[int, ...], bytes]
+
+
 class PageWriter:
     """Send only the changed columns of the changed pages to an SSD1306 or SH1106 (128x64).
 
-    Uses luma's device for rotation and for the bus (``command`` and ``data``).
+    Uses luma's device for rotation. A frame's writes go in one call to the bus when
+    ``messages`` is given (at most 16, within the kernel's 42 a call), so the writer waits
+    once for the wire; otherwise one luma ``command`` and ``data`` call each.
     """
 
-    def __init__(self, device: Any, controller: str) -> None:
+    def __init__(self, device: Any, controller: str, messages: Messages | None = None) -> None:
         self.device = device
         self.controller = controller
+        self.messages = messages
         #: The frame on the glass, in page bytes; None when unknown.
         self.shown: bytes | None = None
 
     @classmethod
-    def for_device(cls, device: Any) -> PageWriter | None:
+    def for_device(cls, device: Any, messages: Messages | None = None) -> PageWriter | None:
         """Return a writer for a 128x64 SSD1306 or SH1106 from luma; None for other devices."""
         name = type(device).__name__
         size = (getattr(device, "_w", None), getattr(device, "_h", None))
         if name not in _DRIVERS or size != (128, 64) or not callable(getattr(device, "data", None)):
             return None
-        return cls(device, name)
+        return cls(device, name, messages)
 
     def pages(self, image: Image.Image) -> bytes:
         """``image`` as the controller stores it, turned as luma's device turns it."""
@@ -208,29 +222,44 @@ class PageWriter:
         error."""
         old, self.shown = self.shown, None
         spans = changed_spans(old, new, 128)
-        if self.controller == "sh1106":
-            for page, first, last in spans:
-                column = first + _SH1106_OFFSET
-                self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
-                self.device.data(new[page * 128 + first : page * 128 + last + 1])
-        elif spans:
-            self._send_ssd1306(new, spans)
+        writes = (_sh1106_writes if self.controller == "sh1106" else _ssd1306_writes)(new, spans)
+        if self.messages is None:
+            for commands, pixels in writes:
+                self.device.command(*commands)
+                self.device.data(pixels)
+        elif writes:
+            payloads = []
+            for commands, pixels in writes:
+                payloads += [bytes((COMMANDS, *commands)), bytes((PIXELS,)) + pixels]
+            self.messages(payloads)
         self.shown = new
 
-    def _send_ssd1306(self, new: bytes, spans: list[tuple[int, int, int]]) -> None:
-        """One window around every change, or one per page, whichever is fewer bits."""
-        top, bottom = spans[0][0], spans[-1][0]
-        left, right = min(s[1] for s in spans), max(s[2] for s in spans)
-        window = _i2c_cost(7) + _i2c_cost(1 + (bottom - top + 1) * (right - left + 1))
-        per_page = sum(_i2c_cost(7) + _i2c_cost(2 + last - first) for _, first, last in spans)
-        if window <= per_page:
-            spans = [(page, left, right) for page in range(top, bottom + 1)]
-            self.device.command(0x21, left, right, 0x22, top, bottom)
-            self.device.data(b"".join(new[p * 128 + left : p * 128 + right + 1] for p, *_ in spans))
-            return
-        for page, first, last in spans:
-            self.device.command(0x21, first, last, 0x22, page, page)
-            self.device.data(new[page * 128 + first : page * 128 + last + 1])
+
+def _sh1106_writes(new: bytes, spans: list[tuple[int, int, int]]) -> list[Write]:
+    """Page addressing: each changed page from its first changed column."""
+    writes: list[Write] = []
+    for page, first, last in spans:
+        column = first + _SH1106_OFFSET
+        commands = (0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+        writes.append((commands, new[page * 128 + first : page * 128 + last + 1]))
+    return writes
+
+
+def _ssd1306_writes(new: bytes, spans: list[tuple[int, int, int]]) -> list[Write]:
+    """One window around every change, or one per page, whichever is fewer bits."""
+    if not spans:
+        return []
+    top, bottom = spans[0][0], spans[-1][0]
+    left, right = min(s[1] for s in spans), max(s[2] for s in spans)
+    window = _i2c_cost(7) + _i2c_cost(1 + (bottom - top + 1) * (right - left + 1))
+    per_page = sum(_i2c_cost(7) + _i2c_cost(2 + last - first) for _, first, last in spans)
+    if window <= per_page:
+        pixels = b"".join(new[p * 128 + left : p * 128 + right + 1] for p in range(top, bottom + 1))
+        return [((0x21, left, right, 0x22, top, bottom), pixels)]
+    return [
+        ((0x21, first, last, 0x22, page, page), new[page * 128 + first : page * 128 + last + 1])
+        for page, first, last in spans
+    ]
 
 
 @dataclass(frozen=True)
@@ -247,6 +276,21 @@ class ReadyFrame:
 READY_KEPT = 64
 
 
+def _rdwr(serial: Any) -> Messages | None:
+    """How to send several writes in one ``I2C_RDWR`` call through luma's I2C interface, when
+    smbus2 backs it (as ``Oled.open`` makes it); None otherwise."""
+    bus: Any = getattr(serial, "_bus", None)
+    message = getattr(serial, "_i2c_msg_write", None)
+    address = getattr(serial, "_addr", None)
+    if message is None or address is None or not callable(getattr(bus, "i2c_rdwr", None)):
+        return None
+
+    def send(payloads: Sequence[bytes]) -> None:
+        bus.i2c_rdwr(*[message(address, payload) for payload in payloads])
+
+    return send
+
+
 def _is_luma_error(exc: BaseException) -> bool:
     return type(exc).__module__.split(".")[0] == "luma"
 
@@ -259,7 +303,9 @@ class Oled:
     inside the animation is raised by the next call.
     """
 
-    def __init__(self, device: Any, *, scheduler: Scheduler | None = None) -> None:
+    def __init__(
+        self, device: Any, *, scheduler: Scheduler | None = None, messages: Messages | None = None
+    ) -> None:
         self.device = device
         self.width: int = device.width
         self.height: int = device.height
@@ -268,7 +314,7 @@ class Oled:
         self._steps = Steps(scheduler)
         self._lock = self._steps.lock
         self._clock: Callable[[], float] = getattr(scheduler, "now", time.monotonic)
-        self._pager = PageWriter.for_device(device)
+        self._pager = PageWriter.for_device(device, messages)
         self._sent: bytes | None = None
         self._image = Image.new("1", (self.width, self.height))
         self._steady: ReadyFrame | None = None
@@ -302,14 +348,16 @@ class Oled:
             if _is_luma_error(exc):
                 raise OSError(errno.ENODEV, f"OLED at 0x{address:02X}: {exc}") from exc
             raise
-        return cls(device, scheduler=scheduler)
+        return cls(device, scheduler=scheduler, messages=_rdwr(serial))
 
     @classmethod
     def on_wire(cls, wire: Any, driver: str = "ssd1306", rotate: int = 0) -> Oled:
-        """Return an OLED on luma's real driver over a modelled interface (an ``OledWire``)."""
+        """Return an OLED on luma's real driver over a modelled interface (an ``OledWire``),
+        which takes a frame's writes in one call as the kernel does on a Pi."""
         import luma.oled.device
 
-        return cls(getattr(luma.oled.device, driver)(wire, width=128, height=64, rotate=rotate))
+        device = getattr(luma.oled.device, driver)(wire, width=128, height=64, rotate=rotate)
+        return cls(device, messages=wire.write_messages)
 
     @classmethod
     def dummy(

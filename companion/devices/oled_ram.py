@@ -4,12 +4,14 @@
 their commands and data to it. It executes the addressing commands on a 128x64 display RAM
 (eight pages of 128 columns, one byte per column of 8 pixels, the top pixel in bit 0), so a
 test reads back what the glass shows, and each command or data block occupies the ``Bus`` as
-one I2C write (luma sends a whole data block in one transaction on a Pi).
+one I2C write (luma sends a whole data block in one transaction on a Pi). ``write_messages``
+takes several writes in one call, as the kernel's ``I2C_RDWR`` does.
 """
 
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 
 from companion.devices.bus import Bus, i2c_bits
 
@@ -49,26 +51,35 @@ class OledWire:
     def command(self, *cmd: int) -> None:
         """Execute a group of command bytes (one I2C write: control byte, then the commands)."""
         self._wire(1 + len(cmd))
-        self.commands += 1
-        args = _ARGS_SSD1306 if self.controller == "ssd1306" else _ARGS_SH1106
-        index = 0
-        while index < len(cmd):
-            code = cmd[index]
-            taken = args.get(code, 0)
-            self._execute(code, cmd[index + 1 : index + 1 + taken])
-            index += 1 + taken
+        self._command(cmd)
 
     def data(self, data: bytes | bytearray | list[int]) -> None:
         """Write pixel bytes at the address pointer (one I2C write)."""
         self._wire(1 + len(data))
-        block = bytes(data)
-        self.data_bytes += len(block)
-        while block:
-            block = self._fill(block)
+        self._data(bytes(data))
 
     def cleanup(self) -> None:
         """Release the bus."""
         self.closed = True
+
+    # The writes the companion sends in one call (``oled.Messages``).
+
+    def write_messages(self, payloads: Sequence[bytes]) -> None:
+        """Run I2C writes, each its control byte (0x00 commands, 0x40 pixels) then its bytes,
+        holding the caller once until the last has ended. Raises OSError when unplugged
+        (nothing is sent), ValueError for another control byte."""
+        if self.unplugged:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if any(not payload or payload[0] not in (0x00, 0x40) for payload in payloads):
+            raise ValueError("an SSD1306 or SH1106 write starts with 0x00 or 0x40")
+        self.bits += sum(i2c_bits(len(payload)) for payload in payloads)
+        if self.bus is not None:
+            self.bus.i2c_writes([len(payload) for payload in payloads])
+        for payload in payloads:
+            if payload[0] == 0x00:
+                self._command(tuple(payload[1:]))
+            else:
+                self._data(bytes(payload[1:]))
 
     # What the glass shows.
 
@@ -89,6 +100,21 @@ class OledWire:
         self.bits += i2c_bits(payload)
         if self.bus is not None:
             self.bus.i2c_write(payload)
+
+    def _command(self, cmd: tuple[int, ...]) -> None:
+        self.commands += 1
+        args = _ARGS_SSD1306 if self.controller == "ssd1306" else _ARGS_SH1106
+        index = 0
+        while index < len(cmd):
+            code = cmd[index]
+            taken = args.get(code, 0)
+            self._execute(code, cmd[index + 1 : index + 1 + taken])
+            index += 1 + taken
+
+    def _data(self, block: bytes) -> None:
+        self.data_bytes += len(block)
+        while block:
+            block = self._fill(block)
 
     def _execute(self, code: int, args: tuple[int, ...]) -> None:
         if self.controller == "ssd1306":

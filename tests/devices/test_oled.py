@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from companion.devices.base import PixelDisplay
-from companion.devices.oled import Oled, die_image, roll_image, text_image
+from companion.devices.bus import Bus, ManualClock
+from companion.devices.oled import Oled, die_image, page_bytes, roll_image, text_image
+from companion.devices.oled_ram import OledWire
 from companion.devices.scheduling import ManualScheduler
 
 Point = tuple[float, float]
@@ -317,3 +320,62 @@ def test_an_oled_that_does_not_answer_leaves_no_bus_open(monkeypatch: pytest.Mon
     with pytest.raises(OSError, match="0x3C"):
         Oled.open("sh1106", port=1, address=0x3C)
     assert len(buses) == 1 and buses[0].closed
+
+
+class SmbusOnWire:
+    """``smbus2.SMBus`` as luma opens it on a Pi, with a modelled controller behind it: the
+    calls each frame makes into the kernel."""
+
+    def __init__(self, wire: OledWire) -> None:
+        self.wire = wire
+        self.calls: list[str] = []
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        assert address == self.wire.address
+        self.calls.append("block")
+        if register == 0x00:
+            self.wire.command(*data)
+        else:
+            self.wire.data(data)
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        assert all(message.addr == self.wire.address for message in messages)
+        self.calls.append(f"{len(messages)} messages")
+        self.wire.write_messages([bytes(message) for message in messages])
+
+    def close(self) -> None:
+        self.wire.cleanup()
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_a_frame_reaches_a_real_oled_in_one_call_to_the_kernel(
+    driver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import smbus2
+
+    wire = OledWire(Bus("i2c-1", 400_000, ManualClock()), driver)
+    bus = SmbusOnWire(wire)
+    monkeypatch.setattr(smbus2, "SMBus", lambda port: bus)
+    oled = Oled.open(driver, port=1, address=0x3C)
+    bus.calls.clear()  # luma's setup of the controller
+    for show, image in [
+        (lambda: oled.show_die(5), die_image(5)),
+        (lambda: oled.show_text(["Ben wins"]), text_image(["Ben wins"])),
+        (lambda: oled.show_text(["Ben wins!"]), text_image(["Ben wins!"])),
+    ]:
+        show()
+        assert len(bus.calls) == 1 and bus.calls[0].endswith(" messages")
+        assert wire.pages() == [page_bytes(image)[p * 128 : (p + 1) * 128] for p in range(8)]
+        bus.calls.clear()
+    wire.unplugged = True
+    with pytest.raises(OSError):
+        oled.show_die(2)
+    wire.unplugged = False
+    bus.calls.clear()
+    sent = wire.data_bytes
+    oled.show_die(2)  # the frame on the glass is unknown: all of it is sent again
+    whole = "2 messages" if driver == "ssd1306" else "16 messages"  # one window, or 8 pages
+    assert bus.calls == [whole] and wire.data_bytes - sent == 1024
+    assert wire.pages() == [page_bytes(die_image(2))[p * 128 : (p + 1) * 128] for p in range(8)]
+    oled.close()
+    assert wire.closed
