@@ -32,10 +32,15 @@ class Figure:
 def compiled() -> None:
     """Compile the companion's modules to bytecode, as an installed companion has them, so a
     start-up measured next does not compile them (an environment may forbid writing bytecode:
-    ``PYTHONDONTWRITEBYTECODE``). Where the package cannot be written, nothing changes."""
+    ``PYTHONDONTWRITEBYTECODE``); the firmware's modules too, which the simulated Pico runs.
+    Where a folder cannot be written, nothing changes."""
     import compileall
 
+    from companion.devices.fake_pico import FIRMWARE_DIR
+
     compileall.compile_dir(Path(__file__).parent.parent, quiet=1)
+    if FIRMWARE_DIR.is_dir():
+        compileall.compile_dir(FIRMWARE_DIR, quiet=1)
 
 
 def modules() -> list[ModuleType]:
