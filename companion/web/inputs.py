@@ -10,7 +10,6 @@ from companion.games.text import Message
 from companion.render.language import say
 from companion.session.log import LogEntry, LogError, parse_entry
 from companion.session.session import Session
-from companion.web.games import pages_of, sight_of
 from companion.web.shapes import whole
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
@@ -69,6 +68,8 @@ def seat_entry(fields: dict[str, Any], session: Session) -> LogEntry:
     seat's sight (see ``SeatSight``), never from the session."""
     table = session.table
     if table is not None:
+        from companion.web.games import pages_of, sight_of  # the pages' modules: after the start
+
         sight = sight_of(session, str(fields.get("player", "")))
         fields = pages_of(table.kind).complete(fields, sight)
     try:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.daemon.flows.base import Context, Reply, notice, refused
 from companion.daemon.loop import Daemon, Outputs, OutputsBeside
@@ -24,17 +24,17 @@ from companion.render.text import COLS, named, rows
 from companion.session.evening import Evening
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
-from companion.web.fragments import evening_html, private_html, public_html, sitting_out_html
-from companion.web.host import host_html, host_options
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
 from companion.web.qr import KeptRows, oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
-from companion.web.state import RaceOdds, private_state, public_state
 from companion.web.undone import undone_sentence
 from companion.web.words import marked, t
+
+if TYPE_CHECKING:
+    from companion.web.state import RaceOdds
 
 #: What a phone is told when the table's disk is full (its input changed nothing).
 DISK_FULL = marked("The table's disk is full: this input was not saved.")
@@ -90,7 +90,8 @@ class TableSide:
         self._version = 0
         self._stale = True
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="chances")
-        self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
+        #: The game's extras for the pages, made with the first drawing (see ``_draw``).
+        self._odds: RaceOdds | None = None
         controller.ctx.open_host_seat = self.open_host_seat  # the menu's "New host phone"
         #: The names the configuration offers the panel's start menu (after the room's people).
         self._configured = controller.ctx.player_names
@@ -165,6 +166,19 @@ class TableSide:
             return self._draw()
 
     def _draw(self) -> Snapshot:
+        # What draws the pages loads with the first drawing, once a page is open: not before
+        # the table plays (the game's pages modules, the fragments, the chart).
+        from companion.web.fragments import (
+            evening_html,
+            private_html,
+            public_html,
+            sitting_out_html,
+        )
+        from companion.web.host import host_html
+        from companion.web.state import RaceOdds, private_state, public_state
+
+        if self._odds is None:
+            self._odds = RaceOdds(self._worker.submit, self._chances_arrived)
         session = self.controller.session
         self._version += 1
         public = public_state(session, self._odds)
@@ -430,6 +444,8 @@ def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = 
     ``configured`` are the options the configuration adds to every game of that kind (a
     board or deck file), as the panel's menu adds them.
     """
+    from companion.web.host import host_options  # the pages' modules: loaded with the pages
+
     kind = data.get("game")
     names = data.get("players")
     if kind not in KINDS:

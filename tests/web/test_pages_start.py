@@ -43,7 +43,7 @@ def running(companion: Companion) -> threading.Thread:
 
 def test_the_table_is_ready_before_the_pages_libraries_load(tmp_path: Path) -> None:
     """What READY waits for binds the pages' socket, and loads neither Starlette, uvicorn
-    nor asyncio: they load beside the playing table."""
+    nor asyncio, nor the modules that draw the pages: they load beside the playing table."""
     port = free_port()
     probe = (
         "import sys\n"
@@ -55,6 +55,8 @@ def test_the_table_is_ready_before_the_pages_libraries_load(tmp_path: Path) -> N
         "assert companion.web is not None\n"
         "loaded = {name.split('.')[0] for name in sys.modules}\n"
         "print(*sorted(loaded & {'starlette', 'uvicorn', 'click', 'h11', 'anyio', 'asyncio'}))\n"
+        "drawing = {f'companion.web.{m}' for m in ('fragments', 'games', 'host', 'state')}\n"
+        "print(*sorted(drawing & set(sys.modules)))\n"
         "companion.web.stop()\n"
         "companion.rig.close()\n"
     )
