@@ -109,13 +109,13 @@ def _child_figures(idle_s: float, starts: int) -> dict[str, Figure]:
     """Start `companion simulate --headless` as systemd would, ``starts`` times; the median
     time to READY and to the pages' first answer; the last start's idle CPU and memory."""
     compiled()
-    runs = [_start(None) for _ in range(starts - 1)]
-    ready, answered, idle, rss = _start(idle_s)
-    readies = [ready, *(run[0] for run in runs)]
-    answers = [answered, *(run[1] for run in runs)]
+    runs = [_start(None) for _ in range(starts - 1)] + [_start(idle_s)]
+    idle, rss = runs[-1][2:]
     return {
-        "start-up to READY=1": Figure(percentile(readies, 0.5) * 1000, "ms"),
-        "start-up to the pages answering": Figure(percentile(answers, 0.5) * 1000, "ms"),
+        "start-up to READY=1": Figure(percentile([r[0] for r in runs], 0.5) * 1000, "ms"),
+        "start-up to the pages answering": Figure(
+            percentile([r[1] for r in runs], 0.5) * 1000, "ms"
+        ),
         "idle CPU (one core)": Figure(idle, "%"),
         "resident memory after start-up": Figure(rss, "MB"),
     }
