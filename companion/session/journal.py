@@ -3,7 +3,11 @@
 One database holds several games. Each accepted table-log entry is one row of ``events``,
 committed (WAL mode, ``synchronous=FULL``: the write-ahead log is flushed to the disk) before
 ``append`` returns, so an input the table has been told about survives a power cut. Refused
-inputs go to ``refusals`` for diagnosis; they never take part in rebuilding a game.
+inputs go to ``refusals`` for diagnosis; they never take part in rebuilding a game, and they
+are committed without waiting for the disk (``synchronous=NORMAL`` for that transaction):
+the refusal reaches the player sooner, and a power cut may lose only the last refusals, never
+an accepted input (SQLite's write-ahead log ignores frames that were not flushed whole, and
+the next accepted input's flush takes the refusals with it).
 
 A file that is not an SQLite database, fails SQLite's integrity check, carries a schema
 version newer than this program's (``PRAGMA user_version``) or lacks a table or column the
@@ -425,8 +429,9 @@ class Journal:
 
     # ---- writing --------------------------------------------------------------------------
 
-    def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` in one transaction, committed to disk; all of it or nothing.
+    def _transaction(self, work: Callable[[sqlite3.Connection], T], *, flush: bool = True) -> T:
+        """Run ``work`` in one transaction, committed to disk (``flush`` False: committed, and
+        written to disk without waiting for it to be flushed); all of it or nothing.
 
         Raises JournalFull on a full disk, JournalReadOnly on a read-only journal, and
         JournalError for any other failed write.
@@ -434,7 +439,14 @@ class Journal:
         if self.read_only:
             raise JournalReadOnly(f"the journal {self.path} is read-only: nothing was written")
         try:
-            result = _atomically(self._db, work)
+            if flush:
+                result = _atomically(self._db, work)
+            else:
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                try:
+                    result = _atomically(self._db, work)
+                finally:
+                    self._db.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as error:
             failure = _write_error(self.path, error)
             self.full = isinstance(failure, JournalFull)
@@ -442,14 +454,16 @@ class Journal:
         self.full = False
         return result
 
-    def _write(self, statements: list[tuple[str, tuple[object, ...]]]) -> None:
-        """Run ``statements`` in one transaction, committed to disk."""
+    def _write(
+        self, statements: list[tuple[str, tuple[object, ...]]], *, flush: bool = True
+    ) -> None:
+        """Run ``statements`` in one transaction, committed to disk (see ``_transaction``)."""
 
         def work(db: sqlite3.Connection) -> None:
             for sql, params in statements:
                 db.execute(sql, params)
 
-        self._transaction(work)
+        self._transaction(work, flush=flush)
 
     def create_game(self, kind: str, players: tuple[str, ...], first_entry: str) -> int:
         """Record a new active game and its first entry (the new_game line); return its id."""
@@ -506,7 +520,8 @@ class Journal:
         self._transaction(work)
 
     def record_refusal(self, game_id: int | None, entry: str, code: str, sentence: str) -> None:
-        """Keep a refused input for diagnosis (it never takes part in a rebuild)."""
+        """Keep a refused input for diagnosis (it never takes part in a rebuild); the write is
+        not waited for on the disk (see the module's docstring)."""
         self._write(
             [
                 (
@@ -514,7 +529,8 @@ class Journal:
                     "VALUES (?, ?, ?, ?, ?)",
                     (game_id, self._clock(), entry, code, sentence),
                 )
-            ]
+            ],
+            flush=False,
         )
 
     def set_status(self, game_id: int, status: str) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from companion.session.journal import SCHEMA_VERSION, GameNotRebuilt, Journal, JournalError
 from companion.session.log import NewGame, Predict, Roll, dumps
 from companion.session.session import Session
+from tests.units import needs
 
 
 def fingerprint(path: Path) -> str:
@@ -33,6 +37,49 @@ def test_a_new_journal_is_durable_and_versioned(tmp_path: Path) -> None:
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    journal.close()
+
+
+#: A child that opens a journal, then appends, keeps a refusal and appends again; between the
+#: steps it calls getppid, which marks where one ends in the trace of its system calls.
+FLUSHES_SCRIPT = textwrap.dedent(
+    """
+    import os, sys
+    from companion.session.journal import Journal
+    journal = Journal.open(sys.argv[1])
+    game = journal.create_game("jumpy_jack", ("Anna", "Bob"), '{"type": "new_game"}')
+    os.getppid()
+    journal.append(game, 1, '{"type": "roll", "value": 3}')
+    os.getppid()
+    journal.record_refusal(game, '{"type": "roll", "value": 9}', "invalid_die", "No.")
+    os.getppid()
+    journal.append(game, 2, '{"type": "roll", "value": 5}')
+    os.getppid()
+    journal.close()
+    """
+)
+
+
+@needs("strace")
+def test_an_accepted_input_waits_for_the_disk_and_a_refusal_does_not(tmp_path: Path) -> None:
+    trace = tmp_path / "calls.txt"
+    subprocess.run(
+        ["strace", "-f", "-qq", "-o", str(trace), "-e", "trace=fsync,fdatasync,getppid",
+         sys.executable, "-c", FLUSHES_SCRIPT, str(tmp_path / "j.sqlite3")],
+        check=True, timeout=60,
+    )  # fmt: skip
+    steps = [0]
+    for line in trace.read_text().splitlines():
+        if "getppid" in line:
+            steps.append(0)
+        elif "sync(" in line:
+            steps[-1] += 1
+    accepted, refused, accepted_after = steps[1:4]
+    assert accepted >= 1 and accepted_after >= 1  # on the disk before the table answers
+    assert refused == 0  # a refusal is committed without waiting for the disk
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    assert [r.code for r in journal.refusals()] == ["invalid_die"]
+    assert len(journal.events(1)) == 3
     journal.close()
 
 
