@@ -177,8 +177,8 @@ class Panel:
         self._lcd_target: list[str] = []
         self._lcd_sent: list[str] | None = None
         self._rows_lock = threading.Lock()
-        #: The LEDs must be sent again (a move animation ended on their frame).
-        self._leds_stale = False
+        #: The frame the last move's walk ends on, until the next picture is drawn.
+        self._moved_to: list[RGB] | None = None
         #: The displays' jobs waiting for an LED job to start, by writer (see ``_send``).
         self._held: dict[BusWriter, dict[str, Callable[[], object]]] = {}
         self._leds_waiting = False
@@ -236,10 +236,11 @@ class Panel:
         last = self._last
         strip, lcd, oled = self.strip, self.lcd, self.oled
         jobs: dict[str, Callable[[], object]] = {}
-        if strip is not None and (self._leds_stale or last is None or last.leds != screen.leds):
+        moved_to, self._moved_to = self._moved_to, None
+        if strip is not None and (moved_to is not None or last is None or last.leds != screen.leds):
             frame = fit_frame(screen.leds, strip.count)
-            self._leds_stale = False
-            jobs["strip"] = lambda: strip.show(frame)
+            if frame != moved_to:  # a walk ends on its frame: nothing more to send then
+                jobs["strip"] = lambda: strip.show(frame)
         if lcd is not None and (last is None or last.lcd != screen.lcd):
             rows = fit_rows(screen.lcd, lcd.rows)
             if self.buses is None:
@@ -367,9 +368,11 @@ class Panel:
             path = [i for i in cue.move.path if 0 <= i < strip.count]
             if path:
                 frame, colour = fit_frame(leds, strip.count), cue.move.colour
+                writer = self._writer("strip")
+                if writer is not None:
+                    writer.take_back(("strip",))  # an older frame must not follow the walk
                 self._send({"move": lambda: strip.animate_move(frame, path, colour)})
-                # The animation ends on the new position: the next show() sends it again.
-                self._leds_stale = True
+                self._moved_to = frame
                 self._let_walk_out()
         if cue.rolling and self.oled is not None:
             roll = getattr(self.oled, "roll", None)  # OLEDs that can animate a roll

@@ -383,8 +383,32 @@ def test_a_move_hands_the_displays_over_as_its_walk_begins(
     panel.cue(Cue(move=StripWalk((0, 1), RED)), moved.leds)
     panel.show(moved)
     assert writers["i2c-1"].pending == []  # held until the walk starts...
-    assert writers["pico"].pending == ["move", "strip"]
+    # The walk ends on the new frame: the strip is not sent that frame again.
+    assert writers["pico"].pending == ["move"]
     assert writers["pico"].step()  # ...which hands the LCD over as it begins
     assert writers["i2c-1"].pending == ["lcd"]
+    assert log[-1] == "move [0, 1]"
+    assert not writers["pico"].step()
+
+
+def test_a_walk_is_not_followed_by_an_older_frame_and_a_newer_one_still_goes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    writers = hand_run_writers(monkeypatch)
+    log: list[str] = []
+    panel = Panel(strip=Strip(log), buses={"strip": "pico"})
+    panel.show(Screen(leds=(RED, OFF, OFF)))
     assert writers["pico"].step()
-    assert log[-2:] == ["move [0, 1]", f"leds {[OFF, RED, OFF]}"]
+    panel.show(Screen(leds=(RED, RED, OFF)))  # a frame still waiting when the move comes
+    moved = Screen(leds=(OFF, RED, OFF))
+    panel.cue(Cue(move=StripWalk((0, 1), RED)), moved.leds)
+    panel.show(moved)
+    assert writers["pico"].pending == ["move"]
+    # The same picture drawn again after the walk sends nothing; a new frame goes.
+    panel.show(moved)
+    assert writers["pico"].pending == ["move"]
+    panel.show(Screen(leds=(OFF, OFF, RED)))
+    assert writers["pico"].pending == ["move", "strip"]
+    while writers["pico"].step():
+        pass
+    assert log[1:] == ["move [0, 1]", f"leds {[OFF, OFF, RED]}"]
