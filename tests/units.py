@@ -1,4 +1,5 @@
-"""The systemd units of the repository as the tests read them, and the tools that check them."""
+"""The systemd units of the repository as the tests read them, and the outside tools that tests
+need (systemd-analyze, shellcheck, strace)."""
 
 from __future__ import annotations
 
