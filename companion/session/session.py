@@ -411,14 +411,20 @@ class Session:
         A refused input changes only the refusal shown: the game's part of the view is kept.
         """
         if self._view is None:
-            if self._game_view is None:
-                table = self._table
-                self._game_view = View() if table is None else table.view(self._game_id)
             public = self._refusal[0] if self._refusal else None
-            self._view = self._game_view
+            self._view = self.game_view()
             if public is not None:
-                self._view = replace(self._game_view, last_refusal=public)
+                self._view = replace(self._view, last_refusal=public)
         return self._view
+
+    def game_view(self) -> View:
+        """Return the game's part of ``view()``: the same object until the game changes, since
+        a refused input leaves it as it was (the table's own displays draw from it, and say a
+        refusal themselves)."""
+        if self._game_view is None:
+            table = self._table
+            self._game_view = View() if table is None else table.view(self._game_id)
+        return self._game_view
 
     def private_view(self, player: str) -> PrivateView:
         """Return what only ``player`` may see now (their sealed inputs, hand, refusal)."""

@@ -9,7 +9,7 @@ from typing import Any
 from companion.render.language import _, speaking
 from companion.render.memo import last_drawn
 from companion.session.session import Session
-from tests.daemon.test_table_jumpy_jack import predict, start_jumpy
+from tests.daemon.test_table_jumpy_jack import barrage_on_three, predict, start_jumpy
 
 
 def test_a_drawing_is_done_once_for_the_same_arguments_in_the_same_language() -> None:
@@ -65,3 +65,19 @@ def test_a_table_whose_language_changes_shows_the_same_game_in_the_new_one(
     french.wait()
     assert table.screen == french.screen
     assert table.screen.lcd[1:] == ("Anna: pronostic", "1er 2e 3e: * _ _", "Puis: Ben")
+
+
+def test_a_refused_press_draws_nothing_of_the_game_and_the_phones_still_learn_why(
+    make_table: Any,
+) -> None:
+    table = make_table(barrage_on_three())
+    table.roll(4)
+    table.wait()
+    picture = table.ctl.flow.screen()
+    table.press("horse3")  # green, from the start, would pass the barrage on 3
+    assert "Barrage on square 3" in table.lcd
+    assert table.ctl.flow.screen() is picture  # the game's picture was not drawn again
+    refusal = table.view.last_refusal  # the pages read the session's whole view
+    assert refusal is not None and refusal.code == "barrage"
+    table.wait(5)
+    assert table.screen.lcd == picture.lcd

@@ -116,8 +116,9 @@ class Context:
     evenings: EveningBook = field(default_factory=EveningBook)
 
     def view(self) -> View:
-        """Return the session's public view now."""
-        return self.session.view()
+        """Return the game's public view now, without the last refusal: the flows draw it, and
+        a refused input (which the LCD says through its reply) then redraws nothing."""
+        return self.session.game_view()
 
     def standings(self) -> tuple[EveningStanding, ...]:
         """The evening's ranking, best first (ties after wins in the order of the names
