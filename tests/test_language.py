@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from pathlib import Path
+from typing import Any
 
+import babel.localedata
 import pytest
 
-from companion.daemon.app import LanguageChoice
+from companion.daemon.app import LanguageChoice, build
 from companion.devices.config import ConfigError, parse_config
 from companion.games.cards import Card
 from companion.games.errors import Refusal
 from companion.games.jockey import Blocked, CardEffect
+from companion.render import language
 from companion.render.jockey import effect_rows
-from companion.render.language import _, say, speaking, system_language
+from companion.render.language import _, decimal, say, speaking, system_language
 from companion.render.menu import options
 from companion.render.text import card_text
 from companion.web.games.course_hippique import playing_cards
+from tests.daemon.test_simulator import quick_config
 
 
 @pytest.mark.parametrize(
@@ -113,3 +119,37 @@ def test_the_hands_option_is_said_in_french() -> None:
     with speaking("fr"):
         lcd = options("Jockey", 3, [("Hands", "off"), ("Hands", "scan")], 0).lcd
     assert lcd[1:3] == (">Mains           non", " Mains      scannées")
+
+
+def test_a_started_table_reads_its_figures_before_the_first_one_is_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    language._locale.cache_clear()  # as in a fresh process: no language's data read yet
+    language._pattern.cache_clear()
+    read: list[str] = []
+    load = babel.localedata.load
+
+    def spied(name: str, merge_inherited: bool = True) -> Any:
+        read.append(name)
+        return load(name, merge_inherited)
+
+    monkeypatch.setattr(babel.localedata, "load", spied)
+    config = quick_config()
+    config = dataclasses.replace(
+        config, companion=dataclasses.replace(config.companion, language="fr")
+    )
+    companion = build(config, simulate=True, state_dir=tmp_path)
+    runner = threading.Thread(target=companion.run, kwargs={"handle_signals": False})
+    runner.start()
+    try:
+        assert companion.daemon.running.wait(10)
+        for reader in [t for t in threading.enumerate() if t.name == "figures"]:
+            reader.join(10)
+        assert "fr" in read  # read aside once the table plays, with no figure drawn
+        before = len(read)
+        with speaking("fr"):
+            assert decimal(12.5) == "12,5"  # the first Course hippique chance on the OLED
+        assert len(read) == before  # nothing more read from disk in the middle of a press
+    finally:
+        companion.daemon.stop()
+        runner.join(10)

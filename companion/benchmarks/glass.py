@@ -280,6 +280,7 @@ def build(config: Config) -> GlassRig:
     from companion.daemon.outputs import Panel
     from companion.daemon.rig import bus_names
     from companion.daemon.table import TableController
+    from companion.render.language import read_figures
     from companion.session.session import Session
 
     assert config.lcd is not None and config.oled is not None
@@ -338,6 +339,9 @@ def build(config: Config) -> GlassRig:
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
     daemon = Daemon(table, panel, [], SilentNotifier())
     daemon.after_ready.append(collect_from_now_on)  # as `companion run` does once ready
+    # A companion reads its figures aside once it plays (`read_figures_aside`); here they are
+    # read before the first press, as players take longer than that to choose a game.
+    daemon.after_ready.append(lambda: read_figures(table.ctx.language))
     handled = threading.Event()
 
     @probes.wrap

@@ -21,7 +21,7 @@ from companion.daemon.table import TableController
 from companion.devices.base import Event
 from companion.devices.config import Config, card_mode, die_mode
 from companion.devices.readers.base import Lookup
-from companion.render.language import LANGUAGES, system_language
+from companion.render.language import LANGUAGES, read_figures, system_language
 from companion.session.journal import GameNotRebuilt
 from companion.session.session import Session
 
@@ -186,6 +186,7 @@ def build(
         cards=card_mode(config),
     )
     daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
+    daemon.after_ready.append(lambda: read_figures_aside(language))
     queue_sink.append(daemon.post)
     for event in early:
         daemon.post(event)
@@ -211,6 +212,20 @@ def build(
 
         club = install_club(config.club, daemon, session, path)
     return Companion(daemon, rig, session, web, club)
+
+
+def read_figures_aside(language: str) -> None:
+    """Read the table language's number formats on a thread of their own, once the table
+    plays: the first figure drawn (a Course hippique chance on the OLED, a page's balance)
+    would otherwise read them from disk in the middle of a press."""
+
+    def read() -> None:
+        try:
+            read_figures(language)
+        except Exception as error:  # the first figure drawn meets it again, and says so
+            log.warning("the number formats of %s cannot be read: %s", language, error)
+
+    threading.Thread(target=read, name="figures", daemon=True).start()
 
 
 def _jockey_race(daemon: Daemon, session: Session) -> JockeyRace:

@@ -124,7 +124,7 @@ def test_a_table_starts_on_the_menu_without_loading_any_games_engine(tmp_path) -
     layers = {f"companion.{layer}.{kind}" for kind in kinds for layer in ("render", "daemon.flows")}
     assert not (engines | layers) & set(loaded.split())
     assert {"companion.games.registry", "companion.games.jockey"} <= set(loaded.split())
-    assert "babel" not in loaded.split()  # the number formats load with the first figure
+    assert "babel" not in loaded.split()  # the number formats are read once the table plays
 
 
 def test_a_start_collects_no_garbage_until_ready_then_leaves_what_it_made_out(tmp_path) -> None:
