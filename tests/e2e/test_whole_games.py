@@ -136,9 +136,11 @@ def play_course_hippique(script: Script, rng: random.Random) -> dict[str, Any]:
     menu(script, "horse2")
     cards: list[str] = []
     race = 0
+    trail: list[tuple[str, int, str, int, str]] = []  # what each step saw, for a failure
     while (now := phase(script)) != "game_over":
         view = script.state()["view"]
         lcd = shown(script)
+        trail.append((now, view["race"], str(view.get("turn")), view["events"], lcd))
         if now in ("dealing", "redeal") and (view["race"] != race or now == "redeal"):
             race = view["race"]
             cards = [rank + suit for suit in SUITS for rank in RANKS]
@@ -156,7 +158,8 @@ def play_course_hippique(script: Script, rng: random.Random) -> dict[str, Any]:
         elif now == "race_over":
             next_race(script, "race_over")
         else:
-            raise AssertionError(f"nothing to do in phase {now}: {lcd}")
+            steps = "\n".join(map(str, trail[-12:]))
+            raise AssertionError(f"nothing to do in phase {now}: {lcd}\nthe steps before:\n{steps}")
         script.checkpoint()
     return script.finish()
 
