@@ -128,9 +128,12 @@ def _print(name: str, figures: dict[str, Figure]) -> None:
 
 
 def _model_line(model: ModelRun) -> str:
+    """What modelled the board, and the step its quota throttles in (the latencies' grain)."""
     c, q = model.calibration, model.quota
     return (
         f"{c.board.name} model: {q.share:.3f} of one core ({q.quota_us} us every {q.period_us} us);"
         f" n-body step {c.here_step_s * 1e6:.2f} us here,"
-        f" {c.board.step_s * 1e6:.2f} us on the board"
+        f" {c.board.step_s * 1e6:.2f} us on the board\n"
+        f"  work under {q.quota_us / 1000:g} ms of CPU here between two refills runs at this"
+        f" machine's speed; past it, it waits up to {q.period_us / 1000:.1f} ms for the next"
     )
