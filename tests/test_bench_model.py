@@ -27,7 +27,7 @@ from companion.benchmarks._board import (
 from companion.benchmarks._cgroup import ENV, ROOTS, Controller, CpuCgroup, find, own_cgroup
 from companion.benchmarks._model import ModelRun, as_on_board, run_child, table
 from companion.cli import main
-from companion.commands.bench import _model_line
+from companion.commands.bench import _model_lines
 from tests.unprivileged import as_unprivileged_user
 
 
@@ -103,11 +103,11 @@ def test_cpu_time_under_the_model_is_counted_as_the_board_would() -> None:
     assert [f.value for f in board.values()] == pytest.approx([5.0, 3.0, 24, 40])
 
 
-def test_the_model_line_says_the_step_its_quota_throttles_in() -> None:
-    # This machine three times faster than the one before: the same 1 ms quota, a longer period.
+def test_the_model_lines_say_the_step_its_quota_throttles_in() -> None:
+    # A machine 2.8 times faster than the eighth round's: the same 1 ms quota, a longer period.
     calibration = Calibration(BOARDS["pi-zero-2w"], here_step_s=3.31e-6)
     run = ModelRun(calibration, quota_for(calibration.share), {})
-    said = _model_line(run).splitlines()
+    said = _model_lines(run).splitlines()
     assert said[0].startswith("pi-zero-2w model: 0.035 of one core (1000 us every 28780 us);")
     assert said[1] == (
         "  work under 1 ms of CPU here between two refills runs at this machine's speed;"

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 _print(name, figures)
         if model:
-            print(_model_line(model))
+            print(_model_lines(model))
     return 0
 
 
@@ -127,7 +127,7 @@ def _print(name: str, figures: dict[str, Figure]) -> None:
         print(f"  {label:<44} {figure.text()}")
 
 
-def _model_line(model: ModelRun) -> str:
+def _model_lines(model: ModelRun) -> str:
     """What modelled the board, and the step its quota throttles in (the latencies' grain)."""
     c, q = model.calibration, model.quota
     return (
