@@ -5,6 +5,8 @@ from __future__ import annotations
 import signal
 import sqlite3
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -240,6 +242,22 @@ def test_a_league_started_after_the_first_games_gets_them_all(
     store.close()
 
 
+def answered(listener: Listener, ask: Callable[[], tuple[Any, int]], what: str) -> None:
+    """Send a (un)subscription with ``ask`` and wait until the broker has answered it: paho
+    only queues it, and a result published meanwhile would still find the old subscriptions."""
+    done: set[int] = set()
+    lock = threading.Lock()
+
+    def note(client: Any, data: Any, mid: int, codes: Any, properties: Any) -> None:
+        with lock:
+            done.add(mid)
+
+    listener.client.on_subscribe = note
+    listener.client.on_unsubscribe = note
+    _, mid = ask()
+    wait_for(lambda: mid in done, what=what)
+
+
 def test_a_result_lost_on_the_way_is_asked_for_again_when_the_next_one_comes(
     broker: LocalBroker, tmp_path: Path, league: tuple[League, Listener]
 ) -> None:
@@ -255,11 +273,11 @@ def test_a_result_lost_on_the_way_is_asked_for_again_when_the_next_one_comes(
         play(session, seed=1)
         publisher.board(session.view())
         wait_for(lambda: len(store.results()) == 1, what="the first result")
-        listener.client.unsubscribe(results)
+        answered(listener, lambda: listener.client.unsubscribe(results), "no league listening")
         play(session, seed=2)
         publisher.board(session.view())
         wait_for(lambda: unsent(path) == 0, what="the second acknowledged, for nobody")
-        listener.client.subscribe(results, qos=1)
+        answered(listener, lambda: listener.client.subscribe(results, qos=1), "the league back")
         play(session, seed=3)
         publisher.board(session.view())
         wait_for(lambda: len(store.results()) == 3, what="the lost one, asked for again")
