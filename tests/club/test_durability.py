@@ -5,7 +5,6 @@ from __future__ import annotations
 import signal
 import sqlite3
 import tempfile
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -246,11 +245,9 @@ def answered(listener: Listener, ask: Callable[[], tuple[Any, int]], what: str) 
     """Send a (un)subscription with ``ask`` and wait until the broker has answered it: paho
     only queues it, and a result published meanwhile would still find the old subscriptions."""
     done: set[int] = set()
-    lock = threading.Lock()
 
     def note(client: Any, data: Any, mid: int, codes: Any, properties: Any) -> None:
-        with lock:
-            done.add(mid)
+        done.add(mid)  # on paho's thread; one set operation needs no lock
 
     listener.client.on_subscribe = note
     listener.client.on_unsubscribe = note
