@@ -68,6 +68,8 @@ def replay(lines: Iterable[str], session: Session | None = None) -> Report:
     """Apply every line of a table log to ``session`` (a fresh in-memory one by default).
 
     A line that cannot be read or is refused is reported and skipped; the next line goes on.
+    The game's rules judge every line; the table's order of play does not (see
+    ``Session.submit``), so a log written before an order was kept replays as its journal.
     """
     from companion.session.log import LogError, describe, parse_line
     from companion.session.session import Session  # here: it brings in every engine
@@ -83,7 +85,7 @@ def replay(lines: Iterable[str], session: Session | None = None) -> Report:
                 {"line": number, "status": "error", "field": error.field, "message": str(error)}
             )
             continue
-        outcome = report.session.submit(entry)
+        outcome = report.session.submit(entry, ordered=False)
         record: dict[str, Any] = {
             "line": number,
             "status": "accepted" if outcome.accepted else "refused",

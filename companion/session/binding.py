@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from companion.games.registry import part
 from companion.session.log import LogEntry
+from companion.session.offers import Offers
 from companion.session.view import NoDetails, PrivateDetails, PublicBoard
 
 
@@ -31,6 +32,25 @@ class Binding(ABC):
     @abstractmethod
     def apply(self, entry: LogEntry) -> None:
         """Apply one input to the game; raises Refusal (and changes nothing) if it is refused."""
+
+    def order(self, entry: LogEntry) -> None:
+        """Refuse an input the game's rules would take but the table's order of play does not
+        yet (a card turned before every bet is in): raises Refusal, changes nothing.
+
+        Checked for a new input only, never when a game is rebuilt from its journal, so a
+        journal written before an order was kept still replays. A game whose engine keeps
+        its whole order itself keeps this: nothing more.
+        """
+        return None
+
+    @abstractmethod
+    def offers(self) -> Offers:
+        """Return every input the game takes now, from whom, and who the table waits for.
+
+        Every door draws what it offers from this (see ``companion/session/offers.py``): an
+        offered input is accepted (its values within the offer's range), and an input of a
+        type and player not offered is refused. Public: it never depends on a sealed input.
+        """
 
     @abstractmethod
     def turn(self) -> str | None:

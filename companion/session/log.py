@@ -169,6 +169,14 @@ class BetEntry(LogEntry):
 
 
 @dataclass(frozen=True)
+class PassEntry(LogEntry):
+    """``player`` places no bet this race (Course hippique: said aloud, so not sealed)."""
+
+    TYPE = "pass"
+    player: str
+
+
+@dataclass(frozen=True)
 class TurnCard(LogEntry):
     """The croupier turns ``card`` from the pack (Course hippique)."""
 
@@ -217,6 +225,7 @@ TYPES: dict[str, type[LogEntry]] = {
         DealCourse,
         SetMaxBet,
         BetEntry,
+        PassEntry,
         TurnCard,
         Hand,
         PlayCard,

@@ -38,6 +38,7 @@ from companion.session.log import (
     dumps,
     parse_line,
 )
+from companion.session.offers import NOTHING, Offers
 from companion.session.view import NoDetails, Outcome, PrivateView, RefusalView, View
 
 #: Inputs made by the player whose turn it is (the others may come from anyone).
@@ -156,17 +157,21 @@ class Game:
                     "not_your_turn", "It is {player}'s turn.", player=short(turn, NAME_WIDTH)
                 )
 
-    def _apply(self, entry: LogEntry) -> None:
+    def _apply(self, entry: LogEntry, new: bool = False) -> None:
+        """Apply ``entry``; a ``new`` one (not rebuilt from the journal) keeps the order too."""
         self.check(entry)
+        if new:
+            self.binding.order(entry)
         self.binding.apply(entry)
         self._effective.append(entry)
 
-    def submit(self, entry: LogEntry) -> None:
-        """Apply one input (an undo included); raises Refusal and changes nothing if refused."""
+    def submit(self, entry: LogEntry, *, ordered: bool = True) -> None:
+        """Apply one input (an undo included), in the game's order of play unless it is
+        replayed from a log (not ``ordered``); raises Refusal and changes nothing if refused."""
         if isinstance(entry, Undo):
             self._keep(self._undo())
         else:
-            self._apply(entry)
+            self._apply(entry, new=ordered)
             self._use_kept(entry)
         self.entries.append(entry)
 
@@ -180,6 +185,10 @@ class Game:
             binding.apply(entry)
         self.binding = binding
         return taken
+
+    def offers(self) -> Offers:
+        """Return what the game takes now and from whom (see ``Binding.offers``)."""
+        return self.binding.offers()
 
     def kept_rolls(self) -> tuple[int, ...]:
         """The die values taken back by an undo and not rolled again, oldest first.
@@ -253,6 +262,8 @@ class Session:
         self._game_view: View | None = None
         #: The public view (the game's and the last refusal), shared by every reader.
         self._view: View | None = None
+        #: What the game takes now, worked out once after each accepted input.
+        self._offers: Offers | None = None
         #: When set, the result of a game an input finishes is queued in the journal's outbox
         #: in the same transaction as that input (the club's publisher sends it on).
         self.results: ResultMaker | None = None
@@ -305,8 +316,13 @@ class Session:
         assert outcome.game_id is not None
         return outcome.game_id
 
-    def submit(self, entry: LogEntry) -> Outcome:
-        """Apply one input; it is on disk before this returns an accepted Outcome."""
+    def submit(self, entry: LogEntry, *, ordered: bool = True) -> Outcome:
+        """Apply one input; it is on disk before this returns an accepted Outcome.
+
+        A log replayed (``companion replay``) is not ``ordered``: the table's order of play
+        (``Binding.order``) was the table's to keep when the input was made, and a log of an
+        earlier version replays as its journal does.
+        """
         try:
             if isinstance(entry, NewGame):
                 return self._start(entry)
@@ -314,7 +330,7 @@ class Session:
                 raise Refusal("no_game", "Start a game first.")
             was_over = self._table.binding.finished()
             undone = self._table.in_force()[-1] if isinstance(entry, Undo) else None
-            self._table.submit(entry)
+            self._table.submit(entry, ordered=ordered)
         except Refusal as error:
             return self._refused(entry, error)
         table = self._table
@@ -404,6 +420,7 @@ class Session:
     def _changed(self) -> None:
         """Forget the views and the last refusal: the game (or which game) has changed."""
         self._refusal, self._game_view, self._view = None, None, None
+        self._offers = None
 
     def view(self) -> View:
         """Return what the shared displays show now (built once per change, then shared).
@@ -425,6 +442,14 @@ class Session:
             table = self._table
             self._game_view = View() if table is None else table.view(self._game_id)
         return self._game_view
+
+    def offers(self) -> Offers:
+        """Return what the game takes now, from whom, and who the table waits for: the one
+        answer the panel, the pads, the host page and the card paths all draw from."""
+        if self._offers is None:
+            table = self._table
+            self._offers = NOTHING if table is None else table.offers()
+        return self._offers
 
     def private_view(self, player: str) -> PrivateView:
         """Return what only ``player`` may see now (their sealed inputs, hand, refusal)."""

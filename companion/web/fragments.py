@@ -44,13 +44,14 @@ def public_html(state: Public) -> str:
     pages = pages_of(game)
     title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
     parts = [f"<h1>{e(title)}</h1>"]
-    phase, turn = pages.status(view)
+    phase, _turn = pages.status(view)
     status = t("Phase: {phase}").format(phase=_phase(pages, phase))
-    if turn:
-        status += t(" · turn: {player}").format(player=turn)
+    waited = state.offers.waiting  # in the order the LCD asks them
+    if len(waited) == 1:
+        status += t(" · turn: {player}").format(player=waited[0])
     parts.append(f'<p class="status">{e(status)}</p>')
-    if view.get("waiting_for"):
-        waiting = t("Waiting for: {players}").format(players=", ".join(view["waiting_for"]))
+    if len(waited) > 1:
+        waiting = t("Waiting for: {players}").format(players=", ".join(waited))
         parts.append(f'<p class="status">{e(waiting)}</p>')
     if view.get("sealed"):
         count = len(view["sealed"])
@@ -100,12 +101,12 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     parts = ["<h2>" + e(t("You are {player}").format(player=player)) + "</h2>"]
     game = view.get("game")
     playing = game is not None and player in view.get("players", ()) and not view.get("finished")
-    mine = playing and pages_of(str(game)).status(view)[1] == player
+    mine = playing and player in state.offers.waiting
     if mine:
         yours = e(t("Your turn"))
         parts.append(f'<p class="your-turn" role="status">{yours}</p>')
     seat = pages_of(game).seat(player, private.details, state) if game is not None else ""
-    if view.get("phase") == "race_over":
+    if playing and state.offers.takes("next_race", player):
         seat += entry_form("next_race", t("Next race"), "")
     refusal = private.last_refusal
     if refusal:

@@ -14,7 +14,7 @@ from companion.web.shapes import whole
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
 SEAT_TYPES = frozenset(
-    {"predict", "guess", "bet", "hand", "move", "forfeit", "deal_card", "deal_course",
+    {"predict", "guess", "bet", "pass", "hand", "move", "forfeit", "deal_card", "deal_course",
      "set_max_bet", "turn_card", "play_card", "next_race"}
 )  # fmt: skip
 #: Which second-horse fields each kind of the table log's bet takes (a form may send both).

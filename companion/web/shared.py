@@ -10,6 +10,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.session.offers import NOTHING, Offers
 from companion.session.view import PublicBoard, RefusalView
 
 
@@ -41,6 +42,9 @@ class Public:
     extras: object = None
     #: The last refusal the table shows, with its message to say in the table's language.
     refusal: RefusalView | None = None
+    #: What the table takes now and from whom: a pad offers only these, and every page
+    #: names the person the table asks, as the LCD does.
+    offers: Offers = NOTHING
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ def public_state(session: Session, odds: RaceOdds | None = None) -> Public:
         else ("points", ())
     )
     extras = (odds or RaceOdds()).of(session)
-    return Public(data, board, chart, unit, dict(start), extras, view.last_refusal)
+    offers = session.offers()
+    return Public(data, board, chart, unit, dict(start), extras, view.last_refusal, offers)
 
 
 class RaceOdds:

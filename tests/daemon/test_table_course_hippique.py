@@ -208,7 +208,7 @@ def test_cards_wait_for_the_bets_and_undo_takes_back_a_pass_then_a_bet(make_tabl
         table.scan(card)
     before = table.ctl.session.accepted()
     table.scan("9H")
-    assert "Set the max bet first" in table.said
+    assert "The croupier has not announced the max bet yet." in table.said
     table.press("push")
     table.press("horse3", "push")
     assert "Chloé: bet" in table.lcd

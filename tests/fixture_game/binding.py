@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.errors import DataError, Refusal
 from companion.session.binding import Binding
 from companion.session.log import LogEntry, NextRace, Roll
+from companion.session.offers import NOTHING, Offer, Offers
 from tests.fixture_game.engine import GAME, ChevauxBoard, ChevauxPhase, ChevauxRace
 
 if TYPE_CHECKING:
@@ -50,6 +51,13 @@ class ChevauxBinding(Binding):
 
     def turn(self) -> str | None:
         return self.race_state.player
+
+    def offers(self) -> Offers:
+        """The roll of the player whose turn it is, until a horse is home."""
+        player = self.race_state.player
+        if self.finished() or player is None:
+            return NOTHING
+        return Offers.of([Offer("roll", player)], [player])
 
     def phase(self) -> ChevauxPhase:
         return self.race_state.phase

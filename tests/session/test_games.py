@@ -14,6 +14,7 @@ from companion.session.log import (
     Hand,
     LogEntry,
     NextRace,
+    PassEntry,
     PlayCard,
     SetMaxBet,
     TurnCard,
@@ -24,7 +25,7 @@ COURSE = ("7H", "QS", "2C", "9D", "KH", "5S", "8C")
 HEARTS_RUN = ("2H", "3H", "4H", "5H", "6H", "8H", "9H", "10H")
 
 
-def hippique(*bets: BetEntry) -> Session:
+def hippique(*bets: BetEntry | PassEntry) -> Session:
     session = Session.in_memory()
     session.new_game("course_hippique", ("Anna", "Bob", "Chloé"), {})
     assert session.submit(DealCourse(COURSE, "Anna")).accepted
@@ -32,6 +33,29 @@ def hippique(*bets: BetEntry) -> Session:
     for bet in bets:
         assert session.submit(bet).accepted
     return session
+
+
+def test_the_first_card_waits_for_the_max_bet_and_every_bet_or_pass() -> None:
+    session = Session.in_memory()
+    session.new_game("course_hippique", ("Anna", "Bob", "Chloé"), {})
+    assert session.submit(DealCourse(COURSE, "Anna")).accepted
+    early = session.submit(TurnCard("2S", "Anna"))
+    assert (early.code, early.sentence) == (
+        "no_max_bet",
+        "The croupier has not announced the max bet yet.",
+    )
+    assert session.offers().waiting == ("Anna",)
+    assert session.submit(SetMaxBet(10, "Anna")).accepted
+    assert session.offers().waiting == ("Bob", "Chloé")
+    assert session.submit(BetEntry("Bob", "H", 5)).accepted
+    open_ = session.submit(TurnCard("2S"))
+    assert (open_.code, open_.sentence) == ("bets_open", "Bets first: Chloé to bet or pass.")
+    assert session.view().phase == "betting" and session.view().sealed == ("Bob",)
+    assert session.submit(PassEntry("Chloé")).accepted
+    again = session.submit(PassEntry("Chloé"))
+    assert again.code == "already_passed"
+    assert session.offers().waiting == ("Anna",)
+    assert session.submit(TurnCard("2S")).accepted
 
 
 def test_course_hippique_bets_and_the_stakes_they_move_stay_sealed_until_the_first_card() -> None:
@@ -57,14 +81,14 @@ def test_course_hippique_bets_and_the_stakes_they_move_stay_sealed_until_the_fir
 
 
 def test_only_the_croupier_handles_the_cards() -> None:
-    session = hippique()
+    session = hippique(PassEntry("Bob"), PassEntry("Chloé"))
     refused = session.submit(TurnCard("3H", "Bob"))
     assert (refused.code, refused.sentence) == ("not_your_turn", "It is Anna's turn.")
     assert session.submit(TurnCard("3H")).accepted  # no player named: the croupier's
 
 
 def test_course_hippique_race_is_paid_and_undo_walks_back_over_the_next_race() -> None:
-    session = hippique(BetEntry("Bob", "H", 5))
+    session = hippique(BetEntry("Bob", "H", 5), PassEntry("Chloé"))
     for card in HEARTS_RUN:
         assert session.submit(TurnCard(card)).accepted
     over = session.view()

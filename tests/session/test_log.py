@@ -43,6 +43,7 @@ GOOD = [
         "horse2": "blue",
         "stake2": 100,
     },
+    {"type": "pass", "player": "Chloé"},
     {"type": "turn_card", "card": "JH"},
     {"type": "hand", "player": "Anna", "cards": ["red+7", "no2+15"]},
     {"type": "play_card", "card": "red+7", "player": "Anna"},

@@ -156,6 +156,8 @@ def test_the_exact_chances_stand_beside_the_odds() -> None:
         assert shown is not None
         assert shown.groups() == (str(chance.odds), f"{100 * chance.probability:.1f}%")
     assert "exact" in board
+    assert "Place my bet" not in page_of(session, "Bob")  # not before the max bet
+    tap(session, "Anna", {"type": "set_max_bet", "amount": "10"})
     bettor = page_of(session, "Bob")
     spades = game.chances().horses[0]
     assert f"♠ spades — {spades.odds} to 1, chance {100 * spades.probability:.1f}%" in bettor

@@ -16,6 +16,7 @@ from companion.render.screen import Cue, Screen
 from companion.render.text import wrap
 from companion.session.evening import EveningBook, EveningStanding
 from companion.session.log import LogEntry, NewGame
+from companion.session.offers import Offers
 from companion.session.session import Session
 from companion.session.view import Outcome, View
 
@@ -119,6 +120,10 @@ class Context:
         """Return the game's public view now, without the last refusal: the flows draw it, and
         a refused input (which the LCD says through its reply) then redraws nothing."""
         return self.session.game_view()
+
+    def offers(self) -> Offers:
+        """What the game takes now and from whom: the flows prompt from it, as every door does."""
+        return self.session.offers()
 
     def standings(self) -> tuple[EveningStanding, ...]:
         """The evening's ranking, best first (ties after wins in the order of the names

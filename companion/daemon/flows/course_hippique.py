@@ -5,9 +5,10 @@ has 5 or more), dials the max bet (encoder, push), then each other player in sea
 after the croupier bets (a horse button for the suit, the encoder for the stake, push) or
 passes (push with no horse). Then the croupier scans each turned card until a horse wins.
 
-Who has bet is in the session; who passed is kept here. After a restart, a player seated
-before the last one who bet is taken to have passed, so only passes after the last bet are
-asked again.
+Who is asked comes from the session's offers, the same answer the phones read: who has bet
+and who passed are both journaled, so a phone's bet or pass moves the panel on too, and a
+restart asks exactly who was still to answer. A horse pressed is the bettor's own: it is
+dropped as soon as the prompt moves on to someone else.
 
 UI decisions:
 
@@ -18,7 +19,8 @@ UI decisions:
   journal (so a restart keeps it). A bettor's stake dial starts at that player's last stake
   this game, clamped to what is allowed now. A fast turn of the knob steps by 5, 10, 50.
 - A five-of-a-suit course is announced with the refused tone and names the suit.
-- A card scanned while bets are still open is refused, naming who has still to bet.
+- A card scanned while bets are still open is refused by the session, naming who has still
+  to bet (the same refusal a phone's card gets).
 - Without a card reader, the croupier dials each card: a horse button for the suit, the
   knob for the rank (2 to king), push.
 - The bets are revealed with the first card turned; on the race's bottom row each bet is
@@ -30,7 +32,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice, refused
+from companion.daemon.flows.base import NOTICE_S, Context, Flash, Reply, notice
 from companion.daemon.flows.cards import playing_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import RGB, Tone
@@ -47,7 +49,7 @@ from companion.render.leds import SUIT_COLOURS
 from companion.render.memo import last_drawn
 from companion.render.screen import Cue, Screen, StripWalk
 from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
-from companion.session.log import BetEntry, DealCard, SetMaxBet, TurnCard
+from companion.session.log import BetEntry, DealCard, PassEntry, SetMaxBet, TurnCard
 from companion.session.view import View
 
 HORSES = render.HORSES
@@ -154,11 +156,8 @@ class CourseHippiqueFlow(CardGameFlow):
         self.max_bet = self._last_max_bet()
         self.horse: str | None = None
         self.stake = 1
-        self.stake_of: str | None = None
-        #: Players who passed this race, with the number of inputs in force when they did.
-        self.passes: list[tuple[str, int]] = []
-        self.race = 0
-        self._learn_passes(ctx.view())
+        #: The prompt the horse and the stake were chosen at: (race, bettor).
+        self.stake_of: tuple[int, str] | None = None
 
     # -- what the dials start on -------------------------------------------------------------
 
@@ -174,55 +173,25 @@ class CourseHippiqueFlow(CardGameFlow):
 
     # -- whose bet ---------------------------------------------------------------------------
 
-    def _learn_passes(self, view: View) -> None:
-        """Players seated before the last one who bet are taken to have passed."""
-        self.race = view.race
-        self.passes = []
-        bettors = set(view.sealed)
-        order = self._order(view)
-        done = [i for i, p in enumerate(order) if p in bettors]
-        if done:
-            events = len(self.table.in_force())
-            self.passes = [(p, events) for p in order[: done[-1]] if p not in bettors]
-
-    def _order(self, view: View) -> list[str]:
-        """The betting order: the players after the croupier, round the table."""
-        croupier = board_of(view).croupier
-        players = list(view.players)
-        seat = players.index(croupier) if croupier in players else 0
-        return [players[(seat + i) % len(players)] for i in range(1, len(players))]
-
     def _bettor(self, view: View) -> str | None:
-        """The player whose bet is being entered, or None once every player had the chance."""
-        if view.phase != "betting" or board_of(view).max_bet is None:
+        """The player the table asks for a bet now (the first still to bet or pass), or None."""
+        if view.phase != "betting":
             return None
-        if self.race != view.race:
-            self._learn_passes(view)
-        passed = {p for p, _ in self.passes}
-        balances: Mapping[str, int] = board_of(view).balances
-        for player in self._order(view):
-            if player in view.sealed or player in passed:
-                continue
-            if balances.get(player, 0) < 1:
-                continue  # no chips, no bet
-            return player
-        return None
-
-    def _limit(self, view: View, player: str) -> int:
-        max_bet = board_of(view).max_bet or 0
-        return max(0, min(max_bet, board_of(view).balances.get(player, 0)))
+        asked = self.ctx.offers().asked
+        return asked if asked is not None and self.ctx.offers().takes("bet", asked) else None
 
     def _entry(self, view: View) -> render.StakeDraft | None:
         if view.phase == "betting" and board_of(view).max_bet is None:
             return render.StakeDraft(view.turn or "", "max_bet", self.max_bet)
         bettor = self._bettor(view)
-        if bettor is None:
+        offer = self.ctx.offers().find("bet", bettor) if bettor is not None else None
+        if bettor is None or offer is None:
             return None
-        limit = self._limit(view, bettor)
-        if self.stake_of != bettor:
-            self.stake, self.stake_of = self._last_stake(bettor), bettor
-        self.stake = max(1, min(self.stake, limit))
-        return render.StakeDraft(bettor, "bet", self.stake, self.horse is not None, limit)
+        if self.stake_of != (view.race, bettor):  # a new prompt: nothing chosen for it yet
+            self.horse, self.stake = None, self._last_stake(bettor)
+            self.stake_of = (view.race, bettor)
+        self.stake = max(offer.least, min(self.stake, offer.most))
+        return render.StakeDraft(bettor, "bet", self.stake, self.horse is not None, offer.most)
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -236,17 +205,9 @@ class CourseHippiqueFlow(CardGameFlow):
         return playing_card(name)
 
     def play(self, view: View, card: str) -> Reply:
-        """Deal a course card, or turn a card of the race once bets are closed."""
+        """Deal a course card, or turn a card of the race (the session says when it may)."""
         if view.phase in ("dealing", "redeal"):
             return self._deal(card, view)
-        if view.phase == "betting":
-            entry = self._entry(view)
-            if entry is not None and entry.what == "max_bet":
-                return refused(_("Set the max bet first: turn, then push."))
-            if entry is not None:
-                return refused(
-                    _("Bets first: {player} to bet or pass.").format(player=entry.player)
-                )
         return self._turn_card(card, view)
 
     def _deal(self, code: str, view: View) -> Reply:
@@ -322,8 +283,10 @@ class CourseHippiqueFlow(CardGameFlow):
             said = _("Max bet {amount}.").format(amount=self.max_bet)
             return notice(said) if outcome.accepted else reply
         if self.horse is None:
-            self.passes.append((entry.player, len(self.table.in_force())))
-            return notice(named(entry.player, _(": no bet.")), tone=None)
+            outcome, reply = self.ctx.submit(PassEntry(entry.player))
+            if outcome.accepted:
+                return notice(named(entry.player, _(": no bet.")), tone=None)
+            return reply
         outcome, reply = self.ctx.submit(BetEntry(entry.player, self.horse, self.stake))
         self.horse, self.stake_of = None, None
         if outcome.accepted:
@@ -331,12 +294,9 @@ class CourseHippiqueFlow(CardGameFlow):
         return reply
 
     def take_back_step(self) -> bool:
-        """Drop the horse chosen for a bet, or a pass made since the last input in force."""
+        """Drop the horse chosen for the bet being entered."""
         if self.horse is not None:
             self.horse = None
-            return True
-        if self.passes and self.passes[-1][1] >= len(self.table.in_force()):
-            self.passes.pop()
             return True
         return False
 
@@ -344,9 +304,8 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def wants_card(self, view: View) -> bool:
         """A course card to deal, or a card to turn once every bet is in."""
-        if view.phase in ("dealing", "redeal", "racing"):
-            return True
-        return view.phase == "betting" and self._entry(view) is None
+        offers = self.ctx.offers()
+        return any(offers.takes(kind) for kind in ("deal_card", "turn_card"))
 
     def group_names(self) -> list[str]:
         """The suits, spades first: the horse buttons' order."""

@@ -101,7 +101,7 @@ GAME = GameInfo(
             "setback", N_("Setback"), (None, "first", "all"), (N_("off"), N_("first"), N_("all"))
         ),
     ),
-    entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "turn_card"}),
+    entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "pass", "turn_card"}),
     has_secret=True,
     uses_cards=True,
 )

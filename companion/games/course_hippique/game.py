@@ -131,6 +131,13 @@ class CourseHippiqueGame:
         self._commit(new, action)
         return bet
 
+    def check_bettor(self, player: str) -> None:
+        """Refuse, as a bet of theirs would be refused, a player who may not bet now (a pass
+        is taken on the same terms): ``unknown_player``, ``croupier_cannot_bet``,
+        ``already_bet``, ``no_max_bet``, ``no_course``, ``redeal_required``,
+        ``betting_closed``, ``race_over``, ``game_over``."""
+        self._rules.may_bet(self._state, player)
+
     def turn_card(self, card: Card | str) -> Turn:
         """Record the next card the croupier turns; it moves (or, setback, pushes back) a horse.
 

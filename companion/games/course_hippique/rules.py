@@ -139,13 +139,13 @@ class Rules:
             raise Refusal("max_bet_not_positive", "The max bet is a whole number of chips.")
         return replace(state, max_bet=amount)
 
-    def bet(self, state: CourseState, player: str, horse: Suit, stake: int) -> CourseState:
-        """Record a bet; the stake moves from the player to the croupier."""
+    def may_bet(self, state: CourseState, player: str) -> int:
+        """Return the seat of ``player`` if they may bet now (before the stake is looked at);
+        raises the refusal a bet of theirs would get. A pass is taken on the same terms."""
         self._betting_open(state)
         seat = self.seat(player)
         name = self.players[seat]
-        croupier = self.croupier_seat(state)
-        if seat == croupier:
+        if seat == self.croupier_seat(state):
             raise Refusal(
                 "croupier_cannot_bet",
                 "{player} is the croupier and cannot bet.",
@@ -157,6 +157,14 @@ class Rules:
             )
         if state.max_bet is None:
             raise Refusal("no_max_bet", "The croupier has not announced the max bet yet.")
+        return seat
+
+    def bet(self, state: CourseState, player: str, horse: Suit, stake: int) -> CourseState:
+        """Record a bet; the stake moves from the player to the croupier."""
+        seat = self.may_bet(state, player)
+        name = self.players[seat]
+        croupier = self.croupier_seat(state)
+        assert state.max_bet is not None
         if not whole(stake):
             raise Refusal("stake_not_whole", "A stake is a whole number of chips.")
         if stake < 1:

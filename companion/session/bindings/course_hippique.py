@@ -5,6 +5,11 @@ Options of a ``new_game`` entry: ``starting_chips`` (default 100), ``rounds`` (d
 A bet stays sealed until the race's first card is turned: until then the table sees who
 has bet, and every balance as it stood before the bets (a stake goes to the croupier at
 once, so the real balances would give stakes away).
+
+The table's order of a race, kept here for every door alike: the croupier deals the course,
+announces the max bet, then each other player with chips bets or passes (a ``pass`` entry,
+said aloud, so not sealed), and only then is the first card turned. A journal written before
+passes were journaled still replays: the order is checked for new inputs only.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.cards import full_deck
 from companion.games.course_hippique import (
     GAME,
+    HORSES,
     CourseHippiqueBoard,
     CourseHippiqueGame,
     CourseHippiquePrivate,
@@ -23,6 +29,7 @@ from companion.games.course_hippique import (
     CourseStanding,
 )
 from companion.games.errors import Refusal
+from companion.games.text import short
 from companion.session.binding import Binding
 from companion.session.log import (
     BetEntry,
@@ -30,15 +37,21 @@ from companion.session.log import (
     DealCourse,
     LogEntry,
     NextRace,
+    PassEntry,
     SetMaxBet,
     TurnCard,
 )
+from companion.session.offers import NOTHING, Offer, Offers
 
 if TYPE_CHECKING:
     from companion.session.session import Game
 
 _OPEN = (CoursePhase.DEALING, CoursePhase.REDEAL, CoursePhase.BETTING)
 _OVER = (CoursePhase.RACE_OVER, CoursePhase.GAME_OVER)
+#: The horses in the order of the horse buttons and the odds row: spades first.
+_HORSES = tuple(h.letter for h in HORSES)
+#: The largest max bet the croupier may announce (more chips than a table holds).
+MOST_MAX_BET = 9999
 
 
 class CourseHippiqueBinding(Binding):
@@ -49,11 +62,15 @@ class CourseHippiqueBinding(Binding):
     def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
         super().__init__(players, options)
         self.game = CourseHippiqueGame.new(players, dict(options))
+        #: The players who passed this race, in the order they did.
+        self.passed: tuple[str, ...] = ()
 
     def apply(self, entry: LogEntry) -> None:
         """Forward one input to the game (Refusal comes from the engine)."""
         g = self.game
-        if isinstance(entry, DealCard):
+        if isinstance(entry, PassEntry):
+            self._pass(entry.player)
+        elif isinstance(entry, DealCard):
             g.deal_course_card(entry.card)
         elif isinstance(entry, DealCourse):
             g.deal_course(list(entry.cards))
@@ -67,8 +84,75 @@ class CourseHippiqueBinding(Binding):
             g.turn_card(entry.card)
         elif isinstance(entry, NextRace):
             g.next_race()
+            self.passed = ()
         else:
             raise Refusal("wrong_game", "Not an input of Course hippique.")
+
+    def _pass(self, player: str) -> None:
+        """``player`` places no bet this race: taken on the terms of a bet, once."""
+        self.game.check_bettor(player)
+        if player in self.passed:
+            raise Refusal(
+                "already_passed", "{player} has already passed this race.", player=short(player, 12)
+            )
+        self.passed += (player,)
+
+    def bettors(self) -> tuple[str, ...]:
+        """The players still to bet or pass this race, in betting order (the players after
+        the croupier, round the table; a player without chips has nothing to bet)."""
+        g = self.game
+        if g.phase is not CoursePhase.BETTING or g.max_bet is None:
+            return ()
+        seat = g.players.index(g.croupier)
+        order = g.players[seat + 1 :] + g.players[:seat]
+        balances = self.public_balances()
+        return tuple(
+            p for p in order if g.bet_of(p) is None and p not in self.passed and balances[p] >= 1
+        )
+
+    def order(self, entry: LogEntry) -> None:
+        """A card is turned once the max bet is set and every bettor has bet or passed."""
+        g = self.game
+        if not isinstance(entry, TurnCard) or g.phase is not CoursePhase.BETTING:
+            return
+        if g.max_bet is None:
+            raise Refusal("no_max_bet", "The croupier has not announced the max bet yet.")
+        pending = self.bettors()
+        if pending:
+            raise Refusal(
+                "bets_open", "Bets first: {player} to bet or pass.", player=short(pending[0], 12)
+            )
+
+    def offers(self) -> Offers:
+        """The croupier's cards and max bet, each bettor's bet or pass, the next race."""
+        g = self.game
+        croupier = g.croupier
+        phase = g.phase
+        if phase is CoursePhase.GAME_OVER:
+            return NOTHING
+        if phase is CoursePhase.RACE_OVER:
+            return Offers.of([Offer("next_race")])
+        if phase in (CoursePhase.DEALING, CoursePhase.REDEAL):
+            deal = (Offer("deal_card", croupier), Offer("deal_course", croupier))
+            return Offers.of(deal, [croupier])
+        if phase is CoursePhase.RACING:
+            return Offers.of([Offer("turn_card", croupier)], [croupier])
+        max_bet = Offer("set_max_bet", croupier, least=1, most=MOST_MAX_BET)
+        if g.max_bet is None:
+            return Offers.of([max_bet], [croupier])
+        pending = self.bettors()
+        if not pending:
+            return Offers.of([max_bet, Offer("turn_card", croupier)], [croupier])
+        balances = self.public_balances()
+        bets = [
+            o
+            for p in pending
+            for o in (
+                Offer("bet", p, _HORSES, 1, min(g.max_bet, balances[p])),
+                Offer("pass", p),
+            )
+        ]
+        return Offers.of([max_bet, *bets], pending)
 
     def turn(self) -> str | None:
         """The croupier, who deals, sets the maximum and turns the cards (None between races)."""
@@ -92,8 +176,8 @@ class CourseHippiqueBinding(Binding):
         return tuple(b.player for b in self.game.bets)
 
     def waiting_for(self) -> tuple[str, ...]:
-        """Nobody: not betting is allowed."""
-        return ()
+        """The players still to bet or pass before the first card, in betting order."""
+        return self.bettors()
 
     def finished(self) -> bool:
         """Whether the last race has a winner."""
@@ -194,17 +278,15 @@ def random_input(table: Game, rng: random.Random) -> LogEntry | None:
     if view.phase == "betting":
         if board.max_bet is None or rng.random() < 0.05:
             return SetMaxBet(rng.randint(1, 20), croupier)
-        bettors = [
-            p
-            for p in view.players
-            if p != croupier and p not in view.sealed and _balance(table, p) > 0
-        ]
-        if bettors and rng.random() < 0.7:
-            player = rng.choice(bettors)
-            most = min(board.max_bet, _balance(table, player))
-            horse = rng.choice(GAME.horses)
-            return BetEntry(player, horse, rng.randint(1, most))
-        return TurnCard(rng.choice(unseen), croupier)
+        bettors = view.waiting_for
+        if not bettors:
+            return TurnCard(rng.choice(unseen), croupier)
+        player = rng.choice(bettors)
+        if rng.random() < 0.3:
+            return PassEntry(player)
+        most = min(board.max_bet, _balance(table, player))
+        horse = rng.choice(GAME.horses)
+        return BetEntry(player, horse, rng.randint(1, most))
     if view.phase == "racing":
         return TurnCard(rng.choice(unseen), croupier if rng.random() < 0.5 else None)
     if view.phase == "race_over":

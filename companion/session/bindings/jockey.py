@@ -25,6 +25,7 @@ from companion.games.jockey import (
 )
 from companion.session.binding import Binding
 from companion.session.log import BetEntry, Hand, LogEntry, NextRace, PlayCard
+from companion.session.offers import NOTHING, Offer, Offers
 
 if TYPE_CHECKING:
     from companion.session.session import Game
@@ -57,6 +58,25 @@ class JockeyBinding(Binding):
             g.next_race()
         else:
             raise Refusal("wrong_game", "Not an input of Jockey.")
+
+    def offers(self) -> Offers:
+        """Each missing bet, the cards owed to each hand, the next card, the next race."""
+        g = self.game
+        if g.phase is JockeyPhase.GAME_OVER:
+            return NOTHING
+        if g.phase is JockeyPhase.RACE_OVER:
+            return Offers.of([Offer("next_race")])
+        horses = tuple(GAME.horses)
+        missing = set(g.bets_missing)
+        items = [Offer("bet", p, horses, 100, g.limit(p)) for p in g.players if p in missing]
+        items += [Offer("hand", p) for p in g.players if g.owed(p)]
+        owed = tuple(p for p in g.players if g.owed(p))  # hands are counted before bets
+        waiting = owed + tuple(p for p in g.players if p in missing and p not in owed)
+        turn = g.current_player
+        if not waiting and turn is not None:
+            items.append(Offer("play_card", turn))
+            waiting = (turn,)
+        return Offers.of(items, waiting)
 
     def turn(self) -> str | None:
         """The player who plays the next card (None once the race is over)."""

@@ -24,6 +24,7 @@ from companion.games.jumpy_jack import (
 )
 from companion.session.binding import Binding
 from companion.session.log import Forfeit, GuessEntry, LogEntry, MoveEntry, NextRace, Predict, Roll
+from companion.session.offers import NOTHING, Offer, Offers
 
 if TYPE_CHECKING:
     from companion.session.session import Game
@@ -55,6 +56,31 @@ class JumpyJackBinding(Binding):
             m.next_race()
         else:
             raise Refusal("wrong_game", "Not an input of Jumpy Jack")
+
+    def offers(self) -> Offers:
+        """Predictions (rewritten until the first roll) and guesses, the roll, the move or the
+        forfeit of the player whose turn it is, the next race."""
+        m = self.match
+        phase = m.phase
+        if phase is JumpyPhase.MATCH_OVER:
+            return NOTHING
+        if phase is JumpyPhase.RACE_OVER:
+            return Offers.of([Offer("next_race")])
+        turn = m.current_player
+        if phase is JumpyPhase.MOVE:
+            if m.must_forfeit:
+                return Offers.of([Offer("forfeit", turn)], [turn] if turn else [])
+            legal = tuple(move.horse for move in m.legal_moves())
+            return Offers.of([Offer("move", turn, legal)], [turn] if turn else [])
+        horses = tuple(h.name for h in m.board.horses)
+        if phase is JumpyPhase.ROLL:
+            return Offers.of([Offer("roll", turn)], [turn] if turn else [])
+        missing = m.missing_predictions()
+        predictions = [Offer("predict", p, horses) for p in m.players]
+        if missing:
+            return Offers.of(predictions, missing)
+        guesses = [Offer("guess", p, horses) for p in m.players] if m.options.guess else []
+        return Offers.of([*predictions, *guesses, Offer("roll", turn)], [turn] if turn else [])
 
     def turn(self) -> str | None:
         """The player who rolls or moves next."""

@@ -161,19 +161,22 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         colour = dot(SUIT_COLOURS.get(bet.horse.letter, "grey"))
         parts.append(f'<p class="secret sealed">{colour}{e(said)}</p>')
     phase = view.get("phase")
-    croupier = board.croupier
-    if phase == "betting" and player != croupier and not bet:  # a bet is placed once
+    offers = state.offers
+    bet_offer = offers.find("bet", player)
+    if bet_offer is not None:  # a bet is placed once, after the max bet, before the first card
         chance = {
             c.horse: t(", chance {chance}").format(chance=_percent(c)) for c in chances_of(state)
         }
         odds = {s.letter: v for s, v in board.odds.items()}
         horses = (
             Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", SUIT_COLOURS[h])
-            for h in SUITS
+            for h in bet_offer.horses
         )
-        fields = chips(["horse"], horses, t("Horse")) + stepper("stake", t("Stake"), board.max_bet)
+        fields = chips(["horse"], horses, t("Horse")) + stepper("stake", t("Stake"), bet_offer.most)
         parts.append(entry_form("bet", t("Place my bet"), fields))
-    if player == croupier and phase == "betting":
+    if offers.takes("pass", player):
+        parts.append(entry_form("pass", t("No bet this race"), ""))
+    if offers.find("set_max_bet", player) is not None:
         parts.append(
             entry_form(
                 "set_max_bet", t("Set the largest stake"), stepper("amount", t("Amount"), None)
@@ -183,14 +186,14 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     if phase != "redeal":  # a course dealt again is laid from the whole pack
         seen |= {c.code for c in board.course if c is not None}
     cards = [(code, label) for code, label in playing_cards() if code not in seen]
-    if player == croupier and phase in ("dealing", "redeal"):
+    if offers.find("deal_course", player) is not None:
         parts.append(
             "<h3>"
             + e(t("Lay the course: tap its cards in row order"))
             + "</h3>"
             + entry_form("deal_course", t("Lay these cards"), _sequence(cards), " sequence")
         )
-    if player == croupier and phase in ("racing", "betting"):
+    if offers.find("turn_card", player) is not None:
         parts.append("<h3>" + e(t("Turn a card")) + "</h3>" + card_picker("turn_card", cards))
     return "".join(parts)
 

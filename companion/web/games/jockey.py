@@ -157,7 +157,7 @@ def _kind_words(kind: PickerRow) -> str:
 
 def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     """``player``'s balance, sealed bet and hand; the forms to bet, count a hand, play a card."""
-    view, board = state.view, state.board
+    board = state.board
     if not isinstance(board, JockeyBoard) or not isinstance(details, JockeyPrivate):
         return ""
     deck = deck_of(state.options)
@@ -175,8 +175,8 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         words = ", ".join(_kind_words(k) for k in by_kind(deck, hand))
         said = t("Your hand ({count}): {cards}").format(count=len(hand), cards=words)
         parts.append(f'<p class="secret hand">{e(said)}</p>')
-    phase = view.get("phase")
-    if phase == "betting" and not bet:
+    offers = state.offers
+    if offers.takes("bet", player):
         horses = [Chip(h.value, word(h.value), h.value) for h in HORSES]
         fields = (
             chips(["kind"], (Chip(k, word(k)) for k in BET_KINDS), t("Kind"))
@@ -190,9 +190,9 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
             + stepper("stake2", t("Second stake (order)"), details.limit, 100)
         )
         parts.append(entry_form("bet", t("Place my bet"), fields))
-    if details.owed and phase in ("betting", "racing"):
+    if details.owed and offers.takes("hand", player):
         parts.append(_hand_form(deck, details.owed, details.leftover))
-    if status(view) == ("racing", player):
+    if offers.find("play_card", player) is not None:
         if board.hands:
             kinds = by_kind(deck, details.playable)
         else:

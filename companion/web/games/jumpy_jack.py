@@ -121,17 +121,13 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     horses = [Chip(h.name, word(h.name), h.colour) for h in board.horses]
     podium = [f"horses.{i}" for i in range(3)]
     tap = t("Tap the horses in order, 1st to 3rd (tap one again to free its place)")
-    if view.get("phase") == "predict" and horses:
+    offers = state.offers
+    if offers.takes("predict", player) and horses:
         fields = chips(podium, horses, tap, prediction or ())
         seal = t("Change my prediction") if prediction else t("Seal my prediction")
         parts.append(entry_form("predict", seal, fields))
     opponents = [Chip(p, p) for p in view.get("players", []) if p != player]
-    if (
-        state.options.get("guess")
-        and view.get("phase") == "predict"
-        and not view.get("waiting_for")
-        and opponents
-    ):
+    if offers.takes("guess", player) and opponents:
         target = [guess.target] if guess is not None else []
         fields = chips(["target"], opponents, t("Whose prediction"), target) + chips(
             podium, horses, tap, guess.horses if guess is not None else ()
@@ -139,8 +135,9 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         guessing = t("Guess an opponent's prediction")
         parts.append(f"<h3>{e(guessing)}</h3>")
         parts.append(entry_form("guess", t("Seal my guess"), fields))
-    if view.get("turn") == player and view.get("phase") == "move":
-        legal = board.legal_horses
+    offer = offers.find("move", player)
+    if offer is not None:
+        legal = offer.horses
         move = t("Move {horse}")
         colours = {h.name: h.colour for h in board.horses}
         parts.append(
