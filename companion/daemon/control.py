@@ -97,6 +97,7 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
             "race": public.race,
             "turn": public.turn,
             "waiting_for": list(public.waiting_for),
+            "sealed": list(public.sealed),
             "finished": public.finished,
             "winners": list(public.winners),
             "events": public.events,
