@@ -202,6 +202,7 @@ class TableController:
             if reply.goto is not None:
                 self.flow = reply.goto
             reply.add(self.flow.settle())
+            self.flow.follow_prompt()
         except JournalFull as error:
             reply = self._full(error)
         except Exception:
@@ -249,6 +250,7 @@ class TableController:
             elif self.ctx.session.game_id != before:
                 self.flow = game_flow(self.ctx)
             reply.add(self.flow.settle())
+            self.flow.follow_prompt()
         except JournalFull as error:
             reply = self._full(error)
         except Exception:

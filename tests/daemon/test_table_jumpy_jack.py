@@ -505,3 +505,22 @@ def test_a_guess_is_never_of_a_teammate(make_table: Any) -> None:
         table.turn(1)
     assert table.screen.lcd[1] == "Anna: guess whose?"
     assert offered == ["< Chloé >", "< Dan >", "< no guess >"]
+
+
+def test_horses_pressed_for_one_prediction_never_become_the_next_players(make_table: Any) -> None:
+    """Two horses pressed at the panel for Anna; Anna seals her prediction from her phone:
+    the panel then asks Ben with nothing pressed, and Ben's three presses are his alone."""
+    table = make_table(Session.in_memory(), ("Anna", "Ben"))
+    start_jumpy(table)
+    assert "Anna: predict" in table.lcd
+    table.press("horse1", "horse2")
+    assert "3rd: * * _" in table.lcd
+    phone = Predict("Anna", ("white", "yellow", "green"))
+    table.ctl.apply(lambda ctx: ctx.submit(phone)[1])  # Anna's phone, through the pages' door
+    assert "Ben: predict" in table.lcd
+    assert "3rd: _ _ _" in table.lcd  # nothing chosen for Ben
+    table.press("horse3", "horse4", "horse5")
+    assert table.view.sealed == ("Anna", "Ben")
+    table.roll(6)  # the first roll scores nothing yet: the predictions stay Anna's and Ben's
+    assert table.ctl.session.private_view("Ben").details.prediction == ("green", "yellow", "white")
+    assert table.ctl.session.private_view("Anna").details.prediction == ("white", "yellow", "green")

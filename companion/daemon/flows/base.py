@@ -175,6 +175,11 @@ class Flow(ABC):
         """Make any input the rules force (a forfeit); called after every change."""
         return Reply()
 
+    def follow_prompt(self) -> None:
+        """Called after every change, from the panel or any other door: a flow that keeps a
+        half-made entry drops it when the table's prompt has moved on."""
+        return None
+
     def closing(self, shown: Screen) -> Screen:
         """The picture ``shown`` with what the table adds at the end of a game (the
         evening's page); as it is for every other moment."""

@@ -43,6 +43,8 @@ class GameFlow(Flow):
         self.page = 0
         #: How fast the knob turns (a number dialled fast steps by 5, 10, 50).
         self.knob = Knob(ctx.clock)
+        #: The prompt the entry in progress was begun at (see ``follow_prompt``).
+        self.prompt: tuple[object, ...] | None = None
 
     @property
     def table(self) -> Game:
@@ -111,6 +113,23 @@ class GameFlow(Flow):
         return Reply()
 
     # -- taking back -------------------------------------------------------------------------
+
+    def follow_prompt(self) -> None:
+        """A horse pressed, a stake dialled or a card picked belongs to the person and the
+        question the panel asked when it was chosen: once the table asks someone else or
+        something else (another door made that input, the turn moved, a race ended), what
+        was half made is dropped, never handed to the next person."""
+        view = self.ctx.view()
+        prompt = (view.game_id, view.race, view.phase, self.ctx.offers().asked)
+        if prompt != self.prompt:
+            if self.prompt is not None:
+                self.forget_entry()
+            self.prompt = prompt
+
+    def forget_entry(self) -> None:
+        """Drop the whole entry in progress (every step ``take_back_step`` would take back)."""
+        while self.take_back_step():
+            pass
 
     @abstractmethod
     def take_back_step(self) -> bool:

@@ -248,6 +248,10 @@ class JockeyFlow(CardGameFlow):
         """An undo changes whose bet it is: start that entry afresh."""
         self._clear()
 
+    def forget_entry(self) -> None:
+        """The prompt moved on: the next bet starts afresh, its dial too."""
+        self._clear()
+
     # -- dialling a card (no card reader) ----------------------------------------------------
 
     def wants_card(self, view: View) -> bool:
