@@ -184,3 +184,11 @@ def test_every_game_plays_to_its_end_through_the_session() -> None:
             assert steps < 5000
         assert session.view().winners
         assert session.view().turn is None or kind == "jumpy_jack"
+
+
+def test_a_player_who_passed_cannot_bet_the_same_race() -> None:
+    session = hippique(PassEntry("Bob"))
+    late = session.submit(BetEntry("Bob", "H", 5))  # Bob's phone, after his pass at the panel
+    assert (late.accepted, late.code) == (False, "already_passed")
+    assert session.undo().accepted  # the pass taken back: now he may bet
+    assert session.submit(BetEntry("Bob", "H", 5)).accepted

@@ -79,6 +79,7 @@ class CourseHippiqueBinding(Binding):
         elif isinstance(entry, BetEntry):
             if entry.kind != "win" or entry.horse2 is not None or entry.stake2 is not None:
                 raise Refusal("unknown_bet", "Here a bet is one horse to win.")
+            self._not_passed(entry.player)
             g.place_bet(entry.player, entry.horse, entry.stake)
         elif isinstance(entry, TurnCard):
             g.turn_card(entry.card)
@@ -91,11 +92,15 @@ class CourseHippiqueBinding(Binding):
     def _pass(self, player: str) -> None:
         """``player`` places no bet this race: taken on the terms of a bet, once."""
         self.game.check_bettor(player)
+        self._not_passed(player)
+        self.passed += (player,)
+
+    def _not_passed(self, player: str) -> None:
+        """Refuse a bet or a pass from a player who passed this race (an undo takes it back)."""
         if player in self.passed:
             raise Refusal(
                 "already_passed", "{player} has already passed this race.", player=short(player, 12)
             )
-        self.passed += (player,)
 
     def bettors(self) -> tuple[str, ...]:
         """The players still to bet or pass this race, in betting order (the players after
