@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.daemon.flows.base import Context, Reply, notice, refused
+from companion.daemon.flows.base import Context, Reply, StartMenu, notice, refused
 from companion.daemon.loop import Daemon, Outputs, OutputsBeside
 from companion.daemon.table import TableController
 from companion.devices.base import PUSH_HOLD_S, RGB, ButtonHeld, ButtonPressed, Event, Tone
@@ -231,7 +231,7 @@ class TableSide:
         waits for a screen that leaves room: a row or a die the table uses is never covered.
         While no phone hosts the table (or the menu opened the host's seat to a new phone),
         the address and the join code take the blank rows (the code alone when one is blank),
-        and in the menu the OLED shows the join QR code.
+        and in the menu (after a game's end too) the OLED shows the join QR code.
         """
         lcd = list(rows(screen.lcd))
         blank = [i for i, row in enumerate(lcd) if not row.strip()]
@@ -252,7 +252,7 @@ class TableSide:
         for i, row in zip(blank[-len(told) :], told, strict=True):
             lcd[i] = row
         oled = screen.oled
-        if self.controller.session.table is None and oled.die is None:
+        if isinstance(self.controller.flow, StartMenu) and oled.die is None:
             oled = OledScreen(lines=(QR, self.joins.code))  # drawn as the QR code
         return Screen(rows(lcd), oled, screen.leds), None
 
@@ -419,7 +419,7 @@ class TableSide:
         if not is_int(game_id) or game_id not in {g.id for g in session.games()}:
             raise PageRefusal("no_such_game", "There is no such game.")
         if command == "resume":
-            session.resume(game_id)
+            session.resume(game_id, touch=True)
             return notice("Game resumed.")
         if command == "abandon":
             session.abandon(game_id)
