@@ -6,8 +6,6 @@ and value goes through ``e``: a player's name is typed on a phone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from companion.games.registry import GAMES
 from companion.render.language import figure, say
 from companion.session.evening import Evening
@@ -127,10 +125,10 @@ def near(seat: str, kind: str, note: str) -> str:
     return seat[:end] + note + seat[end:]
 
 
-def evening_html(evening: Evening, seat_order: Sequence[str], shown: bool) -> str:
+def evening_html(evening: Evening, shown: bool) -> str:
     """The evening's standings: the ranking, then each finished game (folded while a game is
     being played, ``shown`` open between games); nothing before the first game is over."""
-    ranking = evening.ranking(seat_order)
+    ranking = evening.ranking()
     if not ranking:
         return ""
     head = (t("player"), t("place points"), t("wins"), t("games"))

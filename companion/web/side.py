@@ -197,8 +197,7 @@ class TableSide:
                 session.game_id, taken, self.seats.people(),
             )  # fmt: skip
         shown = public_html(public)
-        order = self.controller.ctx.player_names  # the room's seat order first, as the LCD's
-        standings = evening_html(self.evening(), order, self.between_games())
+        standings = evening_html(self.evening(), self.between_games())
         if standings:  # inside the public part, so every page keeps it live
             shown = shown.removesuffix("</section>") + standings + "</section>"
         snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)
