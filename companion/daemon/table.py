@@ -1,11 +1,11 @@
 """The table controller: device events in, table-log entries to the session, a picture out.
 
-``TableController`` is the ``Table`` the daemon's loop drives. It starts on the latest active
-game of the journal (so a power cut costs nothing) or on the start menu, hands each event to
-the flow of the moment (the menu or one game's flow, see ``companion/daemon/flows/``), and
-puts over the flow's picture what lasts only a moment: a refusal's reason, an announcement,
-a device that stopped answering. A stray press can never crash it: an unexpected error from
-a flow is logged and shown like a refusal.
+``TableController`` is the ``Table`` the daemon's loop drives. It starts on the game the
+table showed last (``Journal.latest_shown``: a power cut costs nothing) or on the start
+menu, hands each event to the flow of the moment (the menu or one game's flow, see
+``companion/daemon/flows/``), and puts over the flow's picture what lasts only a moment: a
+refusal's reason, an announcement, a device that stopped answering. A stray press can never
+crash it: an unexpected error from a flow is logged and shown like a refusal.
 
 UI decisions:
 
@@ -13,7 +13,8 @@ UI decisions:
   word-wrapped, never cut) and leaves the rows above it as they were.
 - After a restart on a game in progress, "Game resumed." shows on the bottom row for a few
   seconds over the game as it stood; an entry half made (horses pressed, a stake dialled)
-  is not kept and is entered again.
+  is not kept and is entered again. A restart after a game's end (the game touched last is
+  finished, this evening) comes back on that game's end pages, the menu one push away.
 - A device that stops answering is named on the bottom row for five seconds, then for three
   seconds every half minute until it is back: the game goes on without it, and the row it
   covers (a prompt, the scores) stays readable in between. When the LCD itself is lost, the
@@ -160,7 +161,7 @@ class TableController:
         session = self.ctx.session
         resumed = session.table is not None and session.journal is not None
         if session.table is None and session.journal is not None:
-            latest = session.journal.latest_active()
+            latest = session.journal.latest_shown()
             if latest is not None:
                 try:
                     session.resume(latest)
@@ -170,10 +171,11 @@ class TableController:
                     self._show(
                         Flash.sentence(_("Game {id} cannot be resumed.").format(id=latest), 10.0)
                     )
-        if session.table is not None and not session.table.binding.finished():
+        over = session.table is not None and session.table.binding.finished()
+        if session.table is not None and (resumed or not over):  # a game over: its end pages
             try:
                 flow = game_flow(self.ctx)
-                if resumed:
+                if resumed and not over:
                     self._show(Flash.sentence(_(RESUMED), NOTICE_S))
                 self._show(flow.settle().flash)
                 return flow

@@ -6,8 +6,9 @@ Games of different kinds are combined by place: in a game of ``n`` players the f
 ``n`` points, the second ``n - 1``, and so on down to 1 for the last; players level share
 the better place. A game with no figure of its own (one added to the registry) ranks its
 winners first and the others level behind them. The evening's ranking adds these points;
-wins break a tie, then the room's seat order. The table controller (the LCD's page at the
-end of a game) and the pages read the same standings.
+wins break a tie, then who played first this evening (never the room's seat order, which
+each new game changes). The table controller (the LCD's page at the end of a game) and the
+pages read the same standings.
 """
 
 from __future__ import annotations
@@ -51,18 +52,20 @@ class Evening:
 
     games: tuple[GameResult, ...] = ()
 
-    def ranking(self, seat_order: Sequence[str] = ()) -> tuple[EveningStanding, ...]:
-        """Everyone who played this evening, best first."""
+    def ranking(self) -> tuple[EveningStanding, ...]:
+        """Everyone who played this evening, best first: place points, then games won, then
+        who played first this evening (the first game's players in its order, then each
+        newcomer in the order of the game they first played), which no later game changes."""
         points: dict[str, int] = {}
         wins: dict[str, int] = {}
         played: dict[str, int] = {}
-        for game in self.games:
+        for game in self.games:  # oldest first: a person's first entry is their first game
             for person, got in game.points:
                 points[person] = points.get(person, 0) + got
                 played[person] = played.get(person, 0) + 1
                 wins[person] = wins.get(person, 0) + (person in game.winners)
-        order = {person: i for i, person in enumerate(seat_order)}
-        people = sorted(points, key=lambda p: (-points[p], -wins[p], order.get(p, len(order)), p))
+        first = {person: i for i, person in enumerate(points)}
+        people = sorted(points, key=lambda p: (-points[p], -wins[p], first[p]))
         return tuple(EveningStanding(p, points[p], wins[p], played[p]) for p in people)
 
 

@@ -603,6 +603,17 @@ class Journal:
             return 0
         return 0 if row is None else int(row[0])
 
+    def latest_shown(self) -> int | None:
+        """Return the id of the game a table opens on: the game touched last when it is
+        finished and of this evening (the table showed its end pages), else the active game
+        touched last; None when there is neither."""
+        row = self._db.execute(
+            "SELECT id, status FROM games ORDER BY updated DESC, id DESC LIMIT 1"
+        ).fetchone()
+        if row is not None and row[1] == "finished" and int(row[0]) > self.evening_since():
+            return int(row[0])
+        return self.latest_active()
+
     def latest_active(self) -> int | None:
         """Return the id of the active game touched last, or None."""
         row = self._db.execute(

@@ -248,7 +248,7 @@ def public_refusal(entry: LogEntry, error: Refusal) -> RefusalView:
 class Session:
     """The games of one table behind the durable journal (or in memory, for replay).
 
-    Open one with ``Session.open(path)`` (the latest active game is rebuilt) or
+    Open one with ``Session.open(path)`` (the game shown last is rebuilt) or
     ``Session.in_memory()``. ``submit`` returns an Outcome once the input is on disk.
     """
 
@@ -272,14 +272,15 @@ class Session:
     def open(
         cls, path: str | Path, *, resume: bool = True, clock: Callable[[], str] = utc_now
     ) -> Session:
-        """Open the journal at ``path`` and rebuild its latest active game.
+        """Open the journal at ``path`` and rebuild the game the table showed last (the
+        latest active game, or one just finished: see ``Journal.latest_shown``).
 
         Raises JournalError for a corrupt, foreign or newer journal (left untouched), and
         its subclass GameNotRebuilt for a game whose inputs no longer replay (open again
         with ``resume=False`` to go on without it).
         """
         session = cls(Journal.open(path, clock=clock))
-        latest = session.journal.latest_active() if session.journal else None
+        latest = session.journal.latest_shown() if session.journal else None
         if resume and latest is not None:
             try:
                 session.resume(latest)
@@ -383,8 +384,9 @@ class Session:
             False, entry, self.view(), error.code, error.sentence, self._game_id, error.message
         )
 
-    def resume(self, game_id: int) -> View:
-        """Rebuild a game of the journal and make it the current one.
+    def resume(self, game_id: int, *, touch: bool = False) -> View:
+        """Rebuild a game of the journal and make it the current one; with ``touch`` (the
+        host chose it), the journal notes it as played now, so a restart comes back to it.
 
         Raises JournalError when the game is missing or its journal cannot be replayed.
         """
@@ -396,6 +398,8 @@ class Session:
         self._changed()
         if record.status == "abandoned":
             self.journal.set_status(game_id, "active")
+        elif touch:
+            self.journal.set_status(game_id, record.status)
         return self.view()
 
     def abandon(self, game_id: int | None = None) -> None:

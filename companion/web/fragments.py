@@ -6,8 +6,6 @@ and value goes through ``e``: a player's name is typed on a phone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from companion.games.registry import GAMES
 from companion.render.language import figure, say
 from companion.session.evening import Evening
@@ -16,7 +14,10 @@ from companion.web.chart import chart_svg
 from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
 from companion.web.shared import Public
-from companion.web.words import t, tn
+from companion.web.words import marked, t, tn
+
+#: Why a player of a paused game may not leave the room (their page, and the refusal).
+PAUSED_NEEDS_YOU = marked("A paused game still needs you: the host can abandon it.")
 
 GAME_TITLES = {game.kind: game.title for game in GAMES}
 
@@ -74,15 +75,17 @@ def public_html(state: Public) -> str:
     return f'<section id="public">{"".join(parts)}</section>'
 
 
-def sitting_out_html(person: str, game_on: bool) -> str:
+def sitting_out_html(person: str, game_on: bool, may_leave: bool = True) -> str:
     """Return the part of a person of the room who is not in the game in progress (or of
-    everyone while no game is on): who they are, and that the scoreboard follows."""
+    everyone while no game is on): who they are, that the scoreboard follows, and the button
+    that leaves the room (none while a paused game of theirs still needs them)."""
     said = t("You sit this game out: the scoreboard is below.")
     if not game_on:
         said = t("No game is on yet: the host starts one.")
+    leave = leave_form() if may_leave else f'<p class="hint">{e(t(PAUSED_NEEDS_YOU))}</p>'
     return (
         '<section id="private"><h2>' + e(t("You are {player}").format(player=person)) + "</h2>"
-        f'<p class="hint">{e(said)}</p>{leave_form()}</section>'
+        f'<p class="hint">{e(said)}</p>{leave}</section>'
     )
 
 
@@ -128,10 +131,10 @@ def near(seat: str, kind: str, note: str) -> str:
     return seat[:end] + note + seat[end:]
 
 
-def evening_html(evening: Evening, seat_order: Sequence[str], shown: bool) -> str:
+def evening_html(evening: Evening, shown: bool) -> str:
     """The evening's standings: the ranking, then each finished game (folded while a game is
     being played, ``shown`` open between games); nothing before the first game is over."""
-    ranking = evening.ranking(seat_order)
+    ranking = evening.ranking()
     if not ranking:
         return ""
     head = (t("player"), t("place points"), t("wins"), t("games"))

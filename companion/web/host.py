@@ -13,6 +13,7 @@ from companion.web.fragments import GAME_TITLES
 from companion.web.games import pages_of
 from companion.web.html import e
 from companion.web.joins import JoinRequest
+from companion.web.names import NAME_MAX
 from companion.web.qr import qr_svg
 from companion.web.seats import HOST
 from companion.web.words import t
@@ -34,7 +35,7 @@ def host_html(
         parts.append("<h2>" + e(t("Phones asking for a seat")) + "</h2>")
         confirm, decline = e(t("Confirm")), e(t("Decline"))
         for request in pending:
-            seat = t("host") if request.seat == HOST else request.seat
+            seat = _asked(request, taken)
             yes = "" if request.seat == HOST else f'<button type="submit">{confirm}</button>'
             parts.append(
                 f'<form class="command" data-do="confirm"><input type="hidden" name="request" '
@@ -87,14 +88,30 @@ def host_html(
     return "".join(parts)
 
 
+def _asked(request: JoinRequest, taken: frozenset[str]) -> str:
+    """What a waiting request asks, as the host reads it: whose seat, and whether it is a new
+    person's or moves a seat away from the phone that holds it now."""
+    if request.seat == HOST:
+        return t("host")
+    if request.new:
+        return t("{person} (new to the room)").format(person=request.seat)
+    if request.seat in taken:
+        return t("{person}'s seat is on another phone: move it?").format(person=request.seat)
+    return request.seat
+
+
 def _room(people: Sequence[str], taken: frozenset[str]) -> str:
-    """The room of the evening: its people in seat order, whose phone is seated, and the
-    button that ends the evening."""
+    """The room of the evening: its people in seat order, whose phone is seated, a person
+    added by name (their phone may join later), and the button that ends the evening."""
     phone = t("{person} (phone)")
     listed = ", ".join(phone.format(person=p) if p in taken else p for p in people)
     ask, end = e(t("End the evening? Every phone joins again next time.")), e(t("End the evening"))
+    name, add = e(t("Name")), e(t("Add to the room"))
     return (
         "<h2>" + e(t("The room")) + "</h2><p>" + e(listed or t("nobody yet")) + "</p>"
+        f'<form class="command" data-do="add_person"><label>{name} <input name="name" '
+        f'maxlength="{NAME_MAX}" autocomplete="off" required></label>'
+        f'<button type="submit">{add}</button></form>'
         f'<form class="command" data-do="end_evening" data-confirm="{ask}">'
         f'<button type="submit">{end}</button></form>'
     )

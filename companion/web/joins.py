@@ -23,6 +23,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from companion.web.names import folded
+
 #: How long a request waits for the table before it is dropped (seconds).
 WAIT_S = 300.0
 #: How long the host's seat stays open to a new phone once the menu opened it (seconds).
@@ -108,13 +110,15 @@ class CodeBudget:
 
 @dataclass(frozen=True)
 class JoinRequest:
-    """A phone asking for a seat: its secret key, the seat, when it asked, its token once given."""
+    """A phone asking for a seat: its secret key, the seat, when it asked, its token once given;
+    ``new`` when the seat is a new person's, named on the phone."""
 
     key: str
     seat: str
     since: float
     token: str | None = None
     declined: bool = False
+    new: bool = False
 
 
 class Refused(enum.Enum):
@@ -164,26 +168,30 @@ class Joins:
             return self._budget.level
 
     def renew(self) -> None:
-        """A new game: a new code, and every waiting request dropped."""
+        """The evening is over: a new code, and every request still waiting declined (its
+        phone hears so when it asks next)."""
         with self._lock:
             self._budget.renew()
-            self._waiting.clear()
+            for key, request in self._waiting.items():
+                if request.token is None and not request.declined:
+                    self._waiting[key] = replace(request, declined=True)
 
     def check(self, given: str) -> Verdict:
         """Check a code typed on a phone against the code in force."""
         with self._lock:
             return self._budget.check(given)
 
-    def ask(self, seat: str) -> JoinRequest | Refused:
-        """File a request for ``seat``, unless one waits for it already or too many wait."""
+    def ask(self, seat: str, new: bool = False) -> JoinRequest | Refused:
+        """File a request for ``seat`` (a new person's when ``new``), unless one waits for it
+        (or for a name alike) already, or too many wait."""
         with self._lock:
             self._expire()
             waiting = [r for r in self._waiting.values() if r.token is None and not r.declined]
-            if any(r.seat == seat for r in waiting):
+            if any(folded(r.seat) == folded(seat) for r in waiting):
                 return Refused.SEAT_ASKED
             if len(waiting) >= MAX_WAITING:
                 return Refused.TOO_MANY
-            request = JoinRequest(secrets.token_urlsafe(24), seat, self.clock())
+            request = JoinRequest(secrets.token_urlsafe(24), seat, self.clock(), new=new)
             self._waiting[request.key] = request
             answered = [k for k, r in self._waiting.items() if r.token or r.declined]
             for key in answered[: max(0, len(self._waiting) - KEPT)]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from companion.render.language import current
 from companion.web.html import e
 from companion.web.joins import LONG_DIGITS, SHORT_DIGITS
+from companion.web.names import NAME_MAX
 from companion.web.words import script_words, t
 
 _HEAD = (
@@ -61,20 +62,29 @@ def join_page(
     players: Sequence[str], taken: frozenset[str], host: bool, hosted: bool = False
 ) -> str:
     """The join page: the code from the table, then a seat (or the host's, unless ``hosted``:
-    it has a phone the table has not let go)."""
+    it has a phone the table has not let go); a person not offered asks for a new seat by
+    typing their name (its own form, so that Enter in the name asks for the name)."""
+    new_seat = ""
     if host and hosted:
         seats = "<p>" + e(t("This table has a host already.")) + "</p>"
     elif host:
         hosting = e(t("Host this table"))
         seats = f'<button type="submit" name="seat" value="#host">{hosting}</button>'
-    elif not players:
-        seats = "<p>" + e(t("No game is on yet: the host starts one.")) + "</p>"
     else:
         moving = e(t(" (has a phone: moving it needs the table)"))
-        seats = "".join(
-            f'<button type="submit" name="seat" value="{e(p)}">{e(p)}'
-            f"{moving if p in taken else ''}</button>"
-            for p in players
+        seats = (
+            "".join(
+                f'<button type="submit" name="seat" value="{e(p)}">{e(p)}'
+                f"{moving if p in taken else ''}</button>"
+                for p in players
+            )
+            or "<p>" + e(t("Nobody is in the room yet: ask for a new seat below.")) + "</p>"
+        )
+        here, name, ask = e(t("New here?")), e(t("Your name")), e(t("Ask for a new seat"))
+        new_seat = (
+            f'<form id="join-new" autocomplete="off"><h2>{here}</h2>'
+            f'<label>{name} <input name="name" maxlength="{NAME_MAX}" required></label>'
+            f'<button type="submit">{ask}</button></form>'
         )
     code = e(t("Join code (on the host's phone, or the table's screen)"))
     heading = e(t("Join the table"))
@@ -82,7 +92,7 @@ def join_page(
         f'<main><h1>{heading}</h1><form id="join" autocomplete="off">'
         f'<label>{code} <input name="code" inputmode="numeric" '
         f'pattern="{CODE_PATTERN}" maxlength="{LONG_DIGITS}" required></label>'
-        f'<div class="seats">{seats}</div></form>'
+        f'<div class="seats">{seats}</div></form>{new_seat}'
         '<p id="joined" role="status"></p></main>'
     )
     return page("join", t("Join"), body)

@@ -177,6 +177,16 @@ class SeatBook:
         self._load()
         return token
 
+    def add(self, person: str) -> None:
+        """``person`` joins the room without a phone (the host page adds them): the next seat."""
+        with _transaction(self._db):
+            self._db.execute(
+                "INSERT OR IGNORE INTO room (person, position) "
+                "VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM room))",
+                (person,),
+            )
+        self._load()
+
     def leave(self, person: str) -> None:
         """``person`` leaves the room: their seat and their phone's token are gone."""
         with _transaction(self._db):

@@ -13,20 +13,23 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.daemon.flows.base import Context, Reply, notice, refused
+from companion.daemon.flows.base import Context, Reply, StartMenu, notice, refused
 from companion.daemon.loop import Daemon, Outputs, OutputsBeside
 from companion.daemon.table import TableController
 from companion.devices.base import PUSH_HOLD_S, RGB, ButtonHeld, ButtonPressed, Event, Tone
 from companion.games.registry import KINDS
+from companion.games.text import N_, Message, short
 from companion.render.language import _, say, speaking
 from companion.render.screen import Cue, OledScreen, Screen
 from companion.render.text import COLS, named, rows
 from companion.session.evening import Evening
 from companion.session.journal import JournalFull
 from companion.session.log import NewGame, dumps
+from companion.session.session import NAME_WIDTH
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
+from companion.web.names import alike, folded, new_name
 from companion.web.qr import KeptRows, oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
@@ -42,6 +45,8 @@ DISK_FULL = marked("The table's disk is full: this input was not saved.")
 QR = "#qr"
 #: How long a push waits, while a phone's request is asked, for the long push it may begin.
 HOLD_WAIT_S = PUSH_HOLD_S + 0.4
+#: What a person sitting the game out is told of any input (the game's word for a stranger).
+STRANGER = N_("No player {player} at this table.")
 
 
 def seat_word(seat: str) -> str:
@@ -55,9 +60,10 @@ def fitted(template: str, seat: str) -> str:
     return before + named(seat, after, COLS - len(before))
 
 
-def asking(seat: str) -> tuple[str, str]:
-    """The two rows that ask the table about a phone for ``seat``."""
-    return (fitted(_("Phone for {seat}?"), seat_word(seat)), _("Hold push: yes"))
+def asking(seat: str, new: bool = False) -> tuple[str, str]:
+    """The two rows that ask the table about a phone for ``seat`` (a new person's, ``new``)."""
+    question = _("Add {seat}?") if new else _("Phone for {seat}?")
+    return (fitted(question, seat_word(seat)), _("Hold push: yes"))
 
 
 @dataclass(frozen=True)
@@ -187,9 +193,10 @@ class TableSide:
         private = {
             p: private_html(p, private_state(session, p), public) for p in players if p in taken
         }
-        for person in self.seats.people():  # seated, not playing: the scoreboard, and a word
-            if person in taken and person not in private:
-                private[person] = sitting_out_html(person, bool(players))
+        out = [p for p in self.seats.people() if p in taken and p not in private]
+        paused = self.paused_players() if out else frozenset()
+        for person in out:  # seated, not playing: the scoreboard, and a word
+            private[person] = sitting_out_html(person, bool(players), person not in paused)
         host = ""
         if HOST in taken:
             host = host_html(
@@ -197,14 +204,25 @@ class TableSide:
                 session.game_id, taken, self.seats.people(),
             )  # fmt: skip
         shown = public_html(public)
-        order = self.controller.ctx.player_names  # the room's seat order first, as the LCD's
-        standings = evening_html(self.evening(), order, self.between_games())
+        standings = evening_html(self.evening(), self.between_games())
         if standings:  # inside the public part, so every page keeps it live
             shown = shown.removesuffix("</section>") + standings + "</section>"
         snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)
         self._stale = False
         self.hub.publish(snapshot)
         return snapshot
+
+    def paused_players(self) -> frozenset[str]:
+        """The players of the evening's paused games (started, not over, not the one played
+        now): they keep their seats until those games are over or abandoned."""
+        session = self.controller.session
+        since = session.journal.evening_since() if session.journal is not None else 0
+        return frozenset(
+            player
+            for game in session.games()
+            if game.status == "active" and game.id > since and game.id != session.game_id
+            for player in game.players
+        )
 
     def free_seats(self) -> list[str]:
         """The current game's seats without a phone."""
@@ -231,13 +249,13 @@ class TableSide:
         waits for a screen that leaves room: a row or a die the table uses is never covered.
         While no phone hosts the table (or the menu opened the host's seat to a new phone),
         the address and the join code take the blank rows (the code alone when one is blank),
-        and in the menu the OLED shows the join QR code.
+        and in the menu (after a game's end too) the OLED shows the join QR code.
         """
         lcd = list(rows(screen.lcd))
         blank = [i for i, row in enumerate(lcd) if not row.strip()]
         pending = self.joins.pending()
         if pending:
-            asked = asking(pending[0].seat)
+            asked = asking(pending[0].seat, pending[0].new)
             if len(blank) >= len(asked):
                 for i, row in zip(blank[-len(asked) :], asked, strict=True):
                     lcd[i] = row
@@ -252,7 +270,7 @@ class TableSide:
         for i, row in zip(blank[-len(told) :], told, strict=True):
             lcd[i] = row
         oled = screen.oled
-        if self.controller.session.table is None and oled.die is None:
+        if isinstance(self.controller.flow, StartMenu) and oled.die is None:
             oled = OledScreen(lines=(QR, self.joins.code))  # drawn as the QR code
         return Screen(rows(lcd), oled, screen.leds), None
 
@@ -267,7 +285,10 @@ class TableSide:
         if request.seat == HOST and self.host_taken():
             self.joins.settle(key, None)  # the host's seat is given over only from the table
             return refused(_("This table has a host."))
-        if request.seat != HOST and request.seat not in self.joinable():
+        if request.new and alike(request.seat, self.joinable()) not in (None, request.seat):
+            self.joins.settle(key, None)  # someone of a name alike joined meanwhile
+            return refused(_("That name is taken now."))
+        if request.seat != HOST and not request.new and request.seat not in self.joinable():
             self.joins.settle(key, None)
             return refused(_("That seat is gone."))
         self.joins.settle(key, self.seats.issue(request.seat))
@@ -281,7 +302,6 @@ class TableSide:
         is new and the phones still waiting are declined; the host's seat stays."""
         games = self.controller.session.games()
         self.seats.end_evening(max((g.id for g in games), default=0))
-        self.joins.decline_all()
         self.joins.renew()
         return notice(_("Evening over."))
 
@@ -313,21 +333,27 @@ class TableSide:
         """Make the entry of ``fields`` (checked by ``seat_request``) for ``seat``, seated at
         ``game_id``; answer with the real reason."""
         answer: list[Answer] = []
-        await self.enter(lambda ctx: self.seat_change(ctx, game_id, fields, answer))
+        await self.enter(lambda ctx: self.seat_change(ctx, seat, game_id, fields, answer))
         return answer[0] if answer else self._ignored(marked("That input was ignored."))
 
     def seat_change(
         self,
         ctx: Context,
+        seat: str,
         game_id: int | None,
         fields: dict[str, Any],
         answer: list[Answer],
     ) -> Reply:
-        """On the loop's thread: make the seat's entry of ``fields`` (in its name since
+        """On the loop's thread: make ``seat``'s entry of ``fields`` (in its name since
         ``seat_request``) and put the page's Answer in ``answer`` (a full disk is answered,
-        then goes on to the table, which says so too)."""
+        then goes on to the table, which says so too). A person sitting the game out is
+        refused any input, ``next_race`` included, as the game refuses a stranger's."""
         if ctx.session.game_id != game_id or game_id is None:
             answer.append(Answer(False, "old_seat", t("That game is over: nothing was entered.")))
+            return Reply()
+        if seat not in self.players():
+            stranger = Message.of(STRANGER, player=short(seat, NAME_WIDTH))
+            answer.append(Answer(False, "unknown_player", say(stranger)))
             return Reply()
         try:
             entry = seat_entry(fields, ctx.session)
@@ -355,6 +381,11 @@ class TableSide:
             table = ctx.session.table
             if table is not None and person in self.players() and not table.binding.finished():
                 answer.append(Answer(False, "in_game", t("Finish this game first.")))
+                return Reply()
+            if person in self.paused_players():
+                from companion.web.fragments import PAUSED_NEEDS_YOU  # loaded with the pages
+
+                answer.append(Answer(False, "in_game", t(PAUSED_NEEDS_YOU)))
                 return Reply()
             self.seats.leave(person)
             answer.append(Answer(True))
@@ -407,9 +438,13 @@ class TableSide:
             return self.decline_all()
         if command == "end_evening":
             return self.end_evening()
+        if command == "add_person":
+            person = new_name(data.get("name"), self.joinable())
+            self.seats.add(person)
+            return notice(_("{seat} joins the room.").format(seat=person))
         if command == "new_game":
             configured = self.controller.ctx.game_options.get(str(data.get("game")))
-            entry = new_game_entry(data, configured)
+            entry = new_game_entry(data, configured, self.seats.people())
             outcome = ctx.submit(entry)[0]
             if not outcome.accepted:
                 said = say(outcome.message) if outcome.message else _("Refused.")
@@ -419,7 +454,7 @@ class TableSide:
         if not is_int(game_id) or game_id not in {g.id for g in session.games()}:
             raise PageRefusal("no_such_game", "There is no such game.")
         if command == "resume":
-            session.resume(game_id)
+            session.resume(game_id, touch=True)
             return notice("Game resumed.")
         if command == "abandon":
             session.abandon(game_id)
@@ -438,11 +473,16 @@ class TableSide:
         return True, "".join(line + "\n" for line in journal.events(game_id))
 
 
-def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = None) -> NewGame:
+def new_game_entry(
+    data: dict[str, Any],
+    configured: Mapping[str, Any] | None = None,
+    room: Sequence[str] = (),
+) -> NewGame:
     """Turn the host page's new-game form into a new_game entry; PageRefusal if it is not one.
 
     ``configured`` are the options the configuration adds to every game of that kind (a
-    board or deck file), as the panel's menu adds them.
+    board or deck file), as the panel's menu adds them. A name typed alike a person of the
+    ``room`` (another case, say) is that person; two names alike are refused.
     """
     from companion.web.host import host_options  # the pages' modules: loaded with the pages
 
@@ -455,6 +495,9 @@ def new_game_entry(data: dict[str, Any], configured: Mapping[str, Any] | None = 
     players = tuple(n.strip() for n in names.splitlines() if n.strip())
     if not players or any(len(n) > 20 or n.startswith("#") for n in players):
         raise PageRefusal("bad_players", "Names: 1 to 20 letters, one a line.")
+    players = tuple(alike(n, room) or n for n in players)
+    if len({folded(n) for n in players}) != len(players):
+        raise PageRefusal("bad_players", "Two players have the same name.")
     chosen = data.get(kind) or {}
     if not isinstance(chosen, dict):
         raise PageRefusal("bad_option", "These game options are not valid.")

@@ -93,7 +93,14 @@ def next_race(script: Script, over: str) -> None:
 
 def menu(script: Script, game_button: str, *, options: Callable[[Any], None] | None = None) -> None:
     child = script.child
-    child.wait_until(lambda s: bare(script.words["menu"]) in bare(" ".join(s["lcd"])), "the menu")
+
+    def at_menu(state: dict[str, Any]) -> bool:
+        return bare(script.words["menu"]) in bare(" ".join(state["lcd"]))
+
+    # A table started on a journal whose last game is over opens on its end pages: a push on.
+    if not at_menu(child.wait_until(lambda s: at_menu(s) or s["view"].get("finished"), "a start")):
+        child.press("push")
+    child.wait_until(at_menu, "the menu")
     child.press(game_button)
     child.press("push")  # the number of players offered first
     if options is not None:

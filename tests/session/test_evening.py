@@ -42,12 +42,23 @@ def test_the_evening_adds_place_points_across_kinds_and_wins_break_a_tie() -> No
         )
     )
     # By hand: Anna 3 + 1 + 2 = 6, Ben 2 + 3 + 1 = 6, Cleo 2 + 2 = 4; Anna won twice.
-    assert evening.ranking(("Cleo", "Ben", "Anna")) == (
+    assert evening.ranking() == (
         EveningStanding("Anna", 6, 2, 3),
         EveningStanding("Ben", 6, 1, 3),
         EveningStanding("Cleo", 4, 0, 2),
     )
     assert Evening().ranking() == ()
+
+
+def test_people_level_are_in_the_order_they_first_played_this_evening() -> None:
+    evening = Evening(
+        (
+            result(1, "jumpy_jack", {"Ben": 1, "Anna": 1}, ("Ben", "Anna")),
+            result(2, "jockey", {"Cleo": 900, "Dan": 100, "Anna": 0, "Ben": 0}, ("Cleo",)),
+        )
+    )
+    # Ben 2 + 2, Anna 2 + 2, both won once; Cleo 4 with a win, Dan 3. Ben played first.
+    assert [s.person for s in evening.ranking()] == ["Ben", "Anna", "Cleo", "Dan"]
 
 
 def chevaux(session: Session, rolls: list[int]) -> int:

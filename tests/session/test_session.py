@@ -21,6 +21,7 @@ from companion.session.log import (
 )
 from companion.session.session import Game, Session
 from companion.session.view import View
+from companion.web.seats import SeatBook
 
 HORSES = ("red", "blue", "green", "yellow", "white")
 
@@ -272,6 +273,46 @@ def test_several_games_in_one_journal(tmp_path: Path) -> None:
     assert statuses == {first: "active", second: "abandoned"}
     again.close()
     assert Session.open(db).game_id == first
+
+
+def test_a_journal_opens_on_the_game_the_table_showed_last(tmp_path: Path) -> None:
+    """A game just finished is opened again (the table comes back on its end pages), unless
+    a game was resumed, abandoned or the evening ended after it."""
+    db = tmp_path / "journal.sqlite3"
+    ticks = (f"2024-06-01T10:{n // 60:02d}:{n % 60:02d}.000+00:00" for n in range(3600))
+    session = Session.open(db, clock=lambda: next(ticks))
+    paused = session.new_game("jumpy_jack", ("Anna", "Bob"), {})
+    predict_all(session)
+    ended = session.new_game("jumpy_jack", ("Chloé", "Dan"), {"target": 1})
+    rng = random.Random(11)
+    while not session.view().finished:
+        play_race(session, rng)
+        if session.view().phase == "race_over":
+            session.submit(NextRace())
+    session.close()
+
+    session = Session.open(db, clock=lambda: next(ticks))
+    assert session.game_id == ended and session.view().finished  # not the paused game
+    session.resume(paused, touch=True)  # the host resumes the paused game: it is shown now
+    session.close()
+    session = Session.open(db, clock=lambda: next(ticks))
+    assert session.game_id == paused
+    session.abandon(paused)
+    session.resume(ended, touch=True)
+    session.close()
+    session = Session.open(db, clock=lambda: next(ticks))
+    assert session.game_id == ended
+    abandoned = session.new_game("jumpy_jack", ("Anna", "Bob"), {})
+    session.abandon(abandoned)  # the table went back to its menu: it opens there
+    session.close()
+    session = Session.open(db, clock=lambda: next(ticks))
+    assert session.game_id is None
+    session.resume(ended, touch=True)
+    session.close()
+    seats = SeatBook(db)  # the host ends the evening (the room keeps the mark in this file)
+    seats.end_evening(abandoned)
+    seats.close()
+    assert Session.open(db).game_id is None  # the evening ended after it: the menu
 
 
 def test_a_finished_game_is_marked_finished(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def predict(controller: TableController, side: TableSide, horses: list[str]) -> 
     fields = seat_request("Anna", {"type": "predict", "horses": horses})
     answer: list[Answer] = []
     game_id = controller.session.game_id
-    controller.apply(lambda ctx: side.seat_change(ctx, game_id, fields, answer))
+    controller.apply(lambda ctx: side.seat_change(ctx, "Anna", game_id, fields, answer))
     return answer[0] if answer else IGNORED  # as seat_input answers when the loop said nothing
 
 

@@ -67,6 +67,15 @@ def test_the_host_form_offers_every_option_the_registry_declares() -> None:
     assert refused.value.code == "bad_option"
 
 
+def test_the_host_form_takes_a_name_alike_a_person_of_the_room_as_that_person() -> None:
+    form = {"game": "jockey", "players": " anna\nZOE\u0301\nBen"}
+    entry = new_game_entry(form, None, ("Zoé", "Anna"))
+    assert entry.players == ("Anna", "Zoé", "Ben")  # not three newcomers: two of the room
+    with pytest.raises(PageRefusal) as refused:
+        new_game_entry({"game": "jockey", "players": "Ben\nBEN"}, None, ("Anna",))
+    assert refused.value.code == "bad_players"
+
+
 def test_without_hand_tracking_a_jockey_card_is_tapped_by_its_kind() -> None:
     session = Session.in_memory()
     session.new_game("jockey", ["Anna", "Bob"])

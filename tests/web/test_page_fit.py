@@ -109,7 +109,7 @@ def test_the_evenings_standings_fit_a_phone_and_a_tv(browser: Any, language: str
         )
     )
     with speaking(language):
-        standings = evening_html(evening, players, shown=True)
+        standings = evening_html(evening, shown=True)
         html = scoreboard_page(f'<section id="public">{standings}</section>')
     assert NAMES[1] in text(html) and "+30" in text(html)
     for viewport in (PHONE, TV):

@@ -126,9 +126,9 @@ class Context:
         return self.session.offers()
 
     def standings(self) -> tuple[EveningStanding, ...]:
-        """The evening's ranking, best first (ties after wins in the order of the names
-        offered: the room's seat order when the pages are on); none without a journal."""
-        return self.evenings.evening(self.session.journal).ranking(self.player_names)
+        """The evening's ranking, best first (ties after wins in the order people first
+        played this evening, as on the pages); none without a journal."""
+        return self.evenings.evening(self.session.journal).ranking()
 
     def submit(self, entry: LogEntry) -> tuple[Outcome, Reply]:
         """Submit ``entry``; return its outcome and, if refused, the reply saying why.

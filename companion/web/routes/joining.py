@@ -8,7 +8,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from companion.daemon.flows.base import Reply
+from companion.render.language import speaking
+from companion.web.inputs import PageRefusal
 from companion.web.joins import Refused, Verdict
+from companion.web.names import new_name
 from companion.web.pages import join_page
 from companion.web.routes.common import (
     HOST_COOKIE,
@@ -17,6 +20,7 @@ from companion.web.routes.common import (
     body,
     client,
     html_in_language,
+    refusal,
     refused,
     served,
     set_cookie,
@@ -40,8 +44,10 @@ async def ask_seat(request: Request) -> Response:
         return data
     if not table.joins_limit.allow(client(request), spend=False):
         return refused(side, "too_many", "Too many tries: wait a minute.", 429)
-    code, seat = data.get("code"), data.get("seat")
-    if not isinstance(code, str) or not isinstance(seat, str) or len(code) > 16:
+    code, seat, name = data.get("code"), data.get("seat"), data.get("name")
+    if (seat is None) == (name is None):  # a seat offered, or a new person's name: one of them
+        return refused(side, "malformed", "That was not an input.")
+    if not isinstance(code, str) or not isinstance(seat or name, str) or len(code) > 16:
         return refused(side, "malformed", "That was not an input.")
     before = side.joins.code
     verdict = side.joins.check(code.strip())
@@ -55,9 +61,16 @@ async def ask_seat(request: Request) -> Response:
     if seat == HOST and side.host_taken():
         return refused(side, "host_taken", "This table has a host already.", 409)
     players = await side.read(side.joinable)
-    if seat != HOST and seat not in players:
+    if name is not None:
+        try:
+            seat = new_name(name, players)
+        except PageRefusal as error:
+            with speaking(side.language):
+                return refusal(error.code, error.said(), 409 if error.code == "name_taken" else 400)
+    elif seat != HOST and seat not in players:
         return refused(side, "no_such_seat", "There is no such seat.", 404)
-    asked = side.joins.ask(seat)
+    assert isinstance(seat, str)
+    asked = side.joins.ask(seat, new=name is not None)
     if asked is Refused.SEAT_ASKED:
         return refused(side, "seat_asked", "A phone is already asking for that seat.", 409)
     if asked is Refused.TOO_MANY:

@@ -167,7 +167,10 @@
     var pressed = lastPressed && lastPressed.form === form ? lastPressed : null;
     lastPressed = null;
     var data = fields(form, pressed);
+    // Sent: the page catches up with the table again (a box still focused would hold it).
+    if (document.activeElement && form.contains(document.activeElement)) { document.activeElement.blur(); }
     if (form.id === "join") { return join(data); }
+    if (form.id === "join-new") { return joinAs(data); }
     var ask = form.getAttribute("data-confirm");
     if (ask && !window.confirm(ask)) { return; }
     var done = function (result) { settled(result, form); };
@@ -209,6 +212,13 @@
       status.textContent = words.asked;
       wait(status);
     });
+  }
+  // A new seat: the name typed in its own form, the code from the join form above it.
+  function joinAs(data) {
+    var code = document.querySelector("#join input[name=code]");
+    if (!code.checkValidity()) { code.reportValidity(); return; }
+    data.code = code.value;
+    join(data);
   }
   function wait(status) {
     var xhr = new XMLHttpRequest();

@@ -26,7 +26,8 @@ from companion.session.autoplay import random_log
 from companion.session.session import Session
 from tests.web.conftest import Table
 
-#: The two seats of the game the panel starts (its default names): Anna probes, Ben holds.
+#: The two seats of the finished game, which the panel's menu then offers first (the room's
+#: people) to the game it starts: Anna probes, Ben holds.
 ANNA, BEN = "Player 1", "Player 2"
 #: The hand Ben counts on his phone (15 cards: two players, a full hand each).
 BENS_HAND = {"red+7": 4, "blue+10": 3, "no3+18": 3, "brown+10": 3, "yellow+7": 2}
@@ -94,14 +95,16 @@ def seated() -> Iterator[Seated]:
     (root / "state").mkdir()
     session = Session.open(root / "state" / JOURNAL_NAME)
     for entry in random_log("jumpy_jack", random.Random(7), length=100_000, undo_rate=0.0,
-                            options={"target": 2}):  # fmt: skip
+                            players=(ANNA, BEN), options={"target": 2}):  # fmt: skip
         session.submit(entry)
     assert session.view().finished
     session.close()
     made = Table(root)
+    child = made.child
+    child.wait_text("Push: menu")  # the table opens on the finished game's end pages
+    child.press("push")  # the menu
     host = Phone(made)
     host.join("#host", made.join_code())  # the code the table shows while it has no host
-    child = made.child
     child.press("horse3")
     child.press("push")  # Jockey, 2 players
     child.turn(-3)  # up past Language and New host phone to Hands

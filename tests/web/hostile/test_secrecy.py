@@ -91,7 +91,7 @@ class World:
         answer: list[Answer] = []
         game_id = self.controller.session.game_id
         cues = self.controller.apply(
-            lambda ctx: self.side.seat_change(ctx, game_id, fields, answer)
+            lambda ctx: self.side.seat_change(ctx, player, game_id, fields, answer)
         )
         return (tuple(answer), tuple(cues)), self.seen_by(player)
 
