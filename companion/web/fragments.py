@@ -100,7 +100,8 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     parts = ["<h2>" + e(t("You are {player}").format(player=player)) + "</h2>"]
     game = view.get("game")
     playing = game is not None and player in view.get("players", ()) and not view.get("finished")
-    mine = playing and pages_of(str(game)).status(view)[1] == player
+    phase, turn = pages_of(str(game)).status(view) if game is not None else ("", None)
+    mine = playing and turn == player
     if mine:
         yours = e(t("Your turn"))
         parts.append(f'<p class="your-turn" role="status">{yours}</p>')
@@ -112,6 +113,9 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
         seat = near(seat, refusal.type, f'<p class="refusal" role="alert">{e(_said(refusal))}</p>')
     parts.append(seat)
     marks = f' data-player="{e(player)}"' + (" data-playing" if playing else "")
+    # The prompt the page's notices belong to ("Done.", a refusal): they go when it changes.
+    prompt = ":".join(str(p) for p in (view.get("game_id"), view.get("race"), phase, turn or ""))
+    marks += f' data-prompt="{e(prompt)}"'
     marks += ' class="turn"' if mine else ""
     return f'<section id="private"{marks}>{"".join(parts)}</section>'
 
