@@ -90,9 +90,9 @@ def _reveal(board: JumpyJackBoard) -> str:
     head = (t("player"), t("prediction"), t("points")) + (
         (t("guess"), t("bonus")) if guesses else ()
     )
-    out = last.podium.eliminated
+    out, eliminated = last.podium.eliminated, " (" + t("out") + ")"
     podium = " · ".join(  # the places the points were counted on, eliminated horses included
-        f"{_podium_word(place)} {word(horse)}" + (f" ({t('out')})" if horse in out else "")
+        f"{_podium_word(place)} {word(horse)}" + (eliminated if horse in out else "")
         for place, horse in enumerate(last.podium.top3, 1)
         if horse is not None
     )
@@ -359,7 +359,7 @@ def track(state: Public) -> str:
     ]
     if out_on_podium:
         x, y = PODIUM
-        said = f"{t('out')}: {', '.join(out_on_podium)}"
+        said = t("out") + ": " + ", ".join(out_on_podium)
         horses += (
             f'<text class="label" x="{x:.0f}" y="{y + 100:.0f}" text-anchor="middle">'
             f"{e(said)}</text>"
