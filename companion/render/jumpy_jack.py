@@ -19,7 +19,6 @@ from companion.games.jumpy_jack import (
     JumpyRaceResult,
     Landing,
     Move,
-    Podium,
 )
 from companion.games.text import N_
 from companion.render.die import keyed_die_screen, turn_row
@@ -271,7 +270,7 @@ def _race_pages(
         gained = [(name, f"+{sum(gain.get(p, 0) for p in members)}") for name, members, _ in found]
     first = [
         _("Race {number} over").format(number=result.number),
-        places_row([_(h) if h else None for h in _top3(result.podium)]),
+        places_row([_(h) if h else None for h in result.podium.top3]),
         name_score_row(gained, fallback=_("Turn: each player")),
         prompt,
     ]
@@ -319,17 +318,6 @@ def _team_pages(view: PublicView) -> list[list[str]]:
             )
         pages.append(lines)
     return pages
-
-
-def _top3(podium: Podium) -> list[str | None]:
-    finishers = list(podium.finishers)
-    eliminated = list(podium.eliminated)
-    places: list[str | None] = [None] * 5
-    for i, h in enumerate(finishers[:5]):
-        places[i] = h
-    for i, h in enumerate(eliminated[:5]):
-        places[4 - i] = h
-    return places[:3]
 
 
 def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]]:

@@ -48,10 +48,10 @@ def public_html(state: Public) -> str:
     phase, _turn = pages.status(view)
     status = t("Phase: {phase}").format(phase=_phase(pages, phase))
     waited = state.offers.waiting  # in the order the LCD asks them
-    if len(waited) == 1:
+    if waited and not view.get("waiting_for"):  # one person's turn: the one the LCD names
         status += t(" · turn: {player}").format(player=waited[0])
     parts.append(f'<p class="status">{e(status)}</p>')
-    if len(waited) > 1:
+    if waited and view.get("waiting_for"):  # inputs each makes on their own: nobody's turn
         waiting = t("Waiting for: {players}").format(players=", ".join(waited))
         parts.append(f'<p class="status">{e(waiting)}</p>')
     if view.get("sealed"):
@@ -104,7 +104,8 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     parts = ["<h2>" + e(t("You are {player}").format(player=player)) + "</h2>"]
     game = view.get("game")
     playing = game is not None and player in view.get("players", ()) and not view.get("finished")
-    mine = playing and player in state.offers.waiting
+    mine = playing and not view.get("waiting_for") and player in state.offers.waiting[:1]
+    phase, turn = pages_of(str(game)).status(view) if game is not None else ("", None)
     if mine:
         yours = e(t("Your turn"))
         parts.append(f'<p class="your-turn" role="status">{yours}</p>')
@@ -116,6 +117,9 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
         seat = near(seat, refusal.type, f'<p class="refusal" role="alert">{e(_said(refusal))}</p>')
     parts.append(seat)
     marks = f' data-player="{e(player)}"' + (" data-playing" if playing else "")
+    # The prompt the page's notices belong to ("Done.", a refusal): they go when it changes.
+    prompt = ":".join(str(p) for p in (view.get("game_id"), view.get("race"), phase, turn or ""))
+    marks += f' data-prompt="{e(prompt)}"'
     marks += ' class="turn"' if mine else ""
     return f'<section id="private"{marks}>{"".join(parts)}</section>'
 

@@ -11,7 +11,10 @@ from typing import Any
 from companion.daemon.flows.cards import jockey_number
 from companion.devices.base import EncoderTurned
 from companion.games.jockey.deck import default_deck
+from companion.session.log import BetEntry, LogEntry, SetMaxBet
 from companion.session.session import Session
+from companion.web.fragments import private_html
+from companion.web.state import private_state, public_state
 from tests.daemon.test_table_course_hippique import NAMES, deal, shuffled
 from tests.daemon.test_table_course_hippique import start as start_course
 from tests.daemon.test_table_jockey import bet
@@ -148,3 +151,89 @@ def test_jockey_stakes_step_by_hundreds_and_start_at_the_last_stake(make_table: 
     assert dial(table) == 200  # Ben's last first stake
     table.press("push")
     assert dial(table) == 100  # and his last second stake
+
+
+def from_phone(table: Any, entry: LogEntry) -> None:
+    """``entry`` made from a player's phone: the pages hand it to the table controller."""
+    outcome: list[bool] = []
+
+    def change(ctx: Any) -> Any:
+        made, reply = ctx.submit(entry)
+        outcome.append(made.accepted)
+        return reply
+
+    table.ctl.apply(change)
+    assert outcome == [True], entry
+
+
+def pad_value(table: Any, player: str, field: str) -> int:
+    """Where ``player``'s phone starts its number ``field`` (a stake, the max bet) now."""
+    session = table.ctl.session
+    seat = private_html(player, private_state(session, player), public_state(session))
+    found = re.search(rf'name="{field}" type="number"[^>]*value="(\d+)"', seat)
+    assert found is not None, seat
+    return int(found[1])
+
+
+def test_the_dials_start_where_the_docs_say_after_inputs_made_from_phones(
+    make_table: Any,
+) -> None:
+    """A max bet and a bet entered from phones count as the panel's do: the next croupier's
+    dial starts at that max bet, a bettor's dial at their stake, and each phone's field for
+    the same prompt starts where the LCD's dial does."""
+    table = make_table(Session.in_memory(), NAMES)
+    cards = course_to_max_bet(table)
+    assert dial(table) == 10 == pad_value(table, "Anna", "amount")
+    from_phone(table, SetMaxBet(15, "Anna"))  # the croupier's pad, the LCD's dial still on 10
+    table.press("push")  # Ben passes
+    assert "Chloé: bet" in table.lcd and dial(table) == 1 == pad_value(table, "Chloé", "stake")
+    from_phone(table, BetEntry("Chloé", "H", 5))  # while the LCD waits for her
+    race_out(table, cards)
+    table.press("push")  # race 2: Ben deals, then Chloé and Anna bet
+    cards = deal(table, shuffled(random.Random(8)), random.Random(9))
+    assert "Ben: max bet" in table.lcd
+    assert dial(table) == 15 == pad_value(table, "Ben", "amount")
+    table.press("push")
+    assert "Chloé: bet" in table.lcd
+    assert dial(table) == 5 == pad_value(table, "Chloé", "stake")  # her last stake
+    table.press("push")  # Chloé passes
+    assert "Anna: bet" in table.lcd and dial(table) == 1 == pad_value(table, "Anna", "stake")
+
+
+def test_a_jockey_phone_s_stakes_start_where_the_lcd_s_dials_do(make_table: Any) -> None:
+    table = make_table(Session.in_memory())
+    start_jockey(table)
+    assert pad_value(table, "Anna", "stake") == 100 == pad_value(table, "Anna", "stake2")
+    from_phone(table, BetEntry("Anna", "brown", 400, "order", "blue", 300))
+    bet(table, "win", ["red"], [200])
+    rng = random.Random(2)
+    while table.view.phase in ("betting", "racing"):
+        pile = set(table.view.board.pile)
+        unplayed = [c.id for c in default_deck().cards if c.id not in pile]
+        table.scan(f"jockey:{jockey_number(rng.choice(unplayed), default_deck())}")
+    table.press("push")  # race 2
+    assert "Anna: bet" in table.lcd
+    table.turn(3)  # order
+    table.press("push", "horse1", "horse2")
+    assert dial(table) == 400 == pad_value(table, "Anna", "stake")
+    table.press("push")
+    assert dial(table) == 300 == pad_value(table, "Anna", "stake2")
+
+
+def test_the_kinds_of_a_jockey_bet_come_in_the_rulebook_s_order_on_the_lcd_and_the_pad(
+    make_table: Any,
+) -> None:
+    table = make_table(Session.in_memory())
+    start_jockey(table)
+    knob = []
+    for _ in range(4):
+        found = re.search(r"Kind: < (\w+) >", table.lcd)
+        assert found is not None, table.lcd
+        knob.append(found[1])
+        table.turn(1)
+    session = table.ctl.session
+    seat = private_html("Anna", private_state(session, "Anna"), public_state(session))
+    form = seat[seat.index('data-type="bet"') :]
+    kinds = form[: form.index("</fieldset>")]
+    pad = re.findall(r'<button type="button" class="chip" value="(\w+)"', kinds)
+    assert knob == pad == ["win", "double", "place", "order"]  # the rulebook's bets, in order

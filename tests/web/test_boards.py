@@ -75,8 +75,13 @@ def test_jumpy_jack_lanes_show_finished_and_out_horses_where_they_are() -> None:
                 if horse.state is HorseState.FINISHED:
                     assert (width, at) == ("100", ("1st", "2nd", "3rd")[horse.place - 1]), name
                     assert "(finished)" in name
-                elif horse.state is HorseState.OUT:
-                    assert (width, at) == ("0", "–") and "(out)" in name
+                elif horse.state is HorseState.OUT:  # the podium place it may hold, said
+                    held = horse.place is not None and horse.place <= 3
+                    assert (width, at) == (
+                        "0",
+                        ("1st", "2nd", "3rd")[horse.place - 1] if held else "–",
+                    )
+                    assert "(out)" in name
                 else:
                     assert at == str(horse.square)
             if session.view().phase == "race_over" and seen == set(HorseState):
@@ -160,3 +165,33 @@ def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
         ["Ont scellé: Anna, Bob ✓"],
         ["Ont scellé: Anna, Bob, Chloé ✓"],
     ]
+
+
+def test_the_jumpy_jack_reveal_shows_the_podium_the_scores_count_out_horses_included() -> None:
+    """An eliminated horse that holds place 1, 2 or 3 stands on the revealed podium, in its
+    place, as the points were counted, and its lane names its place."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        session = Session.in_memory()
+        session.new_game("jumpy_jack", ("Anna", "Bob"), {})
+        while session.view().phase != "race_over":
+            entry = autoplay.legal_input(session.table, rng)  # type: ignore[arg-type]
+            assert entry is not None and session.submit(entry).accepted
+        board = session.view().board
+        assert isinstance(board, JumpyJackBoard)
+        podium = board.results[-1].podium
+        if set(podium.top3) & set(podium.eliminated):
+            break
+    else:
+        pytest.fail("no race of these seeds put an eliminated horse on the podium")
+    page = public_html(public_state(session))
+    said = re.search(r'<div class="reveal"><h2>[^<]*</h2><p>Podium: ([^<]*)</p>', page)
+    assert said is not None
+    out = set(podium.eliminated)
+    assert said.group(1) == " · ".join(
+        f"{place} {horse}" + (" (out)" if horse in out else "")
+        for place, horse in zip(("1st", "2nd", "3rd"), podium.top3, strict=True)
+    )
+    lanes = {name.split(" ")[0]: at for name, _, _, _, at in LANE.findall(page)}
+    for place, horse in zip(("1st", "2nd", "3rd"), podium.top3, strict=True):
+        assert lanes[str(horse)] == place

@@ -3,16 +3,19 @@ on a table served in this process: horses tapped in order (a place freed by a se
 every target at least 44 px, one refusal shown once below its form, the sealed choice shown,
 the host's undo saying what it took back, every page's phase and turn agreeing with the
 player whose turn it is, a buzz on that turn, the screen kept awake, the manifest and its
-icons served.
+icons served; a pad's notices ("Done.", "Your turn") gone once the step they answer is past.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
+from companion.session import autoplay
+from companion.session.log import BetEntry, LogEntry, NextRace
 from tests.web.conftest import PHONE
 from tests.web.hostile.conftest import Served, served  # noqa: F401 (the table's fixture)
 
@@ -223,3 +226,111 @@ def test_a_page_says_live_only_once_it_shows_the_tables_newest_picture(
     route.send(frame)
     page.wait_for_selector("#link:text-is('live')")
     context.close()
+
+
+def table_input(served: Served, entry: LogEntry) -> None:  # noqa: F811
+    """``entry`` made at the table (the panel, a scan), every page redrawn after it."""
+    controller = served.companion.daemon.table.controller  # type: ignore[attr-defined]
+    made: list[bool] = []
+
+    def change(ctx: Any) -> Any:
+        outcome, reply = ctx.submit(entry)
+        made.append(outcome.accepted)
+        return reply
+
+    served.companion.daemon.enter(lambda: controller.apply(change)).result(10)
+    assert made == [True], entry
+
+
+def notes(page: Any) -> list[str]:
+    """The notices ``page`` shows now: answers to its inputs, refusals, "Your turn"."""
+    said: list[str] = page.eval_on_selector_all(
+        "#note, #private .your-turn, #private .refusal",
+        "nodes => nodes.filter(n => n.offsetParent !== null).map(n => n.innerText)",
+    )
+    return said
+
+
+def settled_page(page: Any, version: int) -> None:
+    """Wait until ``page`` shows the table's picture ``version`` (or a later one)."""
+    page.wait_for_function(
+        "v => Number(document.body.getAttribute('data-version')) >= v", arg=version
+    )
+
+
+@pytest.mark.slow(15)
+def test_a_pad_s_notices_belong_to_the_input_they_answer(
+    served: Served,  # noqa: F811
+    browser: Any,
+) -> None:
+    """ "Done." stays while the prompt it answers does (not to the end of the evening, nor
+    above a stake the browser refuses); "Your turn" goes once a sealed prediction leaves the
+    player nothing to do until the others have predicted."""
+    pads = Pads(served, browser)
+    served.new_game(pads.host_cookie, "jumpy_jack", "Anna\nBob")
+    anna = pads.context(served.seat_cookie("Anna"))
+    bob = pads.context(served.seat_cookie("Bob"))
+    pads.open({"Anna": (anna, "/play"), "Bob": (bob, "/play")})
+    anna, bob = pads.pages["Anna"], pads.pages["Bob"]
+    assert served.call(lambda: served.companion.session.view().turn) == "Anna"  # rolls first
+    for page in (anna, bob):
+        form = page.locator("form[data-type=predict]")
+        for horse in ("red", "green", "white"):
+            form.locator(f"button.chip[value={horse}]").click()
+        with page.expect_response("**/api/input"):
+            form.locator("button[type=submit]").click()
+        if page is anna:  # sealed first: nothing to do until Bob has predicted
+            anna.wait_for_selector("form[data-type=predict] + #note.ok")
+            anna.wait_for_selector("text=Your prediction: red green white")
+            assert notes(anna) == ["Done."]
+    anna.wait_for_selector("#private .your-turn")  # every prediction in: Anna rolls
+    settled_page(bob, served.call(lambda: served.companion.session.view().events))
+    assert notes(anna) == ["Your turn"]  # her "Done." answered a prompt now over
+    assert notes(bob) == []
+
+    served.new_game(pads.host_cookie, "jockey", "Anna\nBob")
+    anna.wait_for_selector("form[data-type=bet]")
+    bet = anna.locator("form[data-type=bet]")
+    for chip in ("win", "red"):
+        bet.locator(f"button.chip[value={chip}]").click()
+    bet.locator("button[type=submit]").click()
+    anna.wait_for_selector("text=Your bet: win red 100")
+    anna.wait_for_selector("#note.ok")
+    assert notes(anna) == ["Done."]  # the bet form is gone: said at the top of her part
+    table_input(served, BetEntry("Bob", "blue", 100))  # every bet in: the race is on
+    anna.wait_for_selector("#private .your-turn")
+    assert notes(anna) == ["Your turn"]  # "Done." answered the bet: the bets are over
+    rng = random.Random(3)
+    session = served.companion.session
+    while served.call(lambda: session.view().phase) != "race_over":
+        table_input(served, served.call(lambda: autoplay.legal_input(session.table, rng)))
+    table_input(served, NextRace())
+    settled_page(anna, served.call(lambda: session.view().events))
+    anna.wait_for_selector("form[data-type=bet]")
+    assert notes(anna) == []  # race 2: nothing said about race 1's bet
+    bet = anna.locator("form[data-type=bet]")
+    for chip in ("win", "red"):
+        bet.locator(f"button.chip[value={chip}]").click()
+    bet.locator("input[name=stake]").fill("5000")  # over her limit: the browser says so
+    bet.locator("button[type=submit]").click()
+    assert anna.evaluate("() => !document.querySelector('input[name=stake]').validity.valid")
+    assert notes(anna) == []
+    anna.evaluate("() => document.activeElement.blur()")  # she gives up typing
+
+    served.new_game(pads.host_cookie, "jockey", "Anna\nBob", hands=True)
+    anna.wait_for_selector("form[data-type=hand]")
+    hand = anna.locator("form[data-type=hand]")
+    for kind, count in (("brown+7", 4), ("yellow+7", 4), ("blue+7", 4), ("red+7", 3)):
+        hand.locator(f"input[name='cards:{kind}']").fill(str(count))
+    hand.locator("button[type=submit]").click()
+    anna.wait_for_selector("text=Your hand (15)")
+    anna.wait_for_selector("#note.ok")
+    assert notes(anna) == ["Done."]  # the hand form is gone; her bet is still to come
+    bet = anna.locator("form[data-type=bet]")
+    for chip in ("win", "red"):
+        bet.locator(f"button.chip[value={chip}]").click()
+    bet.locator("input[name=stake]").fill("5000")
+    bet.locator("button[type=submit]").click()  # refused by the browser: "Done." goes
+    assert notes(anna) == []
+    for context in (anna.context, bob.context):
+        context.close()

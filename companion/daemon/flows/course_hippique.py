@@ -49,14 +49,13 @@ from companion.render.leds import SUIT_COLOURS
 from companion.render.memo import last_drawn
 from companion.render.screen import Cue, Screen, StripWalk
 from companion.render.text import SUIT_NAMES, card_text, named, sealed, suit
+from companion.session.bindings.course_hippique import max_bet_start, stake_start
 from companion.session.log import BetEntry, DealCard, PassEntry, SetMaxBet, TurnCard
 from companion.session.view import View
 
 HORSES = render.HORSES
 #: The ranks a card dialled without a reader can have (the aces are the horses).
 DIALLED_RANKS = tuple(rank for rank in Rank if rank is not Rank.ACE)
-#: The max bet the croupier's dial starts on, the first race.
-FIRST_MAX_BET = 10
 #: The highest max bet the dial goes to (more chips than a table holds).
 MAX_BET_DIAL = 9999
 
@@ -151,25 +150,13 @@ class CourseHippiqueFlow(CardGameFlow):
         super().__init__(ctx)
         self.layout = ctx.layouts.lanes("course_hippique")
         self.setback = self.table.start.options.get("setback") is not None
-        #: The croupier's max bet dial (where the last croupier left it, kept in the journal),
-        #: and the bet being entered (horse, stake, whose stake the dial holds).
-        self.max_bet = self._last_max_bet()
+        #: The croupier's max bet dial and the race it is dialled for, and the bet being
+        #: entered (horse, stake, whose stake the dial holds in which race): a dial starts
+        #: afresh (``max_bet_start``, ``stake_start``) for another race or bettor.
+        self.max_bet, self.max_bet_of = 0, 0
         self.horse: str | None = None
         self.stake = 1
-        #: The prompt the horse and the stake were chosen at: (race, bettor).
-        self.stake_of: tuple[int, str] | None = None
-
-    # -- what the dials start on -------------------------------------------------------------
-
-    def _last_max_bet(self) -> int:
-        """The last max bet set this game (the journal holds it), else the first race's."""
-        amounts = [e.amount for e in self.table.in_force() if isinstance(e, SetMaxBet)]
-        return amounts[-1] if amounts else FIRST_MAX_BET
-
-    def _last_stake(self, player: str) -> int:
-        """The stake of ``player``'s last bet this game (revealed since), else 1."""
-        bets = [e for e in self.table.in_force() if isinstance(e, BetEntry) and e.player == player]
-        return bets[-1].stake if bets else 1
+        self.stake_of: tuple[str, int] | None = None
 
     # -- whose bet ---------------------------------------------------------------------------
 
@@ -182,14 +169,16 @@ class CourseHippiqueFlow(CardGameFlow):
 
     def _entry(self, view: View) -> render.StakeDraft | None:
         if view.phase == "betting" and board_of(view).max_bet is None:
+            if self.max_bet_of != view.race:
+                self.max_bet, self.max_bet_of = max_bet_start(board_of(view)), view.race
             return render.StakeDraft(view.turn or "", "max_bet", self.max_bet)
         bettor = self._bettor(view)
         offer = self.ctx.offers().find("bet", bettor) if bettor is not None else None
         if bettor is None or offer is None:
             return None
-        if self.stake_of != (view.race, bettor):  # a new prompt: nothing chosen for it yet
-            self.horse, self.stake = None, self._last_stake(bettor)
-            self.stake_of = (view.race, bettor)
+        if self.stake_of != (bettor, view.race):  # a new prompt: nothing chosen for it yet
+            self.horse, self.stake = None, stake_start(board_of(view), bettor)
+            self.stake_of = (bettor, view.race)
         self.stake = max(offer.least, min(self.stake, offer.most))
         return render.StakeDraft(bettor, "bet", self.stake, self.horse is not None, offer.most)
 

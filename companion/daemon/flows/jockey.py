@@ -36,17 +36,19 @@ from companion.daemon.flows.base import Context, Flash, Reply, notice
 from companion.daemon.flows.cards import jockey_card
 from companion.daemon.flows.game import CardGameFlow
 from companion.devices.base import RGB, Tone
-from companion.games.jockey import JockeyOptions
+from companion.games.jockey import BetKind, JockeyOptions
 from companion.games.text import N_
 from companion.render import jockey as render
 from companion.render.language import _, card_label, say
 from companion.render.screen import Cue, Screen
 from companion.render.text import ROWS, fits, sealed
+from companion.session.bindings.jockey import stake_start
 from companion.session.log import BetEntry, Hand, PlayCard
 from companion.session.view import View
 
 HORSES = render.HORSES
-KINDS = ("win", "double", "place", "order")
+#: The kinds of bet in the rulebook's order, as the knob offers them (the pads too).
+KINDS = tuple(kind.value for kind in BetKind)
 #: Horses and stakes each kind of bet names.
 SHAPES = {"win": (1, 1), "double": (2, 1), "place": (1, 1), "order": (2, 2)}
 UNIT = 100
@@ -178,12 +180,8 @@ class JockeyFlow(CardGameFlow):
 
     def _first_dial(self, view: View, bettor: str) -> int:
         """The stake the dial starts on: the player's last stake in this place this game."""
-        bets = [e for e in self.table.in_force() if isinstance(e, BetEntry) and e.player == bettor]
-        last = UNIT
-        if bets:
-            second = len(self.stakes) == 1 and bets[-1].stake2 is not None
-            last = bets[-1].stake2 if second and bets[-1].stake2 else bets[-1].stake
-        return max(UNIT, min(self._most(view, bettor), last))
+        second = len(self.stakes) == 1
+        return stake_start(render.board_of(view), bettor, second, self._most(view, bettor))
 
     def on_horse(self, view: View, horse: str) -> Reply:
         """Add ``horse`` to the bet being entered."""

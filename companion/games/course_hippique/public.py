@@ -22,7 +22,8 @@ class CourseHippiqueBoard:
     ``course`` holds one card per course row (None: face down or not dealt); ``bets`` are
     the race's bets once revealed (empty while sealed); ``balances`` every balance as the
     table may see it (a sealed bet's stake not yet moved); ``players`` the seats, in order
-    (each result's changes are theirs).
+    (each result's changes are theirs); ``last_max_bet`` the max bet a croupier set last
+    this game (this race's once set; None before the first).
     """
 
     players: tuple[str, ...]
@@ -31,6 +32,7 @@ class CourseHippiqueBoard:
     course: tuple[Card | None, ...]
     odds: Mapping[Suit, int | None]
     max_bet: int | None
+    last_max_bet: int | None
     positions: Mapping[Suit, int]
     finish: int
     pending_row: int | None
@@ -51,6 +53,7 @@ class CourseHippiqueBoard:
             "course": [None if c is None else c.code for c in self.course],
             "odds": {suit.letter: odds for suit, odds in self.odds.items()},
             "max_bet": self.max_bet,
+            "last_max_bet": self.last_max_bet,
             "positions": {suit.letter: square for suit, square in self.positions.items()},
             "finish": self.finish,
             "pending_row": self.pending_row,

@@ -64,6 +64,8 @@ class CourseHippiqueBinding(Binding):
         self.game = CourseHippiqueGame.new(players, dict(options))
         #: The players who passed this race, in the order they did.
         self.passed: tuple[str, ...] = ()
+        #: The max bet set last this game (the dials and pads start there).
+        self.last_max_bet: int | None = None
 
     def apply(self, entry: LogEntry) -> None:
         """Forward one input to the game (Refusal comes from the engine)."""
@@ -76,6 +78,7 @@ class CourseHippiqueBinding(Binding):
             g.deal_course(list(entry.cards))
         elif isinstance(entry, SetMaxBet):
             g.set_max_bet(entry.amount)
+            self.last_max_bet = entry.amount
         elif isinstance(entry, BetEntry):
             if entry.kind != "win" or entry.horse2 is not None or entry.stake2 is not None:
                 raise Refusal("unknown_bet", "Here a bet is one horse to win.")
@@ -213,6 +216,7 @@ class CourseHippiqueBinding(Binding):
             course=g.course_rows,
             odds=g.odds(),
             max_bet=g.max_bet,
+            last_max_bet=self.last_max_bet,
             positions=g.positions(),
             finish=g.finish,
             pending_row=g.pending_row,
@@ -240,6 +244,25 @@ class CourseHippiqueBinding(Binding):
     def engine_state(self) -> Any:
         """The game's saved form (players, options, every input, a summary)."""
         return self.game.to_dict()
+
+
+#: The max bet a croupier's dial and pad start on before any is set this game.
+FIRST_MAX_BET = 10
+
+
+def max_bet_start(board: CourseHippiqueBoard) -> int:
+    """The max bet the croupier's dial and pad start on: the last one set this game (where
+    the previous croupier left it), else 10. The LCD and the phones read it here alike."""
+    return board.last_max_bet or FIRST_MAX_BET
+
+
+def stake_start(board: CourseHippiqueBoard, player: str) -> int:
+    """The stake ``player``'s dial and pad start on: their last stake this game (else 1),
+    lowered to what they may stake now (the max bet, their chips), never under 1. The LCD
+    and the phones read it here alike."""
+    stakes = [b.stake for r in board.results for b in r.bets if b.player == player]
+    most = min(board.max_bet or 0, board.balances.get(player, 0))
+    return max(1, min(stakes[-1] if stakes else 1, most))
 
 
 def _ranking(balances: Mapping[str, int]) -> tuple[CourseStanding, ...]:

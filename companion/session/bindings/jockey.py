@@ -158,6 +158,23 @@ class JockeyBinding(Binding):
 SET_UP: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"hands": True})
 
 
+#: The stake a dial and a pad start on before a player's first bet (stakes are hundreds).
+FIRST_STAKE = 100
+
+
+def stake_start(board: JockeyBoard, player: str, second: bool, most: int) -> int:
+    """The stake ``player``'s dial and pad start on: their last stake in that place this game
+    (the first stake; with ``second``, an order's second stake, else the last first one),
+    else 100, lowered to ``most`` (what they may stake now), never under 100. The LCD and
+    the phones read it here alike."""
+    bets = [s.bet for r in board.results for s in r.payouts if s.player == player]
+    last = FIRST_STAKE
+    if bets:
+        stakes = bets[-1].stakes
+        last = stakes[1] if second and len(stakes) > 1 else stakes[0]
+    return max(FIRST_STAKE, min(most, last))
+
+
 def _jockey_bet(player: str, limit: int, rng: random.Random) -> BetEntry:
     kind = str(rng.choice(list(BET_SHAPES)))
     horses = rng.sample(GAME.horses, BET_SHAPES[BetKind(kind)][0])

@@ -56,7 +56,11 @@ def as_entered(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
 
 
 def as_viewed(view: Mapping[str, Any]) -> tuple[str, str | None]:
-    """The phase and turn as the view has them: the game's table shows them the same way."""
+    """The phase and turn as the view has them: the game's table shows them the same way.
+    While the table waits for sealed inputs (predictions before the first roll), nobody has a
+    turn: the players waited for are named instead, and nobody's page says "Your turn"."""
+    if view.get("waiting_for"):
+        return str(view.get("phase", "")), None
     return str(view.get("phase", "")), view.get("turn") or None
 
 

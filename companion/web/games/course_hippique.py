@@ -18,6 +18,7 @@ from companion.games.errors import Refusal
 from companion.render.language import current, figure, percent, word
 from companion.render.leds import SUIT_COLOURS as LED_COLOURS
 from companion.render.text import rank_letter
+from companion.session.bindings.course_hippique import max_bet_start, stake_start
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
@@ -172,14 +173,17 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
             Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", SUIT_COLOURS[h])
             for h in bet_offer.horses
         )
-        fields = chips(["horse"], horses, t("Horse")) + stepper("stake", t("Stake"), bet_offer.most)
+        stake = stepper("stake", t("Stake"), bet_offer.most, value=stake_start(board, player))
+        fields = chips(["horse"], horses, t("Horse")) + stake
         parts.append(entry_form("bet", t("Place my bet"), fields))
     if offers.takes("pass", player):
         parts.append(entry_form("pass", t("No bet this race"), ""))
     if offers.find("set_max_bet", player) is not None:
         parts.append(
             entry_form(
-                "set_max_bet", t("Set the largest stake"), stepper("amount", t("Amount"), None)
+                "set_max_bet",
+                t("Set the largest stake"),
+                stepper("amount", t("Amount"), None, value=max_bet_start(board)),
             )
         )
     seen = {c.code for c in board.turned}

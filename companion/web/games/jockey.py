@@ -17,6 +17,7 @@ from typing import Any
 from companion.games.info import Option
 from companion.games.jockey import (
     HORSES,
+    BetKind,
     Deck,
     JockeyBet,
     JockeyBoard,
@@ -24,6 +25,7 @@ from companion.games.jockey import (
     JockeyPrivate,
 )
 from companion.render.language import card_label, current, figure, say, word
+from companion.session.bindings.jockey import stake_start
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import Chip, card_picker, chips, e, entry_form, grid, lane, stepper
@@ -40,8 +42,8 @@ PHASES = {
     "race_over": marked("race over"),
     "game_over": marked("game over"),
 }
-#: The kinds of bet, in the order the bet form offers them.
-BET_KINDS = ("win", "place", "double", "order")
+#: The kinds of bet, in the rulebook's order: the bet form offers them as the knob does.
+BET_KINDS = tuple(kind.value for kind in BetKind)
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         parts.append(f'<p class="secret hand">{e(said)}</p>')
     offers = state.offers
     if offers.takes("bet", player):
+        limit = details.limit
         horses = [Chip(h.value, word(h.value), h.value) for h in HORSES]
         fields = (
             chips(["kind"], (Chip(k, word(k)) for k in BET_KINDS), t("Kind"))
@@ -186,8 +189,14 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
                 t("Horse; for a double or an order, a second one (tap them in order)"),
                 need=1,
             )
-            + stepper("stake", t("Stake"), details.limit, 100)
-            + stepper("stake2", t("Second stake (order)"), details.limit, 100)
+            + stepper("stake", t("Stake"), limit, 100, stake_start(board, player, False, limit))
+            + stepper(
+                "stake2",
+                t("Second stake (order)"),
+                limit,
+                100,
+                stake_start(board, player, True, limit),
+            )
         )
         parts.append(entry_form("bet", t("Place my bet"), fields))
     if details.owed and offers.takes("hand", player):

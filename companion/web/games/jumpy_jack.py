@@ -46,14 +46,18 @@ def _lane(horse: HorseStanding, top: int) -> str:
     """A horse's lane: a racing horse at its square; a finished one at the end of its lane with
     its place; an OUT one with no bar and no square."""
     label = f"{word(horse.name)} ({_horse_state(horse.state.value)})"
+    podium = _podium_word(horse.place)
     if horse.state is HorseState.FINISHED:
-        places = (t("1st"), t("2nd"), t("3rd"))
-        place = horse.place
-        shown = places[place - 1] if place is not None and 1 <= place <= len(places) else "✓"
-        return lane(label, top, top, horse.colour, shown)
+        return lane(label, top, top, horse.colour, podium or "✓")
     if horse.state is HorseState.OUT:
-        return lane(label, 0, top, horse.colour, "–")
+        return lane(label, 0, top, horse.colour, podium or "–")
     return lane(label, horse.square or 0, top, horse.colour)
+
+
+def _podium_word(place: int | None) -> str:
+    """A podium place in the pages' words (1st, 2nd, 3rd); empty for none or a lower place."""
+    places = (t("1st"), t("2nd"), t("3rd"))
+    return places[place - 1] if place is not None and 1 <= place <= len(places) else ""
 
 
 def board_html(state: Public) -> str:
@@ -86,7 +90,12 @@ def _reveal(board: JumpyJackBoard) -> str:
     head = (t("player"), t("prediction"), t("points")) + (
         (t("guess"), t("bonus")) if guesses else ()
     )
-    podium = " ".join(map(word, last.podium.finishers))
+    out, eliminated = last.podium.eliminated, " (" + t("out") + ")"
+    podium = " · ".join(  # the places the points were counted on, eliminated horses included
+        f"{_podium_word(place)} {word(horse)}" + (eliminated if horse in out else "")
+        for place, horse in enumerate(last.podium.top3, 1)
+        if horse is not None
+    )
     revealed = e(t("Race {number} revealed").format(number=last.number))
     said = e(t("Podium:"))
     return (
@@ -252,11 +261,12 @@ def _walked(move: Move, squares: int, rest: Point) -> tuple[Point, ...]:
 
 def _runners(board: JumpyJackBoard, squares: int) -> list[Runner]:
     """Every horse where it stands: on its square (two on a square side by side), in the start
-    box, on the podium, or in the OUT box."""
+    box, on the podium (a finisher, or an eliminated horse holding place 1, 2 or 3, as the
+    points are counted), or in the OUT box."""
     groups: dict[str, list[HorseStanding]] = {}
     for horse in board.horses:
-        if horse.state is HorseState.FINISHED:
-            key = f"podium-{horse.place}"
+        if horse.state is HorseState.FINISHED or _podium_word(horse.place):
+            key = f"podium-{horse.place}"  # a finisher, or an eliminated horse on place 1-3
         elif horse.state is HorseState.OUT:
             key = "out"
         else:
@@ -266,7 +276,7 @@ def _runners(board: JumpyJackBoard, squares: int) -> list[Runner]:
     runners = []
     for key, horses in groups.items():
         for slot, horse in enumerate(horses):
-            if key.startswith("podium-"):  # a finisher holds place 1, 2 or 3
+            if key.startswith("podium-"):
                 at = podium_spot(*PODIUM, horse.place or 1)
             elif key == "out":
                 at = _in_box(OUT_BOX, slot, len(horses))
@@ -339,16 +349,18 @@ def track(state: Public) -> str:
         for x, y in (_on_ring(int(square), squares),)
     )
     horses = runners_svg(runners)
-    places = (t("1st"), t("2nd"), t("3rd"))
-    for runner in runners:  # an eliminated horse may hold a podium place: said under it
-        standing = board.standing(runner.name)
-        place = standing.place if standing is not None else None
-        if runner.where == "out" and place is not None and 1 <= place <= len(places):
-            x, y = runner.at
-            horses += (
-                f'<text class="label" x="{x:.0f}" y="{y + 50:.0f}" text-anchor="middle">'
-                f"{e(places[place - 1])}</text>"
-            )
+    out_on_podium = [  # an eliminated horse holding place 1-3 stands on it: said under it
+        word(h.name)
+        for h in sorted(board.horses, key=lambda h: h.place or 0)
+        if h.state is HorseState.OUT and _podium_word(h.place)
+    ]
+    if out_on_podium:
+        x, y = PODIUM
+        said = t("out") + ": " + ", ".join(out_on_podium)
+        horses += (
+            f'<text class="label" x="{x:.0f}" y="{y + 100:.0f}" text-anchor="middle">'
+            f"{e(said)}</text>"
+        )
     over = state.view.get("phase") in ("race_over", "match_over")
     cheer = f"{state.view.get('race')}-{state.view.get('phase')}" if over else ""
     drawing = _ground(squares, hurdles, current()) + barrages + horses

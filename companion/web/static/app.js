@@ -61,15 +61,25 @@
   }
 
   // -- the answer to the last input: one sentence, just below the form that sent it --------
-  var last = null;  // {key, value, ok, text}: kept across redraws until the next input
-  function answer(result, form) {
+  // It belongs to the prompt it answers: the game, race, phase and turn the player's part
+  // names (its data-prompt). Once the page shows another prompt the answer is past and goes:
+  // "Done." when the prompt it was sent under is over, a refusal at the next change after it
+  // came (so it is read at least once).
+  var last = null;  // {key, value, ok, text, prompt}: kept across redraws of its prompt
+  function prompt() {
+    var mine = document.getElementById("private");
+    return mine ? mine.getAttribute("data-prompt") || "" : "";
+  }
+  function answer(result, form, asked) {
     last = {ok: result.ok, text: result.ok ? (result.sentence || words.done) : result.sentence};
+    last.prompt = result.ok && asked !== undefined ? asked : prompt();
     if (form) { last.key = keyOf(form); last.value = form.getAttribute(last.key); }
     place();
   }
   function place() {
     var old = document.getElementById("note");
     if (old) { old.parentNode.removeChild(old); }
+    if (last && last.prompt !== prompt()) { last = null; }
     if (!last) { return; }
     var mine = document.getElementById("private");
     // The table's own answer to this phone's input is drawn in the private part already.
@@ -80,8 +90,18 @@
     note.className = last.ok ? "ok" : "refusal";
     note.textContent = last.text;
     var form = last.key ? document.querySelector("form[" + last.key + "='" + last.value + "']") : null;
-    if (form) { form.parentNode.insertBefore(note, form.nextSibling); } else { document.body.insertBefore(note, document.body.firstChild); }
+    var top = mine ? mine.querySelector("h2") : null;  // under the player's name
+    if (form) {
+      form.parentNode.insertBefore(note, form.nextSibling);
+    } else if (top) {
+      top.parentNode.insertBefore(note, top.nextSibling);
+    } else {
+      document.body.insertBefore(note, document.body.firstChild);
+    }
   }
+  // A form the browser refuses to send (a stake over the limit) is answered by the browser
+  // itself: the answer to an earlier input goes.
+  document.addEventListener("invalid", function () { if (last) { last = null; place(); } }, true);
   // A refusal of this player's input is on the public part too ("Anna's bet refused"): their
   // own page shows it once, with its reason, in the private part.
   function ownRefusal() {
@@ -173,7 +193,8 @@
     if (form.id === "join-new") { return joinAs(data); }
     var ask = form.getAttribute("data-confirm");
     if (ask && !window.confirm(ask)) { return; }
-    var done = function (result) { settled(result, form); };
+    var asked = prompt();  // the prompt this input answers
+    var done = function (result) { settled(result, form, asked); };
     if (form.getAttribute("data-leave")) { return post("/api/leave", {}, done); }
     if (!chosen(form)) { return answer({ok: false, sentence: words.choose}, form); }
     last = null;
@@ -293,8 +314,8 @@
     var boxes = into.querySelectorAll("fieldset.chips");
     for (var k = 0; k < boxes.length; k++) { drawChips(boxes[k]); }
   }
-  function settled(result, form) {
-    answer(result, form);
+  function settled(result, form, asked) {
+    answer(result, form, asked);
     // A refused input keeps what was entered, to be put right: into the redrawn form, or the
     // one the next redraw brings.
     if (!result.ok && form) {
