@@ -98,6 +98,7 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
             "turn": public.turn,
             "waiting_for": list(public.waiting_for),
             "sealed": list(public.sealed),
+            "offers": table.session.offers().to_json(),
             "finished": public.finished,
             "winners": list(public.winners),
             "events": public.events,
