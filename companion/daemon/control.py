@@ -93,6 +93,7 @@ def snapshot(sim: Simulation, daemon: Daemon) -> dict[str, Any]:
         view = {
             "board": public.board.to_json(),
             "game": public.game,
+            "game_id": public.game_id,
             "phase": public.phase,
             "race": public.race,
             "turn": public.turn,

@@ -30,12 +30,13 @@ def free_port() -> int:
 class Table:
     """One companion child with its pages, restartable on the same journal and port."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, language: str = "en") -> None:
         self.root = root
         self.port = free_port()
         self.config = root / "companion.toml"
         web = f'bind = "127.0.0.1"\nport = {self.port}'
-        self.config.write_text(FAST_CONFIG.replace("enabled = false", web))
+        config = FAST_CONFIG.replace("enabled = false", web)
+        self.config.write_text(config.replace('language = "en"', f'language = "{language}"'))
         self.child = self._start()
 
     @property

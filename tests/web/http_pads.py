@@ -43,15 +43,16 @@ class Pad:
             self.cookies[name] = rest.split(";", 1)[0]
 
     def join(self, seat: str, code: str) -> None:
-        """Ask for ``seat`` with ``code``; the panel's long push gives it."""
+        """Ask for ``seat`` with ``code``; once the table asks about this phone (its displays
+        change, whatever the table's language), the panel's long push gives it."""
+        child = self.table.child
+        shown = child.send("state")
         status, answer = self.call("/api/join", {"code": code, "seat": seat})
         assert status == 200, answer
-        asked = "the host" if seat == "#host" else seat
-        self.table.child.wait_until(
-            lambda s: any(f"Phone for {asked}?" in row for row in s["lcd"] + s["oled"]["lines"]),
-            f"the table asking about {asked}",
+        child.wait_until(
+            lambda s: (s["lcd"], s["oled"]) != (shown["lcd"], shown["oled"]), f"asking for {seat}"
         )
-        self.table.child.send("hold push")
+        child.send("hold push")
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             status, answer = self.call("/api/join")

@@ -59,6 +59,9 @@ def test_a_horse_pressed_for_one_bettor_never_becomes_the_next_bettors_bet(
         child.wait_until(lambda s: s["view"]["offers"]["waiting"][:1] == [player], player)
         child.wait_text(f"{player}: bet")  # the LCD names the same person
 
+    if table.view()["phase"] == "dealing":  # this test alone: Anna's phone lays the course
+        status, answer = pads["Anna"].enter({"type": "deal_course", "cards": ",".join(COURSE)})
+        assert status == 200, answer
     child.press("push")  # Anna, the croupier, announces the dial's max bet
     asked("Benoît")
     child.press("push")  # Benoît passes
