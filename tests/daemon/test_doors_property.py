@@ -336,6 +336,9 @@ class DoorsMachine(RuleBasedStateMachine):
             turn = "Your turn" in private.get(player, "")
             awaited = session.view().waiting_for  # each makes their own: nobody has a turn
             assert turn == (playing and not awaited and offers.asked == player), player
+        asked = offers.asked
+        if asked is not None and self.doors.controller._flash is None:
+            assert asked[:3] in self.doors.lcd(), f"the LCD does not name {asked}"
         if offers.waiting and session.view().waiting_for:
             assert "Waiting for: " + ", ".join(offers.waiting) in public
         elif offers.waiting:
