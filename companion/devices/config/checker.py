@@ -50,6 +50,7 @@ from companion.devices.config.sections import (
     WebSection,
     default_config,
 )
+from companion.session.names import name_problem
 
 #: Where the companion looks when no file is named and COMPANION_CONFIG is unset.
 DEFAULT_PATH = Path("/etc/companion/companion.toml")
@@ -145,6 +146,13 @@ def _hint(word: str, known: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, known, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
+
+#: What is wrong with a list of players' names, by the name rule's code.
+_NAME_PROBLEMS = {
+    "same_name": "a name appears twice: {0!r} and {1!r} (case, spaces, invisible marks aside)",
+    "mixed_scripts": "{0!r} mixes alphabets (such as a Cyrillic letter among Latin ones)",
+    "bad_name": "{0!r} has nothing visible in it",
+}
 
 #: The languages the table speaks.
 LANGUAGES = ("en", "fr", "de")
@@ -340,8 +348,8 @@ class _Checker:
                     table.problem("players", f"at most 10 players, not {len(names)}")
                 elif any(not n or len(n) > 20 for n in names):
                     table.problem("players", "every name needs 1 to 20 characters")
-                elif len({n.casefold() for n in names}) != len(names):
-                    table.problem("players", "a name appears twice")
+                elif (problem := name_problem(names)) is not None:
+                    table.problem("players", _NAME_PROBLEMS[problem.code].format(*problem.names))
                 else:
                     players = names
         language = ""
