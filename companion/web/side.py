@@ -192,9 +192,11 @@ class TableSide:
                 private[person] = sitting_out_html(person, bool(players))
         host = ""
         if HOST in taken:
+            club = self.controller.ctx.club
             host = host_html(
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
                 session.game_id, taken, self.seats.people(),
+                (say(club.message), club.detail) if club is not None else ("", ""),
             )  # fmt: skip
         shown = public_html(public)
         order = self.controller.ctx.player_names  # the room's seat order first, as the LCD's
