@@ -51,6 +51,8 @@ class LinkState(StrEnum):
     HUNG_UP = "hung_up"
     #: A connection that worked was lost; paho connects again.
     LOST = "lost"
+    #: The broker answers on its port (TLS included); the login was not tried (``reach``).
+    ANSWERS = "answers"
 
 
 #: The states in which the table cannot reach the club.
@@ -77,6 +79,7 @@ _LINES = {
     LinkState.HUNG_UP: "the broker closed the connection before answering: check port and"
     " tls (TLS on one side only?)",
     LinkState.LOST: "connection lost{detail}; connecting again (results wait in the outbox)",
+    LinkState.ANSWERS: "answers{detail}",
 }
 
 
@@ -130,8 +133,9 @@ class LinkWatch:
     callbacks, failures to connect by itself; ``on_change`` hears each new state (on paho's
     thread)."""
 
-    def __init__(self, client: paho.Client, broker: Broker) -> None:
+    def __init__(self, client: paho.Client, broker: Broker, *, logged: bool = True) -> None:
         self.broker = broker
+        self.logged = logged
         self.link = Link(LinkState.CONNECTING, where(broker))
         self.on_change: Callable[[Link], None] | None = None
         self.changed = threading.Event()
@@ -157,24 +161,49 @@ class LinkWatch:
         self._set(failed_with(self.broker, sys.exc_info()[1]))
 
     def _set(self, link: Link) -> None:
-        if link == self.link:
-            log.debug("%s (again)", link.line())
-            return
+        again = link == self.link
         self.link = link
-        if link.state in FAILURES or link.state is LinkState.LOST:
-            log.warning("%s", link.line())
-        else:
-            log.info("%s", link.line())
+        if self.logged:
+            _log(link, again)
+        if again:
+            return
         self.changed.set()
         if self.on_change is not None:
             self.on_change(link)
+
+
+def _log(link: Link, again: bool) -> None:
+    """Log a change once (a failure as a warning), the same state again at debug level."""
+    if again:
+        log.debug("%s (again)", link.line())
+    elif link.state in FAILURES or link.state is LinkState.LOST:
+        log.warning("%s", link.line())
+    else:
+        log.info("%s", link.line())
+
+
+def reach(broker: Broker, timeout: float = 10.0) -> Link:
+    """See that ``broker`` answers on its port, its TLS handshake included, without logging in
+    (the league's login would take its place at the broker and end its kept session)."""
+    try:
+        with socket.create_connection((broker.host, broker.port), timeout) as connection:
+            if broker.tls:
+                context = ssl.create_default_context(
+                    cafile=str(broker.ca_file) if broker.ca_file is not None else None
+                )
+                with context.wrap_socket(connection, server_hostname=broker.host):
+                    pass
+    except OSError as error:
+        return failed_with(broker, error)
+    words = "TLS included; " if broker.tls else ""
+    return Link(LinkState.ANSWERS, where(broker), f"{words}the league's login is not tried")
 
 
 def try_broker(broker: Broker, client_id: str, timeout: float = 10.0) -> Link:
     """Connect once to ``broker`` as ``client_id`` and disconnect; return how it went (still
     ``CONNECTING`` when nothing was heard within ``timeout`` seconds)."""
     client = client_for(broker, client_id, reconnect_s=(timeout, timeout))
-    watch = LinkWatch(client, broker)
+    watch = LinkWatch(client, broker, logged=False)  # the caller says how it went
     client.on_connect = lambda c, u, flags, reason, props: watch.connected(reason)
     client.on_disconnect = lambda c, u, flags, reason, props: watch.disconnected(reason)
     client.connect_async(broker.host, broker.port, keepalive=30)
@@ -184,4 +213,6 @@ def try_broker(broker: Broker, client_id: str, timeout: float = 10.0) -> Link:
     finally:
         client.disconnect()
         client.loop_stop()
+    if watch.link.state is LinkState.CONNECTING:
+        return Link(LinkState.UNREACHABLE, where(broker), f"no answer within {timeout:g} s")
     return watch.link

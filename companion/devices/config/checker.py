@@ -226,6 +226,17 @@ class _Table:
 
         return self._get(key, default, check)
 
+    def secret(self, key: str) -> str:
+        """A password: text, never shown back (not even a mistyped one)."""
+
+        def check(value: object) -> str | None:
+            if not isinstance(value, str):
+                self.problem(key, "must be a quoted string (what was written is not shown)")
+                return None
+            return value
+
+        return self._get(key, "", check)
+
     def flag(self, key: str, default: bool) -> bool:
         def check(value: object) -> bool | None:
             if isinstance(value, bool):
@@ -400,7 +411,7 @@ class _Checker:
         if ca_file is not None and not ca_file.is_file():
             t.problem("ca_file", f"no such file: {ca_file}")
         username = t.text("username", "")
-        password = t.text("password", "")
+        password = t.secret("password")
         if password and not username:
             t.problem("password", "a password needs a username")
         port = t.integer("port", 8883 if tls else 1883, 1, 65535)
