@@ -97,8 +97,9 @@ def test_only_device_adapters_import_hardware_libraries() -> None:
             assert top not in HARDWARE, f"{path.relative_to(PACKAGE.parent)} imports {name}"
 
 
-#: What the device adapters may import from companion/games: the one colour table (plain data).
-DEVICE_SAFE = ("companion.games.colours",)
+#: What the device adapters may import from companion/games and the session: the one colour
+#: table (plain data) and the one name rule (the configuration's names; the standard library).
+DEVICE_SAFE = ("companion.games.colours", "companion.session.names")
 
 
 def test_device_adapters_never_import_the_engines_or_the_session() -> None:

@@ -44,6 +44,7 @@ LEAST = {"companion": 200, "pages": 100}
 #: Long values for each placeholder a refusal has (names as long as the engines let them be).
 SAMPLES: dict[str, str | int] = {
     "player": "Christophine",
+    "other": "Christophine",
     "players": "Anna, Ben, Chloé",
     "horse": "yellow",
     "die": 6,

@@ -23,6 +23,7 @@ from typing import Any
 import paho.mqtt.client as paho
 
 from companion.club.assistant import discovery, race_over, races_scored
+from companion.club.link import LinkWatch
 from companion.club.mqtt import client_for
 from companion.club.outbox import OutboxReader
 from companion.club.payloads import Names, addressed, dump, resend_topic, state_payload
@@ -82,6 +83,8 @@ class Publisher:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
+        #: How the connection stands, and why it is down (logged once a change).
+        self.link = LinkWatch(self._client, section.broker)
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
         self._connected = False
         #: Results handed to paho and not acknowledged yet: message id -> outbox row.
@@ -120,6 +123,7 @@ class Publisher:
     def _on_connect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
+        self.link.connected(reason)
         if not reason.is_failure:
             client.subscribe(resend_topic(self.names.club), qos=1)
         self._inbox.put(("connected", not reason.is_failure))
@@ -127,6 +131,7 @@ class Publisher:
     def _on_disconnect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
+        self.link.disconnected(reason)
         self._inbox.put(("connected", False))
 
     def _on_message(self, client: paho.Client, data: Any, message: paho.MQTTMessage) -> None:
@@ -175,7 +180,6 @@ class Publisher:
         elif kind == "connected":
             if message[1] and not self._connected:
                 self.figures.connects += 1
-                log.info("connected to the club's broker %s", self.section.broker.host)
                 self._client.publish(self.names.topic("status"), "online", qos=1, retain=True)
                 self._view_sent = None
                 if self.section.home_assistant:
@@ -184,7 +188,6 @@ class Publisher:
                 self._connected = True
                 self._send_results(everything=True)
             elif not message[1] and self._connected:
-                log.warning("lost the club's broker; the table goes on and sends later")
                 self._connected = False
         elif kind == "resend":
             self._resend(message[1])

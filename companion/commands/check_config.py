@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from companion.devices.config import Config, Wire
+    from companion.devices.config.sections import Broker
 
 NAME = "check-config"
 HELP = "check a configuration file and print the wiring it implies"
@@ -31,16 +32,24 @@ DEVICES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the optional file argument."""
+    """Add the optional file argument and the broker's try."""
     parser.add_argument(
         "file",
         nargs="?",
         help="the file to check (default: $COMPANION_CONFIG, then /etc/companion/companion.toml)",
     )
+    parser.add_argument(
+        "--try-broker",
+        action="store_true",
+        help="log in to the [club] broker as the table (a table running meanwhile connects "
+        "again at once) and see that the [league] broker answers; one line each (exit 1 if "
+        "one fails)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the file; print its wiring (0) or every problem in it (2)."""
+    """Check the file; print its wiring (0) or every problem in it (2); with --try-broker,
+    try the brokers too (1 when one fails)."""
     from companion.devices.config import ConfigError, config_path, load_config
 
     path, named = config_path(args.file)
@@ -60,7 +69,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"{config.source}: OK")
     for line in describe(config):
         print(line)
+    if args.try_broker:
+        return try_brokers(config)
     return 0
+
+
+def try_brokers(config: Config) -> int:
+    """Try the brokers of [club] and [league]; print one line each; 1 when one fails."""
+    from companion.club.link import LinkState, reach, try_broker
+
+    links = []
+    if config.club is not None:
+        club = config.club
+        links.append(try_broker(club.broker, f"companion-{club.club}-{club.table}"))
+    if config.league is not None:
+        links.append(reach(config.league.broker))
+    if not links:
+        print("no [club] or [league] section: no broker to try")
+        return 0
+    for link in links:
+        print(link.line())
+    return 0 if all(link.state in (LinkState.CONNECTED, LinkState.ANSWERS) for link in links) else 1
 
 
 def describe(config: Config) -> list[str]:
@@ -71,7 +100,8 @@ def describe(config: Config) -> list[str]:
     pages = f"on {web.bind}, port {web.port}" if web.enabled else "off"
     if web.enabled and web.names:
         pages += f", also as {', '.join(web.names)}"
-    lines = [f"GPIO pin factory: {config.gpio.pin_factory}", f"Web pages: {pages}", ""]
+    lines = [f"GPIO pin factory: {config.gpio.pin_factory}", f"Web pages: {pages}"]
+    lines += [*club_lines(config), ""]
     lines += _table(wiring(config))
     present = {f.name for f in fields(config) if getattr(config, f.name) is not None}
     absent = [name for name in DEVICES if name not in present]
@@ -82,6 +112,34 @@ def describe(config: Config) -> list[str]:
     if notes:
         lines += ["", *[f"note: {note}" for note in notes]]
     return lines
+
+
+def club_lines(config: Config) -> list[str]:
+    """What the [club] and [league] sections say: names, broker, login (never the password)."""
+    lines = []
+    if config.club is not None:
+        club = config.club
+        assistant = "on" if club.home_assistant else "off"
+        lines.append(
+            f"Club: table {club.table!r} of club {club.club!r}, {_broker(club.broker)}, "
+            f"Home Assistant {assistant}"
+        )
+    if config.league is not None:
+        league = config.league
+        lines.append(
+            f"League: club {league.club!r}, {_broker(league.broker)}, database "
+            f"{league.database}, page on {league.bind}:{league.page_port}"
+        )
+    return lines
+
+
+def _broker(broker: Broker) -> str:
+    tls = "no TLS"
+    if broker.tls:
+        tls = f"TLS (CA {broker.ca_file})" if broker.ca_file else "TLS (the system's CAs)"
+    login = f"user {broker.username!r}" if broker.username else "no user name"
+    password = ", a password" if broker.password else ""
+    return f"broker {broker.host}:{broker.port} with {tls}, {login}{password}"
 
 
 #: What each mode means at the table, in a few words.
@@ -146,6 +204,13 @@ def _notes(config: Config) -> list[str]:
         for setting, module, hint in wanted
         if not installed(module)
     ]
+    for name, section in (("club", config.club), ("league", config.league)):
+        broker = section.broker if section is not None else None
+        if broker is not None and not broker.username:
+            notes.append(
+                f"[{name}] has no username: a broker that lets no anonymous client in (the"
+                " example's) refuses it"
+            )
     paths: list[tuple[str, str]] = []
     if config.pico is not None:
         paths.append(("pico.port", config.pico.port))

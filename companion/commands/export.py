@@ -64,6 +64,15 @@ def found_journal(command: str) -> Path:
     return simulated
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, readable and writable by its owner only (0600), even when
+    the file was there before with a wider mode: it holds sealed inputs."""
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(handle, "w", encoding="utf-8") as output:
+        os.fchmod(output.fileno(), 0o600)
+        output.write(text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Write every accepted entry of the game, the new_game line first."""
     try:
@@ -88,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
             sys.stdout.flush()
         else:
-            args.output.write_text(text, encoding="utf-8")
+            write_private(args.output, text)
     except BrokenPipeError:
         raise
     except OSError as error:

@@ -209,8 +209,10 @@ def build(
     club = None
     if config.club is not None:
         from companion.club.hook import install as install_club
+        from companion.daemon.clubline import ClubNotices
 
         club = install_club(config.club, daemon, session, path)
+        ClubNotices(daemon, table).follow(club)
     return Companion(daemon, rig, session, web, club)
 
 

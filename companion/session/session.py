@@ -38,6 +38,7 @@ from companion.session.log import (
     dumps,
     parse_line,
 )
+from companion.session.names import NameProblem, name_problem
 from companion.session.offers import NOTHING, Offers
 from companion.session.view import NoDetails, Outcome, PrivateView, RefusalView, View
 
@@ -70,6 +71,21 @@ ResultMaker = Callable[["Game", View, int, str, str], str]
 NAME_WIDTH = 12
 
 
+def names_refused(problem: NameProblem) -> Refusal:
+    """The refusal the table says for players' names the name rule refuses."""
+    names = [short(name, NAME_WIDTH) for name in problem.names]
+    if problem.code == "same_name":
+        return Refusal(
+            "duplicate_player",
+            "{player} and {other} count as one name.",
+            player=names[0],
+            other=names[1],
+        )
+    if problem.code == "mixed_scripts":
+        return Refusal("mixed_scripts", "{player} mixes alphabets: type it again.", player=names[0])
+    return Refusal("bad_name", "Every player needs a name.")
+
+
 class EntryRefused(Refusal):
     """The game refused ``entry``, one of the entries it was rebuilt from (a Refusal too)."""
 
@@ -86,9 +102,20 @@ class Game:
     holds); the game's state is the fold of the inputs that are still in force.
     """
 
-    def __init__(self, start: NewGame) -> None:
-        if len(set(start.players)) != len(start.players):
-            raise Refusal("duplicate_player", "Two players have the same name.")
+    def __init__(self, start: NewGame, *, replayed: bool = False) -> None:
+        """Start ``start``'s game; raises Refusal for players or options the game refuses.
+
+        A new game's names follow the one name rule (``companion.session.names``); a game
+        ``replayed`` from its journal needs only names that differ, so a game started before
+        the rule still opens.
+        """
+        if replayed:
+            if len(set(start.players)) != len(start.players):
+                raise Refusal("duplicate_player", "Two players have the same name.")
+        else:
+            problem = name_problem(start.players)
+            if problem is not None:
+                raise names_refused(problem)
         cls = binding_class(start.game)
         try:
             self.binding: Binding = cls(start.players, start.options)
@@ -111,7 +138,7 @@ class Game:
         first = entries[0] if entries else None
         if not isinstance(first, NewGame):
             raise Refusal("no_game", "A log starts with a new game.")
-        table = cls(first)
+        table = cls(first, replayed=True)
         in_force: list[LogEntry] = []
         for entry in entries[1:]:
             if isinstance(entry, Undo):

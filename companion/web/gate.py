@@ -3,11 +3,14 @@ request may take to arrive.
 
 The web server shares the daemon's open files with the journal, the devices and the control
 socket, so it keeps its connections below a cap taken from the process's limit on open files
-(``open_cap``). A full gate makes room by closing the connection that has waited longest
-without a request in progress (a guest's idle or half-sent one, or a page's kept-alive one,
-which its browser opens again); only when every connection is busy is the newcomer closed. A
-request must arrive whole, head and body, within ``REQUEST_S`` of its connection opening or of
-the previous answer; a connection that trickles is closed.
+(``open_cap``). A page's socket counts like the connection it was upgraded from, in its
+address's share and in all. A full gate (or a full share) makes room by closing the
+connection that has waited longest without a request in progress (a guest's idle or
+half-sent one, a page's kept-alive one, which its browser opens again, a socket closing),
+then the oldest socket of a page holding no seat; a full gate takes them from the address
+holding the most connections first. Only when every connection is busy or a seated page's
+is the newcomer closed. A request must arrive whole, head and body, within ``REQUEST_S`` of
+its connection opening or of the previous answer; a connection that trickles is closed.
 """
 
 from __future__ import annotations
@@ -15,12 +18,18 @@ from __future__ import annotations
 import asyncio
 import resource
 from collections import Counter
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import h11
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+
+from companion.web.hub import FULL
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
 
 #: Never more connections than this, however many files the process may open (a Pi's memory).
 MAX_OPEN = 1024
@@ -36,6 +45,9 @@ KEEP_ALIVE_S = 5
 BACKLOG = 64
 #: The largest request head read (bytes); a longer one is answered 400 by the server.
 MAX_HEAD = 8192
+#: A page's socket closed by the companion is closed this many seconds after it said why,
+#: whether or not the other side has answered (a socket refused for want of room: at once).
+CLOSE_S = 1.0
 
 
 def open_cap(soft_limit: int) -> int:
@@ -56,51 +68,88 @@ def files_limit() -> int:
     return -1 if soft == resource.RLIM_INFINITY else soft
 
 
+class Guarded(Protocol):
+    """A connection the gate lets in: an HTTP one, or a page's socket upgraded from one."""
+
+    address: str
+    dropped: bool
+
+    def close(self) -> None:
+        """Close the connection now."""
+
+
 class Gate:
-    """The web server's open connections: counted per address, the longest-waiting one
-    closed to make room."""
+    """The web server's open connections, HTTP ones and pages' sockets alike: counted per
+    address and in all, one that is idle closed to make room.
+
+    Idle, first to go: a connection waiting for a request, a socket closing. Then a page's
+    socket that holds no seat (a scoreboard nobody seated opened, or one not let in by the
+    hub yet). Never: a request in progress, a seated page's socket (``keep``).
+    """
 
     def __init__(self, cap: int, per_address: int = PER_ADDRESS, request_s: float = REQUEST_S):
         self.cap = cap
         self.per_address = per_address
         self.request_s = request_s
-        #: The HTTP connections (a socket leaves this count when it becomes a WebSocket).
-        self.http: dict[GuardedHttp, str] = {}
+        #: Every connection let in, and its address.
+        self.open: dict[Guarded, str] = {}
         self.per: Counter[str] = Counter()
-        #: The connections waiting for a request, the longest-waiting first.
-        self.waiting: dict[GuardedHttp, None] = {}
+        #: The idle connections, the longest-waiting first.
+        self.waiting: dict[Guarded, None] = {}
+        #: The sockets of pages holding no seat, the oldest first.
+        self.seatless: dict[Guarded, None] = {}
+        #: The sockets by their client's address and port (how the pages' routes name them).
+        self.sockets: dict[tuple[str, int], Guarded] = {}
         #: Connections closed here whose sockets the event loop has not released yet.
         self.leaving = 0
 
-    def opened(self, connection: GuardedHttp, open_now: int) -> None:
+    def opened(self, connection: Guarded, open_now: int) -> None:
         """Let ``connection`` in (``open_now`` connections are open with it), making room."""
         address = connection.address
-        self.http[connection] = address
+        self.open[connection] = address
         self.per[address] += 1
         total = open_now - self.leaving
         while self.per[address] > self.per_address or total > self.cap:
             mine = self.per[address] > self.per_address
-            victim = self._oldest_idle(connection, address if mine else None)
+            victim = self._victim(connection, address if mine else None)
             if victim is None:
                 self.drop(connection)
                 return
             self.drop(victim)
             total -= 1
 
-    def drop(self, connection: GuardedHttp) -> None:
+    def socket_opened(self, connection: Guarded, peer: tuple[str, int] | None) -> None:
+        """``connection`` is a page's socket (from ``peer``): it holds no seat until ``keep``."""
+        if connection.dropped or connection not in self.open:
+            return
+        self.seatless[connection] = None
+        if peer is not None:
+            self.sockets[peer] = connection
+
+    def keep(self, peer: tuple[str, int] | None) -> None:
+        """The socket from ``peer`` is a seated page's: it is never closed to make room."""
+        connection = self.sockets.get(peer) if peer is not None else None
+        if connection is not None:
+            self.seatless.pop(connection, None)
+
+    def drop(self, connection: Guarded) -> None:
         """Close ``connection`` (a request in progress sees its client gone)."""
-        if connection.dropped or connection not in self.http:
+        if connection.dropped or connection not in self.open:
             return
         connection.dropped = True
         self.waiting.pop(connection, None)
+        self.seatless.pop(connection, None)
         self.leaving += 1
         self.per[connection.address] -= 1
         connection.close()
 
-    def closed(self, connection: GuardedHttp) -> None:
-        """Forget ``connection`` (gone, or now a WebSocket)."""
+    def closed(self, connection: Guarded, peer: tuple[str, int] | None = None) -> None:
+        """Forget ``connection`` (gone, or now a page's socket, counted again as one)."""
         self.waiting.pop(connection, None)
-        address = self.http.pop(connection, None)
+        self.seatless.pop(connection, None)
+        if peer is not None and self.sockets.get(peer) is connection:
+            del self.sockets[peer]
+        address = self.open.pop(connection, None)
         if address is None:
             return
         if connection.dropped:
@@ -110,21 +159,30 @@ class Gate:
         if self.per[address] <= 0:
             del self.per[address]
 
-    def wait(self, connection: GuardedHttp) -> None:
-        """``connection`` waits for a request from now on (it goes last in line to be closed)."""
+    def wait(self, connection: Guarded) -> None:
+        """``connection`` is idle from now on (it goes last in line to be closed)."""
+        if connection.dropped:
+            return
         self.waiting.pop(connection, None)
         self.waiting[connection] = None
 
-    def busy(self, connection: GuardedHttp) -> None:
+    def busy(self, connection: Guarded) -> None:
         """``connection``'s request has begun: it is not closed to make room."""
         self.waiting.pop(connection, None)
 
-    def _oldest_idle(self, newcomer: GuardedHttp, address: str | None) -> GuardedHttp | None:
-        """The connection, other than ``newcomer``, waiting longest for a request (of
-        ``address`` if given)."""
-        for connection in self.waiting:
-            if connection is not newcomer and (address is None or connection.address == address):
-                return connection
+    def _victim(self, newcomer: Guarded, address: str | None) -> Guarded | None:
+        """The connection, other than ``newcomer``, closed to make room: of ``address`` when
+        given (its own share is full), else of the address holding the most connections
+        first, then of any; an idle one first, the longest-waiting, then a seatless socket,
+        the oldest."""
+        places: tuple[str | None, ...] = (address,)
+        if address is None:
+            places = (self.per.most_common(1)[0][0], None) if self.per else (None,)
+        for line in (self.waiting, self.seatless):
+            for place in places:
+                for connection in line:
+                    if connection is not newcomer and place in (None, connection.address):
+                        return connection
         return None
 
 
@@ -163,7 +221,7 @@ class GuardedHttp(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._stop_waiting()
-        self.gate.closed(self)
+        self.gate.closed(self)  # the page's socket it becomes is let in as a connection of its own
         super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
@@ -199,6 +257,55 @@ class GuardedHttp(H11Protocol):
             self.gate.drop(self)
 
 
+class GuardedSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket, counted by the gate like the connection it was upgraded from, and
+    closed as soon as it has said why (no wait for the other side's answer): a socket
+    refused for want of room (FULL) at once, any other within ``CLOSE_S``."""
+
+    gate: ClassVar[Gate]
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.address = "?"
+        self.dropped = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.address = self.client[0] if self.client else "?"
+        self.gate.opened(self, len(self.connections))
+        self.gate.socket_opened(self, self.client)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gate.closed(self, self.client)
+        super().connection_lost(exc)
+
+    def close(self) -> None:
+        """Close the socket now (the gate's ``drop`` calls it)."""
+        self.transport.close()
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.close" and self.close_timer is not None:
+            self.gate.wait(self)  # closing: the first to go when room is needed
+            self.close_timer.cancel()
+            if message.get("code") == FULL:
+                self.close_timer = None
+                self.transport.close()
+            else:
+                self.close_timer = self.loop.call_later(CLOSE_S, self.transport.close)
+
+
 def guarded(gate: Gate) -> type[GuardedHttp]:
     """The HTTP protocol class uvicorn makes its connections with, let in by ``gate``."""
     return type("GateHttp", (GuardedHttp,), {"gate": gate})
+
+
+def guarded_sockets(gate: Gate) -> type[GuardedSocket]:
+    """The WebSocket protocol class uvicorn upgrades connections to, let in by ``gate``."""
+    return type("GateSocket", (GuardedSocket,), {"gate": gate})

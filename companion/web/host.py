@@ -27,9 +27,11 @@ def host_html(
     current: int | None,
     taken: frozenset[str],
     people: Sequence[str] = (),
+    club: tuple[str, str] = ("", ""),
 ) -> str:
     """Return the host's part: what only the host sees and does. ``people`` are the room's,
-    in seat order: the new game starts from them."""
+    in seat order: the new game starts from them. ``club`` is how the connection to the
+    club's broker stands (a sentence, and the broker's own words), when the table has one."""
     parts = ['<section id="host">']
     if pending:
         parts.append("<h2>" + e(t("Phones asking for a seat")) + "</h2>")
@@ -55,6 +57,8 @@ def host_html(
         + e(t("Join"))
         + f'</h2><div class="qr">{qr_svg(f"{join_url}#{code}")}</div><p>{where}</p>'
     )
+    if club[0]:
+        parts.append(f'<p id="club">{e(club[0])} <small>{e(club[1])}</small></p>')
     parts.append(_room(people, taken))
     if current is not None:
         ask, undo = e(t("Undo the last input?")), e(t("Undo the last input"))

@@ -11,7 +11,8 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,8 @@ REJOIN = 4401
 FULL = 1013
 #: Sockets of pages holding no seat (a scoreboard nobody seated opened), in all: the rest of
 #: the sockets (MAX_SOCKETS of guard.py) is kept for the seats, so that no guest can take a
-#: seated phone's updates away.
+#: seated phone's updates away. When they are all taken, a page from an address holding
+#: fewer of them than another takes the place of that address's oldest one.
 UNSEATED = 24
 #: Sockets of pages holding no seat from one address.
 UNSEATED_PER_ADDRESS = 4
@@ -54,6 +56,16 @@ UNSEATED_PER_ADDRESS = 4
 #: a seat's newest page takes the place of its oldest. The most seats (ten players of Course
 #: hippique and the host) times this stays below MAX_SOCKETS - UNSEATED.
 PER_SEAT = 3
+
+
+def _fairer(seatless: list[PageSocket], here: int) -> PageSocket | None:
+    """The seatless socket that makes room for one more from an address holding ``here``: the
+    oldest of the address holding the most, if it holds at least two more; else None."""
+    counts = Counter(c.address for c in seatless)
+    busiest, most = counts.most_common(1)[0]
+    if most < here + 2:
+        return None
+    return min((c for c in seatless if c.address == busiest), key=lambda c: c.since)
 
 
 def _wake() -> asyncio.Event:
@@ -75,6 +87,8 @@ class PageSocket:
     #: The client's address, and the seat whose share the socket counts in (None: unseated).
     address: str = ""
     holder: str | None = None
+    #: The client's address and port (how the server's gate names the socket).
+    peer: tuple[str, int] | None = None
     since: float = field(default_factory=time.monotonic)
     wake: asyncio.Event = field(default_factory=_wake)
     sent: tuple[str, str, str] = ("", "", "")
@@ -87,16 +101,24 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.latest = Snapshot()
         self.connections: set[PageSocket] = set()
+        #: Tells the server's gate that the socket from a peer is a seated page's, never
+        #: closed to make room (set by the server).
+        self.keep: Callable[[tuple[str, int] | None], None] = lambda peer: None
 
     async def admit(self, connection: PageSocket, most: int) -> bool:
         """Count ``connection`` in if there is room for it among ``most`` sockets, else close
-        it with FULL; a seat's oldest socket makes room for its newest (it is closed). Runs on
-        the server's loop."""
+        it with FULL; a seat's oldest socket makes room for its newest, and with every
+        seatless socket taken, the oldest of the address holding the most makes room for a
+        page from an address holding fewer (the one making room is closed). Runs on the
+        server's loop."""
         mine = [c for c in self.connections if c.holder == connection.holder]
         ousted = None
         if connection.holder is None:
-            here = [c for c in mine if c.address == connection.address]
-            room = len(mine) < UNSEATED and len(here) < UNSEATED_PER_ADDRESS
+            here = sum(c.address == connection.address for c in mine)
+            room = here < UNSEATED_PER_ADDRESS
+            if room and len(mine) >= UNSEATED:
+                ousted = _fairer(mine, here)
+                room = ousted is not None
         else:
             if len(mine) >= PER_SEAT:
                 ousted = min(mine, key=lambda c: c.since)
@@ -108,11 +130,19 @@ class Hub:
             self.connections.discard(ousted)
         if room:
             self.connections.add(connection)
+            if connection.holder is not None:
+                self.keep(connection.peer)
         for closed in (ousted, None if room else connection):
             if closed is not None:
                 with contextlib.suppress(RuntimeError, OSError):
                     await closed.socket.close(code=FULL)
         return room
+
+    def frame(self) -> dict[str, object]:
+        """The newest public part as a frame of the live socket (what a scoreboard reads when
+        it has no socket)."""
+        snap = self.latest
+        return {"v": snap.version, "lang": snap.language, "public": snap.public}
 
     def publish(self, snapshot: Snapshot) -> None:
         """Take a new snapshot; safe from any thread."""

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from companion.web.names import folded
+from companion.session.names import same_person
 
 #: How long a request waits for the table before it is dropped (seconds).
 WAIT_S = 300.0
@@ -187,7 +187,7 @@ class Joins:
         with self._lock:
             self._expire()
             waiting = [r for r in self._waiting.values() if r.token is None and not r.declined]
-            if any(folded(r.seat) == folded(seat) for r in waiting):
+            if any(same_person(r.seat, seat) for r in waiting):
                 return Refused.SEAT_ASKED
             if len(waiting) >= MAX_WAITING:
                 return Refused.TOO_MANY

@@ -1,9 +1,11 @@
 """A person's name as the room takes it: trimmed, short, printable, and unlike every other.
 
-Two names are alike when they fold to the same text (Unicode's compatibility form, then
-case folded): "Chloé", "CHLOÉ" and a "Chloé" typed with a combining accent are one person.
-The room never holds two names alike; a name typed on a phone or on the host page is kept
-in its composed form, so the same name typed on two phones is the same text.
+Two names are alike when they are one person's by the session's name rule
+(``companion/session/names.py``: compatibility form, case folded, invisible characters and
+extra spaces dropped): "Chloé", "CHLOÉ" and a "Chloé" typed with a combining accent are one
+person. The room never holds two names alike, nor a name mixing alphabets; a name typed on a
+phone or on the host page is kept in its composed form, so the same name typed on two phones
+is the same text.
 """
 
 from __future__ import annotations
@@ -11,21 +13,17 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from companion.session.names import fold_name, mixes_scripts
 from companion.web.inputs import PageRefusal
 
 #: The longest name the room takes (as the host page's new game).
 NAME_MAX = 20
 
 
-def folded(name: str) -> str:
-    """``name`` as two names are compared: compatibility form, case folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
 def alike(name: str, known: Iterable[str]) -> str | None:
     """The name of ``known`` that is alike ``name`` (itself included), or None."""
-    key = folded(name)
-    return next((other for other in known if folded(other) == key), None)
+    key = fold_name(name)
+    return next((other for other in known if fold_name(other) == key), None)
 
 
 def clean_name(typed: object) -> str:
@@ -34,7 +32,9 @@ def clean_name(typed: object) -> str:
     if not isinstance(typed, str):
         raise PageRefusal("bad_name", "Type a name of 1 to 20 letters.")
     name = unicodedata.normalize("NFC", typed.strip())
-    if not name or len(name) > NAME_MAX or name.startswith("#") or not name.isprintable():
+    if len(name) > NAME_MAX or name.startswith("#") or not name.isprintable():
+        raise PageRefusal("bad_name", "Type a name of 1 to 20 letters.")
+    if not fold_name(name) or mixes_scripts(name):  # nothing visible, or two alphabets
         raise PageRefusal("bad_name", "Type a name of 1 to 20 letters.")
     return name
 

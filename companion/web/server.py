@@ -92,7 +92,7 @@ class WebServer:
             from companion.web.serving import server_for
 
             app = create_app(self.side, clock=self.clock, names=HostNames(self.names))
-            server = server_for(app)
+            server = server_for(app, self.side.hub)
         except Exception as error:
             # The table plays without its pages rather than not at all; no phone is left
             # waiting on a socket nobody will answer.

@@ -9,6 +9,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from companion.web import gate
+from companion.web.hub import Hub
 from companion.web.hush import QuietLoop, quiet_server_logs
 from companion.web.server import QUEUE
 
@@ -54,15 +55,17 @@ class Server(uvicorn.Server):
             listener.listen(QUEUE)
 
 
-def server_for(app: ASGIApp) -> Server:
-    """The server of ``app``: no access log, the gate's limits, no server header."""
+def server_for(app: ASGIApp, hub: Hub) -> Server:
+    """The server of ``app``: no access log, the gate's limits, no server header; ``hub``
+    tells the gate which sockets are seated pages'."""
     keeper = gate.Gate(gate.open_cap(gate.files_limit()))
+    hub.keep = keeper.keep
     quiet_server_logs()
     config = uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,  # no request line (nor anything a phone sent) reaches a log
-        ws="websockets-sansio",
+        ws=gate.guarded_sockets(keeper),
         ws_max_size=4096,
         lifespan="on",
         proxy_headers=False,

@@ -29,7 +29,7 @@ from companion.session.session import NAME_WIDTH
 from companion.web.hub import Hub, Snapshot
 from companion.web.inputs import PageRefusal, seat_entry
 from companion.web.joins import Joins
-from companion.web.names import alike, folded, new_name
+from companion.web.names import alike, new_name
 from companion.web.qr import KeptRows, oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
@@ -199,9 +199,11 @@ class TableSide:
             private[person] = sitting_out_html(person, bool(players), person not in paused)
         host = ""
         if HOST in taken:
+            club = self.controller.ctx.club
             host = host_html(
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
                 session.game_id, taken, self.seats.people(),
+                (say(club.message), club.detail) if club is not None else ("", ""),
             )  # fmt: skip
         shown = public_html(public)
         standings = evening_html(self.evening(), self.between_games())
@@ -496,8 +498,6 @@ def new_game_entry(
     if not players or any(len(n) > 20 or n.startswith("#") for n in players):
         raise PageRefusal("bad_players", "Names: 1 to 20 letters, one a line.")
     players = tuple(alike(n, room) or n for n in players)
-    if len({folded(n) for n in players}) != len(players):
-        raise PageRefusal("bad_players", "Two players have the same name.")
     chosen = data.get(kind) or {}
     if not isinstance(chosen, dict):
         raise PageRefusal("bad_option", "These game options are not valid.")

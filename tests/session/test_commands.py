@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 from pathlib import Path
 
 import pytest
@@ -132,3 +134,24 @@ def test_games_lists_and_abandons(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert not (tmp_path / "nothing.sqlite3").exists()
     assert main(["export", "3", "--db", str(db)]) == 2
     assert "no game 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("there_before", [False, True])
+def test_export_to_a_file_writes_it_for_its_owner_only(tmp_path: Path, there_before: bool) -> None:
+    db = tmp_path / "journal.sqlite3"
+    session = Session.open(db)
+    for entry in random_log(KINDS[0], random.Random(2), length=12):
+        session.submit(entry)  # sealed inputs among them
+    game = session.game_id
+    session.close()
+    out = tmp_path / "export.jsonl"
+    if there_before:
+        out.write_text("old\n")
+        out.chmod(0o644)
+    umask = os.umask(0o022)  # as a login shell sets it
+    try:
+        assert main(["export", str(game), "--db", str(db), "-o", str(out)]) == 0
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert out.read_text(encoding="utf-8").startswith('{"type": "new_game"')

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.devices.base import RGB, InputEvent, Tone
+from companion.games.text import Message
 from companion.render.language import _, say
 from companion.render.layout import Layouts
 from companion.render.screen import Cue, Screen
@@ -84,6 +85,15 @@ def notice(text: str, oled: Sequence[str] = (), tone: Tone | None = Tone.ACCEPTE
     return Reply(cues, Flash.sentence(text, NOTICE_S, oled))
 
 
+@dataclass(frozen=True)
+class ClubLine:
+    """How the table's connection to the club's broker stands, for the host page: a sentence
+    of the table (said in its language) and the broker's address and own words."""
+
+    message: Message
+    detail: str = ""
+
+
 @dataclass
 class Context:
     """What every flow needs: the session, the LED layouts, the names and options offered."""
@@ -115,6 +125,8 @@ class Context:
     end_evening: Callable[[], Reply] | None = None
     #: The evening's finished games, each worked out once from the journal.
     evenings: EveningBook = field(default_factory=EveningBook)
+    #: How the connection to the club's broker stands (None: the table has no [club]).
+    club: ClubLine | None = None
 
     def view(self) -> View:
         """Return the game's public view now, without the last refusal: the flows draw it, and

@@ -37,6 +37,7 @@ from companion.render import menu as render
 from companion.render.language import LANGUAGE_NAMES, LANGUAGES, _, say
 from companion.render.screen import Cue, Screen
 from companion.session.log import NewGame
+from companion.session.names import same_person
 
 
 def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> tuple[str, ...]:
@@ -47,7 +48,7 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
     names: list[str] = []
     for name in configured:
         clean = name.strip()
-        if clean and clean.casefold() not in (n.casefold() for n in names):
+        if clean and not any(same_person(clean, n) for n in names):
             names.append(clean)
     if not extra:
         return tuple(names)
@@ -55,7 +56,7 @@ def seat_names(configured: Sequence[str], count: int, *, extra: bool = True) -> 
     while len(names) < count:
         number = len(names) + 1
         candidate = _("Player {number}").format(number=number)
-        while candidate.casefold() in (n.casefold() for n in names):
+        while any(same_person(candidate, n) for n in names):
             number += 1
             candidate = _("Player {number}").format(number=number)
         names.append(candidate)

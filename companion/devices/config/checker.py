@@ -50,6 +50,7 @@ from companion.devices.config.sections import (
     WebSection,
     default_config,
 )
+from companion.session.names import name_problem
 
 #: Where the companion looks when no file is named and COMPANION_CONFIG is unset.
 DEFAULT_PATH = Path("/etc/companion/companion.toml")
@@ -146,6 +147,13 @@ def _hint(word: str, known: Sequence[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+#: What is wrong with a list of players' names, by the name rule's code.
+_NAME_PROBLEMS = {
+    "same_name": "a name appears twice: {0!r} and {1!r} (case, spaces, invisible marks aside)",
+    "mixed_scripts": "{0!r} mixes alphabets (such as a Cyrillic letter among Latin ones)",
+    "bad_name": "{0!r} has nothing visible in it",
+}
+
 #: The languages the table speaks.
 LANGUAGES = ("en", "fr", "de")
 #: A host name the pages may answer to: DNS labels of letters, digits and hyphens.
@@ -217,6 +225,17 @@ class _Table:
             return value
 
         return self._get(key, default, check)
+
+    def secret(self, key: str) -> str:
+        """A password: text, never shown back (not even a mistyped one)."""
+
+        def check(value: object) -> str | None:
+            if not isinstance(value, str):
+                self.problem(key, "must be a quoted string (what was written is not shown)")
+                return None
+            return value
+
+        return self._get(key, "", check)
 
     def flag(self, key: str, default: bool) -> bool:
         def check(value: object) -> bool | None:
@@ -340,8 +359,8 @@ class _Checker:
                     table.problem("players", f"at most 10 players, not {len(names)}")
                 elif any(not n or len(n) > 20 for n in names):
                     table.problem("players", "every name needs 1 to 20 characters")
-                elif len({n.casefold() for n in names}) != len(names):
-                    table.problem("players", "a name appears twice")
+                elif (problem := name_problem(names)) is not None:
+                    table.problem("players", _NAME_PROBLEMS[problem.code].format(*problem.names))
                 else:
                     players = names
         language = ""
@@ -392,7 +411,7 @@ class _Checker:
         if ca_file is not None and not ca_file.is_file():
             t.problem("ca_file", f"no such file: {ca_file}")
         username = t.text("username", "")
-        password = t.text("password", "")
+        password = t.secret("password")
         if password and not username:
             t.problem("password", "a password needs a username")
         port = t.integer("port", 8883 if tls else 1883, 1, 65535)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.web.guard import MAX_SOCKETS, same_origin
@@ -41,7 +43,8 @@ async def live(socket: WebSocket) -> None:
     held = seat if seat is not None else (HOST if host_seat else None)
     stamp = side.seats.stamps().get(held, "") if held else ""
     holder = held or (HOST if is_host(socket) else seat_of(socket))  # a seat's scoreboard
-    connection = PageSocket(socket, seat, host_seat, stamp, client(socket), holder)
+    peer = (socket.client.host, socket.client.port) if socket.client else None
+    connection = PageSocket(socket, seat, host_seat, stamp, client(socket), holder, peer)
     if not await hub.admit(connection, MAX_SOCKETS):  # from now on every change is drawn...
         return
     await side.read(side.drawn)  # ...and what changed while no page was open is drawn now
@@ -62,4 +65,15 @@ async def live(socket: WebSocket) -> None:
         hub.connections.discard(connection)
 
 
-ROUTES: list[BaseRoute] = [WebSocketRoute("/live", live)]
+async def board(request: Request) -> Response:
+    """The scoreboard's picture over plain HTTP, for a page the live socket has no room for
+    (204 when it already shows version ``v``): the TV's updates never wait on a socket."""
+    side = served(request).side
+    await side.read(side.drawn)
+    frame = side.hub.frame()
+    if request.query_params.get("v") == str(frame["v"]):
+        return Response(status_code=204)
+    return JSONResponse(frame)
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/live", live), Route("/api/board", board)]

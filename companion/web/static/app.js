@@ -324,6 +324,27 @@
     if (document.activeElement && document.activeElement.blur) { document.activeElement.blur(); }
     for (var id in held) { if (held.hasOwnProperty(id)) { replace(id, held[id]); } }
   }
+  // The scoreboard reads its picture over plain HTTP while the live socket has no room for it.
+  var looking = null;
+  function look() {
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", "/api/board?v=" + (document.body.getAttribute("data-version") || ""));
+    xhr.onload = function () {
+      if (xhr.status !== 200 || !looking) { return; }
+      try { show(JSON.parse(xhr.responseText)); } catch (e) { /* the next look tries again */ }
+    };
+    xhr.send();
+  }
+  function show(frame) {
+    // The table speaks another language now: the whole page is drawn again in it.
+    if (frame.lang && frame.lang !== document.documentElement.lang) { window.location.reload(); return; }
+    if (frame["public"] !== undefined) { replace("public", frame["public"]); }
+    if (frame["private"] !== undefined) { replace("private", frame["private"]); }
+    if (frame.host !== undefined) { replace("host", frame.host); }
+    document.body.setAttribute("data-version", frame.v);
+    // "live" once the page shows the table as it is now (after a restart: its new join code).
+    say(words.live);
+  }
   function connect() {
     if (page === "home") { return; }
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
@@ -331,23 +352,15 @@
     var ping = null;
     socket.onopen = function () {
       retry = 500;
+      if (looking) { clearInterval(looking); looking = null; }
       ping = setInterval(function () { socket.send("ping"); }, 25000);
     };
-    socket.onmessage = function (message) {
-      var frame = JSON.parse(message.data);
-      // The table speaks another language now: the whole page is drawn again in it.
-      if (frame.lang && frame.lang !== document.documentElement.lang) { window.location.reload(); return; }
-      if (frame["public"] !== undefined) { replace("public", frame["public"]); }
-      if (frame["private"] !== undefined) { replace("private", frame["private"]); }
-      if (frame.host !== undefined) { replace("host", frame.host); }
-      document.body.setAttribute("data-version", frame.v);
-      // "live" once the page shows the table as it is now (after a restart: its new join code).
-      say(words.live);
-    };
+    socket.onmessage = function (message) { show(JSON.parse(message.data)); };
     socket.onclose = function (event) {
       if (ping) { clearInterval(ping); }
       if (event.code === 4401) { window.location.replace(page === "host" ? "/join?host" : "/join"); return; }
       if (event.code === 1013) { retry = 5000; }  // no room for this page now: try again later
+      if (page === "board" && !looking) { looking = setInterval(look, 2000); look(); }
       say(words.reconnecting);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
