@@ -90,20 +90,11 @@ def live_part(tables: Sequence[LiveTable]) -> str:
         return para(t("No table has been seen yet."))
     rows = []
     for table in tables:
-        state = table.state
-        game = TITLES.get(str(state.get("game")), "—") if state.get("game") else "—"
-        phase, race = state.get("phase") or "—", state.get("race") or "—"
+        board = table.board
+        game = TITLES.get(board.game, "—") if board.game else "—"
         status = t("online") if table.status == "online" else t("offline")
-        rows.append(
-            (
-                table.name,
-                status,
-                game,
-                phase,
-                race,
-                ", ".join(str(n) for n in state.get("leaders") or []) or "—",
-            )
-        )
+        leaders = ", ".join(board.leaders) or "—"
+        rows.append((table.name, status, game, board.phase or "—", board.race or "—", leaders))
     head = [t("Table"), t("Status"), t("Game"), t("Phase"), t("Race"), t("Leader")]
     return grid(head, rows, "live")
 
@@ -234,7 +225,7 @@ def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8")
 
     async def as_json(request: Request) -> Response:
-        return JSONResponse([r.data for r in league.results()])
+        return JSONResponse(league.exported())
 
     async def standings_json(request: Request) -> Response:
         scope = Scope(
