@@ -1,9 +1,13 @@
-"""What one table may cost the league: messages, bytes and new results, and log lines.
+"""What one table may cost the league: messages, bytes, the league's time, new results,
+requests, and log lines.
 
 Each table has its own buckets (a bucket holds up to its burst and fills again at its rate),
-so a table that floods the broker spends its own budget and never another table's. What is
-over budget is dropped before it is read. The log says each cause of each table once a
-minute at most, with how many more came meanwhile.
+so a table that floods the broker spends its own budget and never another table's. The
+league reads one message at a time: the time it spends on a table's messages is counted
+too, so a table sending what takes long to read or to store (large results, each written to
+disk) cannot keep another table's result waiting for more than a moment. What is over
+budget is dropped before it is read. The log says each cause of each table once a minute at
+most, with how many more came meanwhile.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from dataclasses import dataclass, field
 MESSAGES_BURST, MESSAGES_PER_S = 400.0, 20.0
 #: Bytes a table may send: a burst, then this many a second (a state is a few KiB).
 BYTES_BURST, BYTES_PER_S = 2.0 * 1024 * 1024, 96.0 * 1024
+#: The league's time a table's messages may take (seconds): a burst, then a tenth of it (a
+#: result stored on an SD card takes some 20 ms).
+TIME_BURST, TIME_PER_S = 0.5, 0.1
 #: New results a table may add by default: a burst (a whole season sent again at once), then
 #: one a minute.
 RESULTS_BURST, RESULTS_PER_S = 1000.0, 1 / 60
@@ -49,6 +56,11 @@ class Bucket:
         self.level -= amount
         return True
 
+    def spend(self, amount: float, now: float) -> None:
+        """Spend ``amount`` whatever the bucket holds (it may go below empty)."""
+        self.take(0, now)
+        self.level -= amount
+
 
 @dataclass
 class TableBudget:
@@ -56,6 +68,7 @@ class TableBudget:
 
     messages: Bucket
     bytes: Bucket
+    time: Bucket
     results: Bucket
     requests: Bucket
 
@@ -75,6 +88,7 @@ class Budgets:
             budget = TableBudget(
                 Bucket(MESSAGES_BURST, MESSAGES_PER_S),
                 Bucket(BYTES_BURST, BYTES_PER_S),
+                Bucket(TIME_BURST, TIME_PER_S),
                 Bucket(self.results_burst, RESULTS_PER_S),
                 Bucket(REQUESTS_BURST, REQUESTS_PER_S),
             )
@@ -85,7 +99,17 @@ class Budgets:
         """Whether a message of ``size`` bytes from ``table`` is within its budget (spent)."""
         with self._lock:
             budget, now = self._of(table), self.clock()
-            return budget.messages.take(1, now) and budget.bytes.take(size, now)
+            return (
+                budget.time.take(0, now)
+                and budget.time.level > 0
+                and budget.messages.take(1, now)
+                and budget.bytes.take(size, now)
+            )
+
+    def took(self, table: str, seconds: float) -> None:
+        """Count the league's time a message of ``table`` took."""
+        with self._lock:
+            self._of(table).time.spend(seconds, self.clock())
 
     def result(self, table: str) -> bool:
         """Whether ``table`` may add one more result now (spent if so)."""

@@ -189,6 +189,13 @@ class Listener:
             raise MessageRefused(
                 "over_budget", f"{place.table} sends more than the league reads: dropped unread"
             )
+        began = time.perf_counter()
+        try:
+            self._take(place, payload)
+        finally:
+            self.budgets.took(place.table, time.perf_counter() - began)
+
+    def _take(self, place: Where, payload: bytes) -> None:
         if place.leaf == "status":
             word = check_status(payload)
             with self.lock:
