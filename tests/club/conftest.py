@@ -26,7 +26,10 @@ from tests.memory import memory_folder
 CLUB = "club"
 #: Reconnect delays of the tests' clients: a test does not wait for the production backoff.
 FAST = (0.05, 0.2)
-USERS = {"league": "league-pw", "table1": "pw1", "table2": "pw2", "table3": "pw3"}
+USERS = {
+    "league": "league-pw", "homeassistant": "ha-pw", "table1": "pw1", "table2": "pw2",
+    "table3": "pw3",
+}  # fmt: skip
 #: Users of the test broker that only read (a client's id is its user name: one per reader).
 WATCHERS = 6
 
