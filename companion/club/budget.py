@@ -34,6 +34,10 @@ RESULTS_BURST, RESULTS_PER_S = 1000.0, 1 / 60
 REQUESTS_BURST, REQUESTS_PER_S = 10.0, 1 / 60
 #: How often one cause of one table is logged at most (seconds).
 LOG_EVERY_S = 60.0
+#: A table over its budget is not even looked at for this long (seconds): its messages are
+#: dropped at the cost of reading their topic, so a flood costs the league no more than the
+#: flooder.
+MUTED_S = 0.5
 
 
 @dataclass
@@ -71,6 +75,7 @@ class TableBudget:
     time: Bucket
     results: Bucket
     requests: Bucket
+    muted_until: float = 0.0
 
 
 @dataclass
@@ -96,15 +101,25 @@ class Budgets:
         return budget
 
     def message(self, table: str, size: int) -> bool:
-        """Whether a message of ``size`` bytes from ``table`` is within its budget (spent)."""
+        """Whether a message of ``size`` bytes from ``table`` is within its budget (spent); a
+        table found over it is muted for ``MUTED_S``."""
         with self._lock:
             budget, now = self._of(table), self.clock()
-            return (
+            within = (
                 budget.time.take(0, now)
                 and budget.time.level > 0
                 and budget.messages.take(1, now)
                 and budget.bytes.take(size, now)
             )
+            if not within:
+                budget.muted_until = now + MUTED_S
+            return within
+
+    def muted(self, table: str) -> bool:
+        """Whether ``table`` was found over its budget a moment ago (its messages are dropped
+        unread until then)."""
+        budget = self._tables.get(table)
+        return budget is not None and self.clock() < budget.muted_until
 
     def took(self, table: str, seconds: float) -> None:
         """Count the league's time a message of ``table`` took."""
@@ -142,6 +157,6 @@ class QuietLog:
                 self._seen[(table, cause)] = (last, quiet + 1)
                 return False
             self._seen[(table, cause)] = (now, 0)
-        more = f" ({quiet} more like it in the last minute)" if quiet else ""
+        more = f" ({quiet} more like it since the last such line)" if quiet else ""
         self.log.warning("%s%s", line, more)
         return True

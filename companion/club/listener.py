@@ -49,7 +49,7 @@ log = logging.getLogger("companion.league")
 
 #: How long a number may be missing before it is asked for (results of one table may cross
 #: on the way, and a table's state may come before its last result).
-GRACE_S = 2.0
+GRACE_S = 0.5
 #: How long the league waits for an answer before it asks the same again, and how many
 #: times it asks before it gives up on numbers the table does not send.
 RETRY_S, MAX_TRIES = 30.0, 5
@@ -57,6 +57,10 @@ RETRY_S, MAX_TRIES = 30.0, 5
 REFUSALS_EVERY_S = 2.0
 #: How often the league looks at what it has to ask or tell (seconds).
 TICK_S = 0.25
+#: The league's first and longest wait before it connects again to a broker that went away
+#: (seconds, doubling in between): a broker restarted is found again within a moment, and
+#: the results the tables sent meanwhile come at once.
+RECONNECT_S = (0.1, 30.0)
 
 
 @dataclass
@@ -99,7 +103,7 @@ class Listener:
         section: LeagueSection,
         league: League,
         *,
-        reconnect_s: tuple[float, float] = (1.0, 30.0),
+        reconnect_s: tuple[float, float] = RECONNECT_S,
         client_id: str | None = None,
         on_result: Callable[[dict[str, Any]], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -168,6 +172,11 @@ class Listener:
 
     def _on_message(self, client: paho.Client, data: Any, message: paho.MQTTMessage) -> None:
         topic = message.topic
+        levels = topic.split("/", 3)
+        if len(levels) == 4 and self.budgets.muted(levels[2]):
+            self.figures.dropped += 1
+            self.figures.refused += 1
+            return
         try:
             self.take(topic, bytes(message.payload))
         except MessageRefused as refusal:

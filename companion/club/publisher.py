@@ -57,6 +57,9 @@ OUTBOX_EVERY_S = 2.0
 MAX_LEAGUE_BYTES = 64 * 1024
 #: The most race_over events kept for Home Assistant while the broker is away (the latest).
 MOST_EVENTS = 100
+#: The first and longest wait before the table connects again to a broker that went away
+#: (seconds, doubling in between).
+RECONNECT_S = (0.25, 30.0)
 
 
 @dataclass
@@ -80,7 +83,7 @@ class Publisher:
         section: ClubSection,
         journal: Path,
         *,
-        reconnect_s: tuple[float, float] = (1.0, 30.0),
+        reconnect_s: tuple[float, float] = RECONNECT_S,
         on_verdict: Callable[[], None] | None = None,
     ) -> None:
         self.names = Names(section.club, section.table)
