@@ -293,6 +293,7 @@ class League:
                 raise LeagueError(f"{path} is another program's database; it was left untouched")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=5000")  # a reader of the file (a backup) may lock it
             db.execute("BEGIN IMMEDIATE")
             try:
                 for statement in _SCHEMA.split(";"):
