@@ -43,13 +43,15 @@ catalogs-update: $(VENV)/.dev
 	rm companion/locale/league.pot
 
 # The installer's dependencies pinned with their hashes (systemd/install.sh installs only
-# these, with pip's --require-hashes). Run after changing a dependency in pyproject.toml: it
+# these, with pip's --require-hashes; systemd/install-league.sh only the league's of them,
+# requirements-league.lock). Run after changing a dependency in pyproject.toml: it
 # asks PyPI (a minute or two) and keeps the pins it can; tests/daemon/test_install.py checks
 # that the lock still answers pyproject.toml.
 lock: $(VENV)/.dev
 	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	  --extra pi --extra usbhid --all-build-deps --no-emit-index-url --no-emit-find-links \
 	  --output-file requirements.lock pyproject.toml
+	$(BIN)/python systemd/league-lock.py
 
 install: $(VENV)/.sim catalogs
 

@@ -200,13 +200,14 @@ def test_each_class_name_means_one_thing() -> None:
 
 #: What each module of companion/club/ may import of the package, beside itself: the session
 #: (never an engine), the configuration's sections; the hook alone the loop and the screens;
-#: the league's page alone the pages' shared HTML pieces and the table's languages.
+#: the league's page alone the pages' shared HTML pieces, their door (the host names, the
+#: security headers) and the table's languages.
 CLUB_ALLOWED = (
     "companion.club", "companion.session", "companion.devices.config.sections",
 )  # fmt: skip
 CLUB_ONLY_IN = {
     "hook.py": ("companion.daemon.loop", "companion.render.screen"),
-    "page.py": ("companion.web.html", "companion.render.language"),
+    "page.py": ("companion.web.html", "companion.web.door", "companion.render.language"),
 }
 
 

@@ -8,10 +8,17 @@ is killed (SIGKILL: what it had not saved is lost) and started again while the t
 Figures: results per second, the lag from a game's end at its table to its place in the
 league (p50, p99, and p99 of the games that did not end around the restart), the league's
 peak memory, and results lost and stored twice (both must be 0).
+
+Then one table floods the broker for a few seconds (the largest results the league takes,
+results too large for it, garbage, as fast as it can) while another ends a game: how long
+that honest result waits behind the flood (from the broker's acknowledgement to the
+league's file), the league's memory during the flood, and how many of the flood's results
+the league kept (its budget).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -27,7 +34,8 @@ from pathlib import Path
 
 from companion.benchmarks import Figure, percentile
 from companion.club.broker import BrokerMissing, LocalBroker
-from companion.club.payloads import result_payload
+from companion.club.mqtt import client_for
+from companion.club.payloads import content_hash, dump, result_payload
 from companion.club.publisher import Publisher
 from companion.devices.config.sections import Broker, ClubSection
 from companion.session.autoplay import legal_input
@@ -42,6 +50,9 @@ PLAYERS = ("Anna", "Bob", "Chloé")
 SET_UPS = (("jumpy_jack", {"target": 2}), ("course_hippique", {"rounds": 1, "course_length": 5}))
 #: How long the bench waits for the league to have every result (seconds).
 DEADLINE_S = 120.0
+#: How long a table floods the broker (seconds; ``--quick``: the shorter), and how far into
+#: the flood another table ends a game (a share of its length).
+FLOOD_S, QUICK_FLOOD_S, HONEST_AT = 5.0, 2.0, 0.3
 
 
 def draw_game(seed: int) -> list[LogEntry]:
@@ -88,30 +99,33 @@ def listening(league: subprocess.Popen[str]) -> None:
     threading.Thread(target=league.stdout.read, daemon=True).start()
 
 
-def peak_memory_mb(pid: int) -> float:
-    """A process's peak resident memory (VmHWM), in MB."""
+def peak_memory_mb(pid: int, field: str = "VmHWM") -> float:
+    """A process's peak resident memory (VmHWM), or its resident memory now (VmRSS), in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return 0.0
 
 
-def run(quick: bool, tables: int = 50, games_per_table: int = 3) -> dict[str, Figure]:
+def run(
+    quick: bool, tables: int = 50, games_per_table: int = 3, flood_s: float = FLOOD_S
+) -> dict[str, Figure]:
     """Play the evening and report its figures (none when Mosquitto is not installed)."""
     if quick:
-        tables, games_per_table = 10, 2
+        tables, games_per_table, flood_s = 10, 2, min(flood_s, QUICK_FLOOD_S)
     quiet = logging.getLogger("companion.club")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # the restart's "lost the broker" lines are expected here
     try:
         with tempfile.TemporaryDirectory(prefix="club-bench-") as folder:
-            return _evening(Path(folder), tables, games_per_table)
+            return _evening(Path(folder), tables, games_per_table, flood_s)
     finally:
         quiet.setLevel(level)
 
 
-def _evening(folder: Path, count: int, games_per_table: int) -> dict[str, Figure]:
-    users = {"league": "league-pw"} | {f"t{n}": f"pw{n}" for n in range(1, count + 1)}
+def _evening(folder: Path, count: int, games_per_table: int, flood_s: float) -> dict[str, Figure]:
+    users = {"league": "league-pw", "flood": "flood-pw", "honest": "honest-pw"}
+    users |= {f"t{n}": f"pw{n}" for n in range(1, count + 1)}
     try:
         broker = LocalBroker(folder / "broker", users, CLUB)
     except BrokerMissing as error:
@@ -166,14 +180,19 @@ def _evening(folder: Path, count: int, games_per_table: int) -> dict[str, Figure
             time.sleep(0.1)
         finished = time.time()
         memory = peak_memory_mb(league.pid)
+        rows = stored(database)
+        flood = _flood(folder, broker, database, league.pid, flood_s)
     finally:
         for _, session, publisher in tables:
             publisher.stop()
             session.close()
         league.send_signal(signal.SIGTERM)
-        league.wait(10)
+        try:
+            league.wait(10)
+        except subprocess.TimeoutExpired:  # a league still busy with a flood: stopped
+            league.kill()
+            league.wait(10)
         broker.stop()
-    rows = stored(database)
     made = set()
     for path, _, _ in tables:
         db = sqlite3.connect(path)
@@ -199,7 +218,95 @@ def _evening(folder: Path, count: int, games_per_table: int) -> dict[str, Figure
         "league peak memory": Figure(memory, "MB"),
         "lost": Figure(len(made - {r[0] for r in rows}), "results"),
         "stored twice": Figure(len(games) - len(set(games)), "results"),
+        "flood: another table's result delayed": Figure(1000 * flood[0], "ms"),
+        "flood: league memory": Figure(flood[1], "MB"),
+        "flood: results kept of the flood": Figure(flood[2], "results"),
     }
+
+
+def _flood(
+    folder: Path, broker: LocalBroker, database: Path, league: int, seconds: float
+) -> tuple[float, float, int]:
+    """One table floods while another ends a game: that game's wait from the broker's
+    acknowledgement to the league's file (s), the league's memory meanwhile (MB) and the
+    flood's results it kept."""
+    base = _one_result(folder / "flood.sqlite3")
+    options = [{"board_name": "x" * 190, "teams": [["y" * 190] * n] * 2} for n in (8, 60)]
+    flooder = client_for(Broker("127.0.0.1", broker.port, username="flood", password="flood-pw"),
+                         "flood")  # fmt: skip
+    flooder.connect("127.0.0.1", broker.port)
+    flooder.loop_start()
+    path = folder / "honest.sqlite3"
+    session = Session.open(path)
+    session.results = result_payload
+    login = Broker("127.0.0.1", broker.port, username="honest", password="honest-pw")
+    publisher = Publisher(ClubSection(CLUB, "honest", login), path, reconnect_s=(0.05, 0.5))
+    publisher.start()
+    game = draw_game(7)
+    stop = threading.Event()
+
+    def flood() -> None:
+        seq = 0
+        while not stop.is_set():
+            seq += 1
+            if seq % 3 == 2:
+                payload: str | bytes = b"\xff" * 4000
+            else:
+                result = {**base, "id": f"{seq:032x}", "table": "flood", "seq": seq,
+                          "game_id": seq, "options": options[seq % 3]}  # fmt: skip
+                result["hash"] = content_hash(result)
+                payload = dump(result)
+            flooder.publish(f"companion/{CLUB}/flood/results", payload, 0)
+
+    thread = threading.Thread(target=flood, daemon=True)
+    honest = threading.Thread(target=play_table, args=(session, publisher, [game]), daemon=True)
+    began = time.monotonic()
+    thread.start()
+    memory, received = 0.0, ""
+    try:
+        while time.monotonic() - began < seconds or not received:
+            now = time.monotonic()
+            memory = max(memory, peak_memory_mb(league, "VmRSS"))
+            if now - began >= HONEST_AT * seconds and honest.ident is None:
+                honest.start()
+            received = next((r[4] for r in stored(database) if r[1] == "honest"), "")
+            if now - began > DEADLINE_S:
+                break
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(10)
+        if honest.ident is not None:
+            honest.join(DEADLINE_S)
+        flooder.loop_stop()
+        flooder.disconnect()
+        publisher.stop()
+        session.close()
+    kept = sum(1 for _, table, _, _, _ in stored(database) if table == "flood")
+    db = sqlite3.connect(path)
+    try:
+        sent = db.execute("SELECT sent FROM outbox").fetchone()[0]
+    finally:
+        db.close()
+    delay = _at(received) - _at(sent) if received and sent else DEADLINE_S
+    return max(delay, 0.0), memory, kept
+
+
+def _one_result(path: Path) -> dict[str, object]:
+    """A real result of a short game, as its table's outbox keeps it."""
+    session = Session.open(path)
+    session.results = result_payload
+    for entry in draw_game(0):
+        session.submit(entry)
+    session.close()
+    db = sqlite3.connect(path)
+    try:
+        payload = db.execute("SELECT payload FROM outbox").fetchone()[0]
+    finally:
+        db.close()
+    found: dict[str, object] = json.loads(payload)
+    found["club"] = CLUB
+    return found
 
 
 def _at(moment: str) -> float:

@@ -19,6 +19,15 @@ from companion.session.view import View
 PREFIX = "homeassistant"
 #: The event types of the ``race_over`` event entity.
 EVENT_TYPES = ("race_over",)
+#: Each entity a table announces: its object id and its component. The club broker's ACL
+#: lets a table write these config topics only, under its own node id.
+ENTITIES = (
+    ("game_in_progress", "binary_sensor"),
+    ("phase", "sensor"),
+    ("leader", "sensor"),
+    ("last_winner", "sensor"),
+    ("race_over", "event"),
+)
 
 
 def node(names: Names) -> str:
@@ -40,31 +49,32 @@ def discovery(names: Names) -> dict[str, dict[str, Any]]:
          "payload_not_available": "offline"},
     ]  # fmt: skip
     state = names.topic("state")
-    entities: dict[str, tuple[str, dict[str, Any]]] = {
-        "game_in_progress": ("binary_sensor", {
+    entities: dict[str, dict[str, Any]] = {
+        "game_in_progress": {
             "name": "Game in progress", "state_topic": state,
             "value_template": "{{ 'ON' if value_json.game and not value_json.finished "
                               "else 'OFF' }}",
-        }),
-        "phase": ("sensor", {
+        },
+        "phase": {
             "name": "Phase", "state_topic": state,
             "value_template": "{{ value_json.phase }}",
-        }),
-        "leader": ("sensor", {
+        },
+        "leader": {
             "name": "Leader", "state_topic": state,
             "value_template": "{{ value_json.leaders | join(', ') }}",
-        }),
-        "last_winner": ("sensor", {
+        },
+        "last_winner": {
             "name": "Last winner", "state_topic": names.topic("results"),
             "value_template": "{{ value_json.winners | join(', ') }}",
-        }),
-        "race_over": ("event", {
+        },
+        "race_over": {
             "name": "Race over", "state_topic": names.topic("event"),
             "event_types": list(EVENT_TYPES),
-        }),
+        },
     }  # fmt: skip
     found = {}
-    for object_id, (component, config) in entities.items():
+    for object_id, component in ENTITIES:
+        config = entities[object_id]
         topic = f"{PREFIX}/{component}/{node(names)}/{object_id}/config"
         found[topic] = {
             **config,
@@ -81,6 +91,8 @@ def races_scored(view: View) -> int:
     return len(results) if isinstance(results, list) else 0
 
 
-def race_over(view: View) -> str:
-    """The ``race_over`` event's payload for the race just scored."""
-    return dump({"event_type": "race_over", "race": races_scored(view), "game": view.game})
+def race_over(view: View, at: str) -> str:
+    """The ``race_over`` event's payload for the race just scored at ``at`` (an event sent
+    late, once the broker is back, says when the race was over)."""
+    payload = {"event_type": "race_over", "race": races_scored(view), "game": view.game, "at": at}
+    return dump(payload)

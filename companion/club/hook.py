@@ -31,8 +31,16 @@ class ClubOutputs(OutputsBeside):
 
 
 def install(section: ClubSection, daemon: Daemon, session: Session, journal: Path) -> Publisher:
-    """Queue results in the journal's outbox and publish the table; ``start`` it with the table."""
+    """Queue results in the journal's outbox and publish the table; ``start`` it with the table.
+
+    When the league refuses a result, or a refused one is sent again, the table's outputs
+    are drawn again (the host page says which games' results the league refused, and why).
+    """
     session.results = result_payload
-    publisher = Publisher(section, journal)
+
+    def redraw() -> None:
+        daemon.call(lambda: daemon.outputs.show(daemon.table.screen()))
+
+    publisher = Publisher(section, journal, on_verdict=redraw)
     daemon.outputs = ClubOutputs(daemon.outputs, publisher, session)
     return publisher

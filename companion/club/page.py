@@ -4,6 +4,11 @@ Server-drawn HTML in the table's pages' style and languages (English, French, Ge
 the browser's Accept-Language or ``?lang=``), a small SVG chart of a player's rating, and
 the results as CSV and JSON. Nothing here writes: the page reads the league and the live
 tables the listener keeps.
+
+At the door, as the table's pages do (``companion/web/door.py``): only the machine's own
+names and addresses and the configured ones get in (421 otherwise), every answer carries the
+pages' security headers (no script, style or frame from elsewhere, no inline style), and a
+CSV cell that a spreadsheet would take for a formula is quoted.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 import csv
 import io
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -19,11 +25,14 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Send
+from starlette.types import Scope as AsgiScope
 
 from companion.club.checks import KINDS
 from companion.club.league import HistoryLine, League, LeagueStanding, Scope, rows_for_export
 from companion.club.listener import LiveTable
 from companion.render.language import LANGUAGES, catalog, current, speaking
+from companion.web.door import HEADERS, NO_STORE, SHARED, HostNames
 from companion.web.html import e, grid
 
 log = logging.getLogger("companion.league")
@@ -39,6 +48,10 @@ STYLE_MORE = (
 )
 #: How often the board reloads itself (seconds).
 REFRESH_S = 10
+#: What a spreadsheet reads as a formula when a cell starts with it (OWASP's list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: What a standings query may ask for: an evening (a date), a season (a year).
+EVENING, SEASON = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"\d{4}")
 
 #: The gettext domain of the league board's words (companion/locale/*/LC_MESSAGES/league.po).
 DOMAIN = "league"
@@ -70,7 +83,8 @@ def shell(title: str, body: str, lang: str, *, refresh: bool = False) -> str:
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"{again}<title>{e(title)}</title>"
-        f'<link rel="stylesheet" href="/static/style.css"><style>{STYLE_MORE}</style></head>'
+        '<link rel="stylesheet" href="/static/style.css">'
+        '<link rel="stylesheet" href="/static/league.css"></head>'
         f'<body class="league"><h1>{e(title)}</h1>{body}</body></html>'
     )
 
@@ -90,20 +104,11 @@ def live_part(tables: Sequence[LiveTable]) -> str:
         return para(t("No table has been seen yet."))
     rows = []
     for table in tables:
-        state = table.state
-        game = TITLES.get(str(state.get("game")), "—") if state.get("game") else "—"
-        phase, race = state.get("phase") or "—", state.get("race") or "—"
+        board = table.board
+        game = TITLES.get(board.game, "—") if board.game else "—"
         status = t("online") if table.status == "online" else t("offline")
-        rows.append(
-            (
-                table.name,
-                status,
-                game,
-                phase,
-                race,
-                ", ".join(str(n) for n in state.get("leaders") or []) or "—",
-            )
-        )
+        leaders = ", ".join(board.leaders) or "—"
+        rows.append((table.name, status, game, board.phase or "—", board.race or "—", leaders))
     head = [t("Table"), t("Status"), t("Game"), t("Phase"), t("Race"), t("Leader")]
     return grid(head, rows, "live")
 
@@ -177,7 +182,69 @@ def board_body(league: League, tables: Sequence[LiveTable], lang: str) -> str:
     links = '<a href="/results.csv">CSV</a> · <a href="/results.json">JSON</a>'
     every = e(t("Every result:"))
     parts.append(f'<p class="note">{every} {links}</p>')
+    parts.append(set_aside_part(league))
     return "".join(parts)
+
+
+def set_aside_part(league: League) -> str:
+    """The stored results that no longer read or draw, kept apart (nothing when none)."""
+    kept = league.quarantined()
+    if not kept:
+        return ""
+    rows = [(s.table, s.id, s.reason, s.at[:16].replace("T", " ")) for s in kept]
+    head = [t("Table"), t("Result"), t("Why"), t("Set aside")]
+    intro = para(t("These stored results no longer read or draw: they are kept apart."))
+    return heading(t("Results set aside")) + intro + grid(head, rows, "aside")
+
+
+def cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: one that starts like a formula is quoted."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def scope_of(request: Request) -> Scope | None:
+    """The standings a query asks for, or None when it asks for none the league keeps."""
+    evening = request.query_params.get("evening") or None
+    season = request.query_params.get("season") or None
+    kind = request.query_params.get("game") or None
+    if evening is not None and not EVENING.fullmatch(evening):
+        return None
+    if season is not None and not SEASON.fullmatch(season):
+        return None
+    if kind is not None and kind not in KINDS:
+        return None
+    return Scope(evening, season, kind)
+
+
+class LeagueDoor:
+    """ASGI middleware in front of the board: the host names it answers to, the headers."""
+
+    def __init__(self, app: ASGIApp, names: HostNames) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        private = not str(scope.get("path", "")).startswith(SHARED)
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", []) if k != b"cache-control"]
+                added = [*HEADERS, NO_STORE] if private else list(HEADERS)
+                message = {**message, "headers": [*kept, *added]}
+            await send(message)
+
+        if not self.names.allows(headers.get(b"host", b"").decode("latin-1")):
+            with speaking(language_of(Request(scope))):
+                words = para(t("Open the league board by its own address."))
+            await HTMLResponse(words, status_code=421)(scope, receive, sending)
+            return
+        await self.app(scope, receive, sending)
 
 
 def player_body(league: League, name: str) -> str | None:
@@ -192,8 +259,11 @@ def player_body(league: League, name: str) -> str | None:
     return chart(history) + grid(head, rows, "history")
 
 
-def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -> Starlette:
-    """The league board's ASGI app."""
+def create_league_app(
+    league: League, live: Callable[[], Sequence[LiveTable]], names: Iterable[str] = ()
+) -> ASGIApp:
+    """The league board's ASGI app, behind its door (``names``: the host names it answers to
+    besides this machine's own)."""
 
     def guarded(handler: Handler) -> Handler:
         async def run(request: Request) -> Response:
@@ -230,22 +300,24 @@ def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -
         fields = list(rows[0]) if rows else ["result_id"]
         writer = csv.DictWriter(out, fieldnames=fields)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: cell(value) for key, value in row.items()} for row in rows)
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8")
 
     async def as_json(request: Request) -> Response:
-        return JSONResponse([r.data for r in league.results()])
+        return JSONResponse(league.exported())
 
     async def standings_json(request: Request) -> Response:
-        scope = Scope(
-            request.query_params.get("evening") or None,
-            request.query_params.get("season") or None,
-            request.query_params.get("game") or None,
-        )
+        scope = scope_of(request)
+        if scope is None:
+            refusal = {"error": "bad_scope", "sentence": "evening=YYYY-MM-DD, season=YYYY, game="}
+            return JSONResponse(refusal, status_code=400)
         return JSONResponse([line.__dict__ for line in league.standings(scope)])
 
     async def style(request: Request) -> Response:
         return FileResponse(STYLE, media_type="text/css")
+
+    async def style_more(request: Request) -> Response:
+        return Response(STYLE_MORE, media_type="text/css")
 
     routes = [
         Route("/", guarded(board)),
@@ -254,5 +326,6 @@ def create_league_app(league: League, live: Callable[[], Sequence[LiveTable]]) -
         Route("/results.json", guarded(as_json)),
         Route("/standings.json", guarded(standings_json)),
         Route("/static/style.css", guarded(style)),
+        Route("/static/league.css", guarded(style_more)),
     ]
-    return Starlette(routes=routes)
+    return LeagueDoor(Starlette(routes=routes), HostNames(names))

@@ -48,10 +48,15 @@ class Names:
         return f"companion/{self.club}/{self.table}/{leaf}"
 
 
-def resend_topic(club: str) -> str:
-    """Where the league asks every table to send its results again (after it lost its
-    session on the broker: a broker that crashed before saving it)."""
-    return f"companion/{club}/league/resend"
+def resend_topic(club: str, table: str) -> str:
+    """Where the league asks a table to send again the results it misses, by number
+    (retained, until nothing is missing)."""
+    return f"companion/{club}/league/resend/{table}"
+
+
+def refused_topic(club: str, table: str) -> str:
+    """Where the league tells a table which of its results it refused, and why (retained)."""
+    return f"companion/{club}/league/refused/{table}"
 
 
 def dump(data: Mapping[str, Any]) -> str:
@@ -59,11 +64,14 @@ def dump(data: Mapping[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def state_payload(view: View, names: Names, at: str) -> str:
-    """The ``state`` message: the public view's board and progress, who leads, and when."""
+def state_payload(view: View, names: Names, at: str, results_sent: int = 0) -> str:
+    """The ``state`` message: the public view's board and progress, who leads, when, and the
+    number of the table's last result the broker acknowledged (so the league can tell one
+    it never got, even the last of the evening)."""
     data = view.to_json()
     state = {key: data[key] for key in STATE_FIELDS}
     state.update(club=names.club, table=names.table, at=at, leaders=leaders(state))
+    state["results_sent"] = results_sent
     return dump(state)
 
 

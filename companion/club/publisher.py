@@ -6,6 +6,13 @@ queue, never a wait). The publisher's thread turns the newest view into the reta
 outbox with QoS 1, oldest first, marking it sent only when the broker acknowledges it
 (PUBACK). paho-mqtt's own network thread connects, reconnects and resends what was not
 acknowledged; results still unsent when the table stops go out after its next start.
+
+The state also says the number of the last result the broker acknowledged, so the league
+can tell one it never got. The league's requests come on the table's own retained topic:
+each request (by number) is answered once; the league clears it once nothing is missing.
+The league's refusals come on another: each refused result keeps the league's reason in the
+outbox (the host page shows it) until it is sent again (``companion outbox --send-again``).
+Home Assistant's ``race_over`` events are kept until the broker acknowledges them too.
 """
 
 from __future__ import annotations
@@ -15,8 +22,9 @@ import logging
 import queue
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +34,14 @@ from companion.club.assistant import discovery, race_over, races_scored
 from companion.club.link import LinkWatch
 from companion.club.mqtt import client_for
 from companion.club.outbox import OutboxReader
-from companion.club.payloads import Names, addressed, dump, resend_topic, state_payload
+from companion.club.payloads import (
+    Names,
+    addressed,
+    dump,
+    refused_topic,
+    resend_topic,
+    state_payload,
+)
 from companion.devices.config.sections import ClubSection
 from companion.session.journal import utc_now
 from companion.session.view import View
@@ -35,27 +50,30 @@ log = logging.getLogger("companion.club")
 
 #: The shortest time between two ``state`` messages (seconds): at most four a second.
 STATE_EVERY_S = 0.25
-#: How often the outbox is read again even when nothing said it changed (seconds).
-OUTBOX_EVERY_S = 5.0
-
-#: A request of the league to send results again is answered within this time of it.
-REQUEST_LIFETIME = timedelta(hours=1)
-#: The largest request read (a real one is some fifty bytes).
-MAX_REQUEST_BYTES = 1024
-
-#: What the thread may be told, from the loop or from paho's thread.
-_Board = tuple[str, View]
-_Connected = tuple[str, bool]
-_Acked = tuple[str, int, bool]
+#: How often the outbox is read again even when nothing said it changed (seconds): a result
+#: queued again by `companion outbox --send-again` goes out within this time.
+OUTBOX_EVERY_S = 2.0
+#: The largest message of the league read (a request names at most 16 ranges; a list of
+#: refusals at most 100 results).
+MAX_LEAGUE_BYTES = 64 * 1024
+#: The most race_over events kept for Home Assistant while the broker is away (the latest).
+MOST_EVENTS = 100
+#: The first and longest wait before the table connects again to a broker that went away
+#: (seconds, doubling in between).
+RECONNECT_S = (0.25, 30.0)
 
 
 @dataclass
 class PublisherFigures:
     """What the publisher has done, for tests and the bench."""
 
+    results_handed: int = 0
     results_sent: int = 0
     states_sent: int = 0
     connects: int = 0
+    requests: int = 0
+    answered: int = 0
+    events_sent: int = 0
 
 
 class Publisher:
@@ -66,7 +84,8 @@ class Publisher:
         section: ClubSection,
         journal: Path,
         *,
-        reconnect_s: tuple[float, float] = (1.0, 30.0),
+        reconnect_s: tuple[float, float] = RECONNECT_S,
+        on_verdict: Callable[[], None] | None = None,
     ) -> None:
         self.names = Names(section.club, section.table)
         self.section = section
@@ -87,16 +106,24 @@ class Publisher:
         self.link = LinkWatch(self._client, section.broker)
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
         self._connected = False
-        #: Results handed to paho and not acknowledged yet: message id -> outbox row.
-        self._in_flight: dict[int, int] = {}
-        self._last_queued = 0
+        #: Messages handed to paho and not acknowledged yet: message id -> (kind, key).
+        self._in_flight: dict[int, tuple[str, int]] = {}
+        #: Results the broker refused: held back until the next connection.
+        self._held: set[int] = set()
         self._view: View | None = None
         self._view_sent: View | None = None
         self._state_at = 0.0
+        #: The number of the newest result the broker acknowledged (read as the thread starts).
+        self._results_sent = 0
         #: The league's last request to send results again that this table answered.
-        self._served: str | None = None
+        self._answered: str | None = None
         #: Races scored in the game on (for Home Assistant's race_over event), by game id.
         self._races: tuple[int | None, int] = (None, 0)
+        #: race_over events not acknowledged yet, by their number.
+        self._events: OrderedDict[int, str] = OrderedDict()
+        self._event_number = 0
+        #: Called when a result's verdict changes (the league refused it, or it is sent again).
+        self._on_verdict = on_verdict
 
     # -- the table's side (any thread, never waits) ---------------------------------------
 
@@ -125,7 +152,8 @@ class Publisher:
     ) -> None:
         self.link.connected(reason)
         if not reason.is_failure:
-            client.subscribe(resend_topic(self.names.club), qos=1)
+            club, table = self.names.club, self.names.table
+            client.subscribe([(resend_topic(club, table), 1), (refused_topic(club, table), 1)])
         self._inbox.put(("connected", not reason.is_failure))
 
     def _on_disconnect(
@@ -135,7 +163,9 @@ class Publisher:
         self._inbox.put(("connected", False))
 
     def _on_message(self, client: paho.Client, data: Any, message: paho.MQTTMessage) -> None:
-        self._inbox.put(("resend", bytes(message.payload[: MAX_REQUEST_BYTES + 1])))
+        refused = message.topic == refused_topic(self.names.club, self.names.table)
+        kind = "refused" if refused else "resend"
+        self._inbox.put((kind, bytes(message.payload[: MAX_LEAGUE_BYTES + 1])))
 
     def _on_publish(
         self, client: paho.Client, userdata: Any, mid: int, reason: Any, props: Any
@@ -145,6 +175,10 @@ class Publisher:
     # -- the publisher's thread -----------------------------------------------------------
 
     def _run(self) -> None:
+        try:
+            self._results_sent = self._outbox.last_sent()
+        except Exception:
+            log.exception("the journal's outbox cannot be read; the publisher goes on")
         next_read = time.monotonic() + OUTBOX_EVERY_S
         while True:
             wait = next_read - time.monotonic()
@@ -179,78 +213,132 @@ class Publisher:
                 self._send_results()
         elif kind == "connected":
             if message[1] and not self._connected:
-                self.figures.connects += 1
-                self._client.publish(self.names.topic("status"), "online", qos=1, retain=True)
-                self._view_sent = None
-                if self.section.home_assistant:
-                    for topic, config in discovery(self.names).items():
-                        self._client.publish(topic, dump(config), qos=1, retain=True)
-                self._connected = True
-                self._send_results(everything=True)
+                self._connect()
             elif not message[1] and self._connected:
                 self._connected = False
         elif kind == "resend":
             self._resend(message[1])
+        elif kind == "refused":
+            self._refused(message[1])
         elif kind == "acked":
-            row = self._in_flight.pop(message[1], None)
-            if row is not None and message[2]:
-                self._outbox.mark_sent(row)
-                self.figures.results_sent += 1
-            elif row is not None:
-                log.warning(
-                    "the broker refused result %s; it is sent again after a reconnection", row
-                )
+            self._acked(message[1], message[2])
+
+    def _connect(self) -> None:
+        self.figures.connects += 1
+        self._client.publish(self.names.topic("status"), "online", qos=1, retain=True)
+        self._view_sent = None
+        if self.section.home_assistant:
+            for topic, config in discovery(self.names).items():
+                self._client.publish(topic, dump(config), qos=1, retain=True)
+        self._connected = True
+        self._held.clear()
+        self._send_results()
+        self._send_events()
+
+    def _acked(self, mid: int, accepted: bool) -> None:
+        kind, key = self._in_flight.pop(mid, ("", 0))
+        if kind == "result" and accepted:
+            self._outbox.mark_sent(key)
+            self.figures.results_sent += 1
+            if key > self._results_sent:
+                self._results_sent = key
+                self._view_sent = None  # the state says the new number
+        elif kind == "result":
+            self._held.add(key)
+            log.warning("the broker refused result %s; it is sent again after a reconnection", key)
+        elif kind == "event" and accepted:
+            self._events.pop(key, None)
+            self.figures.events_sent += 1
 
     def _announce_race(self, view: View) -> None:
-        """Send Home Assistant's race_over event when the board counts one more scored race."""
+        """Queue Home Assistant's race_over event when the board counts one more scored race
+        (sent now, or when the broker is back)."""
         scored = races_scored(view)
         game, before = self._races
         self._races = (view.game_id, scored)
-        if view.game_id == game and scored > before and self._connected:
-            self._client.publish(self.names.topic("event"), race_over(view), qos=1)
+        if view.game_id == game and scored > before:
+            self._event_number += 1
+            self._events[self._event_number] = race_over(view, utc_now())
+            while len(self._events) > MOST_EVENTS:
+                self._events.popitem(last=False)
+            self._send_events()
+
+    def _send_events(self) -> None:
+        if not self._connected:
+            return
+        holding = {key for kind, key in self._in_flight.values() if kind == "event"}
+        for number, payload in self._events.items():
+            if number not in holding:
+                info = self._client.publish(self.names.topic("event"), payload, qos=1)
+                self._in_flight[info.mid] = ("event", number)
 
     def _resend(self, payload: bytes) -> None:
-        """Send again the results acknowledged since the time the league asks from (each once
-        per request; a request is {"at": when asked, "since": UTC time or null for all})."""
+        """Answer the league's request to send results again, once per request: {"id": its
+        id, "at": when, "seqs": [[first, last], ...]} (an empty message: nothing asked)."""
+        if not payload:
+            return
         try:
-            if len(payload) > MAX_REQUEST_BYTES:
+            if len(payload) > MAX_LEAGUE_BYTES:
                 raise ValueError("too long")
             request = json.loads(payload.decode("utf-8"))
-            at, since = request["at"], request["since"]
-            asked = datetime.fromisoformat(at)
-            if asked.tzinfo is None or (since is not None and not isinstance(since, str)):
-                raise ValueError("no time zone")
-            if since is not None:
-                datetime.fromisoformat(since)
+            ident, seqs = request["id"], request["seqs"]
+            if not isinstance(ident, str) or not isinstance(seqs, list) or len(seqs) > 64:
+                raise ValueError("not a request")
+            ranges = [(int(a), int(b)) for a, b in seqs]
         except (ValueError, TypeError, KeyError, UnicodeDecodeError):
             log.warning("a request to send the results again was not understood")
             return
-        if at == self._served or datetime.now(UTC) - asked > REQUEST_LIFETIME:
+        self.figures.requests += 1
+        if ident == self._answered:
             return
-        self._served = at
-        again = self._outbox.sent_since(since)
-        log.info("the league asked for the results again: %s sent again", len(again))
+        self._answered = ident
+        again = self._outbox.sent_in(ranges)
+        self.figures.answered += 1
+        log.info("the league asked for results again: %s sent again", len(again))
         for pending in again:
-            payload_text = addressed(pending.payload, self.names, pending.id)
-            info = self._client.publish(self.names.topic("results"), payload_text, qos=1)
-            self._in_flight[info.mid] = pending.id
+            self._publish_result(pending.id, pending.payload)
 
-    def _send_results(self, *, everything: bool = False) -> None:
-        """Hand paho the unsent results not handed yet, oldest first (only when connected).
+    def _refused(self, payload: bytes) -> None:
+        """Keep the league's refusals of this table's results: {"at": when, "refused":
+        [{"seq", "id", "code", "reason"}, ...]} (every refusal the league keeps)."""
+        try:
+            if len(payload) > MAX_LEAGUE_BYTES:
+                raise ValueError("too long")
+            listed = json.loads(payload.decode("utf-8"))["refused"]
+            verdicts = {
+                int(r["seq"]): (str(r["id"]), f"{str(r['code'])[:40]}: {str(r['reason'])[:200]}")
+                for r in listed
+            }
+        except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+            if payload:
+                log.warning("the league's list of refused results was not understood")
+            return
+        changes = self._outbox.mark_refused(verdicts)
+        for row, reason in changes:
+            if reason is not None:
+                log.warning("the league refused result %s: %s", row, reason)
+        if changes and self._on_verdict is not None:
+            self._on_verdict()
 
-        Just after a connection, ``everything`` unsent goes again but what paho still holds
-        (paho sends that again itself): a result the broker refused gets another chance.
-        """
+    def _publish_result(self, row: int, payload: str) -> None:
+        text = addressed(payload, self.names, row)
+        info = self._client.publish(self.names.topic("results"), text, qos=1)
+        self._in_flight[info.mid] = ("result", row)
+        self.figures.results_handed += 1
+
+    def _send_results(self) -> None:
+        """Hand paho the unsent results it does not hold yet, oldest first (only when
+        connected; paho sends again itself what it holds after a reconnection)."""
         if not self._connected:
             return
-        holding = set(self._in_flight.values())
-        for pending in self._outbox.pending(after=0 if everything else self._last_queued):
-            if pending.id in holding:
-                continue
-            payload = addressed(pending.payload, self.names, pending.id)
-            info = self._client.publish(self.names.topic("results"), payload, qos=1)
-            self._in_flight[info.mid] = pending.id
-            self._last_queued = pending.id
+        holding = {key for kind, key in self._in_flight.values() if kind == "result"}
+        again = False
+        for pending in self._outbox.pending():
+            if pending.id not in holding and pending.id not in self._held:
+                again |= pending.id <= self._results_sent  # sent before: queued again
+                self._publish_result(pending.id, pending.payload)
+        if again and self._on_verdict is not None:
+            self._on_verdict()
 
     def _send_state(self) -> None:
         view = self._view
@@ -258,7 +346,7 @@ class Publisher:
             return
         if time.monotonic() < self._state_at + STATE_EVERY_S:
             return
-        payload = state_payload(view, self.names, utc_now())
+        payload = state_payload(view, self.names, utc_now(), self._results_sent)
         self._client.publish(self.names.topic("state"), payload, qos=0, retain=True)
         self._view_sent, self._state_at = view, time.monotonic()
         self.figures.states_sent += 1

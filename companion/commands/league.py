@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     port = listening.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
-            create_league_app(league, listener.live),
+            create_league_app(league, listener.live, section.names),
             log_level="warning",
             access_log=False,
             proxy_headers=False,

@@ -17,7 +17,9 @@ know (another part of the companion may add one) are left alone.
 
 A finished game's result for the club's league (``companion/club``) is written to the
 ``outbox`` table in the same transaction as the input that ended the game, and marked sent
-once the broker has acknowledged it. Schema 1 (before the outbox) is migrated to 2 on open.
+once the broker has acknowledged it; a result the league refused keeps the league's reason
+(``refused``) until it is sent again. Older journals are migrated on open: schema 1 (before
+the outbox) to 2, and 2 (before the refusals) to 3.
 
 A journal that cannot be written (a read-only file system, a folder or file the user may
 not write) opens read-only: it can be listed and exported, and a write raises
@@ -40,7 +42,7 @@ from typing import TypeVar
 from urllib.parse import quote
 
 #: The journal layout this program writes; a newer one is refused.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 STATUSES = ("active", "finished", "abandoned")
 
@@ -78,7 +80,8 @@ CREATE TABLE outbox (
     game_id INTEGER NOT NULL REFERENCES games(id),
     at TEXT NOT NULL,
     payload TEXT NOT NULL,
-    sent TEXT
+    sent TEXT,
+    refused TEXT
 );
 """
 
@@ -88,6 +91,7 @@ _MIGRATIONS = {
         "CREATE TABLE outbox (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL "
         "REFERENCES games(id), at TEXT NOT NULL, payload TEXT NOT NULL, sent TEXT)",
     ),
+    2: ("ALTER TABLE outbox ADD COLUMN refused TEXT",),
 }
 
 #: The columns the companion reads and writes, by table (a journal may hold more).
@@ -95,11 +99,13 @@ _COLUMNS = {
     "games": {"id", "kind", "players", "created", "updated", "status"},
     "events": {"game_id", "seq", "at", "entry"},
     "refusals": {"id", "game_id", "at", "entry", "code", "sentence"},
-    "outbox": {"id", "game_id", "at", "payload", "sent"},
+    "outbox": {"id", "game_id", "at", "payload", "sent", "refused"},
 }
 
 #: The tables each schema version has (an older journal lacks the later ones until migrated).
 _SINCE = {"outbox": 2}
+#: The columns added to a table after it, by the version that added them.
+_COLUMN_SINCE = {("outbox", "refused"): 3}
 
 #: Game ids are SQLite integers: a larger number names no game.
 _MAX_ID = 2**63 - 1
@@ -160,6 +166,20 @@ class GameRecord:
     updated: str
     status: str
     events: int
+    #: Why the league refused the game's latest result ("" when it did not).
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """One result of the outbox: its number, its game, when it was queued, sent (None: not
+    yet) and the league's reason for refusing it ("" when it did not)."""
+
+    id: int
+    game_id: int
+    at: str
+    sent: str | None
+    refused: str
 
 
 @dataclass(frozen=True)
@@ -312,6 +332,10 @@ class Journal:
         self.read_only = read_only
         #: Whether the last write found the disk full (until a write succeeds again).
         self.full = False
+        #: Whether the outbox keeps the league's refusals (a journal of version 3 or later;
+        #: an older one opened read-only has no such column).
+        outbox = {row[1] for row in connection.execute("PRAGMA table_info(outbox)")}
+        self._keeps_refusals = "refused" in outbox
 
     @classmethod
     def open(
@@ -417,7 +441,8 @@ class Journal:
         for table, needed in _COLUMNS.items():
             if table not in expected or table not in tables:
                 continue
-            lacking = sorted(needed - tables[table])
+            wanted = {c for c in needed if _COLUMN_SINCE.get((table, c), 1) <= version}
+            lacking = sorted(wanted - tables[table])
             if lacking:
                 raise JournalError(
                     f"{path} is not a companion journal (its table {table} has no column "
@@ -567,16 +592,43 @@ class Journal:
         return [RefusalRecord(*row) for row in self._db.execute(sql + " ORDER BY id", params)]
 
     def _records(self, where: str, params: tuple[object, ...]) -> list[GameRecord]:
+        refused = (
+            "(SELECT o.refused FROM outbox o WHERE o.game_id = g.id ORDER BY o.id DESC LIMIT 1)"
+            if self._keeps_refusals
+            else "NULL"
+        )
         rows = self._db.execute(
             "SELECT g.id, g.kind, g.players, g.created, g.updated, g.status, "
-            "(SELECT count(*) FROM events e WHERE e.game_id = g.id) "
+            f"(SELECT count(*) FROM events e WHERE e.game_id = g.id), {refused} "
             f"FROM games g {where} ORDER BY g.id",
             params,
         )
         return [
-            GameRecord(row[0], row[1], _players(row[2]), row[3], row[4], row[5], row[6])
+            GameRecord(
+                row[0], row[1], _players(row[2]), row[3], row[4], row[5], row[6], row[7] or ""
+            )
             for row in rows
         ]
+
+    def outbox(self) -> list[OutboxRecord]:
+        """Every result of the outbox, oldest first (none in a journal without one)."""
+        if not self._keeps_refusals:
+            return []
+        rows = self._db.execute(
+            "SELECT id, game_id, at, sent, refused FROM outbox ORDER BY id"
+        ).fetchall()
+        return [OutboxRecord(r[0], r[1], r[2], r[3], r[4] or "") for r in rows]
+
+    def send_again(self, ids: list[int]) -> list[int]:
+        """Queue results of the outbox to be sent again (the table's publisher sends them
+        within seconds, or at its next start) and forget the league's refusal of them;
+        return the ids that are in the outbox."""
+        known = {record.id for record in self.outbox()}
+        found = [i for i in ids if i in known]
+        self._write(
+            [("UPDATE outbox SET sent = NULL, refused = NULL WHERE id = ?", (i,)) for i in found]
+        )
+        return found
 
     def games(self) -> list[GameRecord]:
         """Return every game in the journal, oldest first."""

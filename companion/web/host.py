@@ -83,6 +83,8 @@ def host_html(
         status = statuses.get(game.status, game.status)
         if game.status == "active" and game.id != current:
             status = t("paused")  # started, not over, and not the one played now
+        if game.refused:  # the league's reason, until `companion outbox --send-again`
+            status += " · " + t("refused by the league: {reason}").format(reason=game.refused)
         parts.append(
             f"<tr><td>{game.id}</td><td>{e(GAME_TITLES.get(game.kind, game.kind))}</td>"
             f"<td>{e(status)}{on if game.id == current else ''}</td>"

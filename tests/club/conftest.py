@@ -26,7 +26,12 @@ from tests.memory import memory_folder
 CLUB = "club"
 #: Reconnect delays of the tests' clients: a test does not wait for the production backoff.
 FAST = (0.05, 0.2)
-USERS = {"league": "league-pw", "table1": "pw1", "table2": "pw2", "table3": "pw3"}
+USERS = {
+    "league": "league-pw", "homeassistant": "ha-pw", "table1": "pw1", "table2": "pw2",
+    "table3": "pw3",
+}  # fmt: skip
+#: Users of the test broker that only read (a client's id is its user name: one per reader).
+WATCHERS = 6
 
 
 def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:
@@ -50,7 +55,7 @@ def tmp_path(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[LocalBroker]:
     try:
-        local = LocalBroker(tmp_path / "broker", USERS, CLUB)
+        local = LocalBroker(tmp_path / "broker", USERS, CLUB, watchers=WATCHERS)
     except BrokerMissing:
         if os.environ.get("CI") == "true":
             raise
@@ -65,15 +70,22 @@ def login(local: LocalBroker, user: str) -> Broker:
 
 
 class Reader:
-    """A plain MQTT subscriber that keeps every message it gets, per topic."""
+    """A plain MQTT subscriber that keeps every message it gets, per topic (a watcher of the
+    broker, which reads everything, unless ``user`` is given)."""
 
     def __init__(
-        self, local: LocalBroker, topic: str, user: str = "league", *, persistent: bool = False
+        self,
+        local: LocalBroker,
+        topic: str,
+        user: str | None = None,
+        *,
+        persistent: bool = False,
     ) -> None:
         self.messages: list[tuple[str, bytes, bool]] = []
         self.lock = threading.Lock()
-        name = f"reader-{id(self)}"
-        self.client = client_for(login(local, user), name, reconnect_s=(0.1, 0.5))
+        name, password = (user, USERS[user]) if user else local.watcher()
+        logged = Broker("127.0.0.1", local.port, username=name, password=password)
+        self.client = client_for(logged, name, reconnect_s=(0.1, 0.5))
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)
         subscribed = threading.Event()

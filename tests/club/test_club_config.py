@@ -50,7 +50,8 @@ def test_a_bad_club_or_league_key_is_named_with_its_reason(
     assert any(p.key == key and reason in p.reason for p in caught.value.problems), caught.value
 
 
-def test_no_table_may_take_the_leagues_name() -> None:
+@pytest.mark.parametrize("name", ["league", "homeassistant"])
+def test_no_table_may_take_the_name_of_another_user_of_the_broker(name: str) -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_config('[club]\ntable = "league"\n')
-    assert caught.value.key == "club.table" and "league" in caught.value.reason
+        parse_config(f'[club]\ntable = "{name}"\n')
+    assert caught.value.key == "club.table" and name in caught.value.reason

@@ -39,7 +39,7 @@ def test_a_journal_of_version_1_opens_upgraded_with_its_games(tmp_path: Path) ->
     assert session.journal is not None and len(session.journal.events(1)) == 1132
     session.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert outbox(path) == []  # games finished before the upgrade are not invented results
 
 
@@ -105,3 +105,33 @@ def test_a_game_taken_back_after_its_end_and_ended_again_queues_a_later_result(
     first, second = (json.loads(row[1]) for row in rows)
     assert first["id"] != second["id"] and first["started"] == second["started"]
     assert second["ended"] >= first["ended"]
+
+
+FIXTURE_V2 = Path(__file__).parent / "fixtures" / "journal-v2.sqlite3"
+
+
+def test_a_journal_of_version_2_opens_upgraded_with_its_outbox(tmp_path: Path) -> None:
+    """Version 3 keeps the league's refusals in the outbox: a journal of version 2 gets the
+    column, and its results keep what they were (one sent, one waiting)."""
+    path = tmp_path / "journal.sqlite3"
+    shutil.copy(FIXTURE_V2, path)
+    session = open_table(path)
+    games = session.games()
+    assert [(g.id, g.kind, g.status, g.refused) for g in games] == [
+        (1, "jumpy_jack", "finished", ""),
+        (2, "course_hippique", "finished", ""),
+        (3, "jumpy_jack", "active", ""),
+    ]
+    assert session.game_id == 3 and session.table is not None
+    finish(session, seed=3)  # the game in progress ends: its result joins the outbox
+    session.close()
+    journal = Journal.open(path)
+    records = [(r.id, r.game_id, r.sent, r.refused) for r in journal.outbox()]
+    assert records == [
+        (1, 1, "2025-11-14T21:03:00.000+00:00", ""),
+        (2, 2, None, ""),
+        (3, 3, None, ""),
+    ]
+    journal.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3

@@ -26,6 +26,7 @@ from companion.devices.config.sections import (
     PI_UARTS,
     PIN_FACTORIES,
     READER_KINDS,
+    RESERVED_TABLES,
     SPI_PINS,
     STRIP_BACKENDS,
     UART_PINS,
@@ -383,17 +384,22 @@ class _Checker:
         except ValueError:
             t.problem("bind", f"must be an IP address such as 0.0.0.0 or 127.0.0.1, not {bind!r}")
         port = t.integer("port", d.port, 0, 65535)
-        names = d.names
-        t.read.append("names")
-        if "names" in t.data:
-            raw = t.data["names"]
-            if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
-                t.problem("names", 'must be a list of host names in quotes: ["table.lan"]')
-            elif bad := [n for n in raw if not _HOST_NAME.fullmatch(n)]:
-                t.problem("names", f"{bad[0]!r} is not a host name such as table.lan")
-            else:
-                names = tuple(n.lower().rstrip(".") for n in raw)
+        names = self._host_names(t, "table.lan")
         return WebSection(enabled=enabled, bind=bind, port=port, names=names)
+
+    def _host_names(self, t: _Table, example: str) -> tuple[str, ...]:
+        """The ``names`` key of [web] and [league]: host names a page answers to."""
+        t.read.append("names")
+        if "names" not in t.data:
+            return ()
+        raw = t.data["names"]
+        if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+            t.problem("names", f'must be a list of host names in quotes: ["{example}"]')
+        elif bad := [n for n in raw if not _HOST_NAME.fullmatch(n)]:
+            t.problem("names", f"{bad[0]!r} is not a host name such as {example}")
+        else:
+            return tuple(n.lower().rstrip(".") for n in raw)
+        return ()
 
     def _name(self, t: _Table, key: str, default: str) -> str:
         name = t.text(key, default)
@@ -420,8 +426,10 @@ class _Checker:
     def _club(self, t: _Table) -> ClubSection:
         club = self._name(t, "club", "club")
         table = self._name(t, "table", "table")
-        if table == "league":
-            t.problem("table", "league is the league's own name: call the table otherwise")
+        if table in RESERVED_TABLES:
+            t.problem(
+                "table", f"{table} is a name the club's broker keeps: call the table otherwise"
+            )
         if "table" not in t.data:
             t.problem("table", 'every table needs its own name: table = "table1"')
         broker = self._broker(t)
@@ -439,7 +447,9 @@ class _Checker:
         except ValueError:
             t.problem("bind", f"must be an IP address such as 0.0.0.0 or 127.0.0.1, not {bind!r}")
         page_port = t.integer("page_port", d.page_port, 0, 65535)
-        return LeagueSection(club, broker, database, bind, page_port)
+        names = self._host_names(t, "league.lan")
+        max_results = t.integer("max_results", d.max_results, 1, 1_000_000)
+        return LeagueSection(club, broker, database, bind, page_port, names, max_results)
 
     def _gpio(self, t: _Table) -> GpioSection:
         return GpioSection(pin_factory=t.text("pin_factory", "lgpio", PIN_FACTORIES))

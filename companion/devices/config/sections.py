@@ -195,6 +195,8 @@ class WebSection:
 
 #: A club's, a table's or a league's name: a topic level of letters, digits, - and _.
 CLUB_NAME_RE = r"[A-Za-z0-9_-]{1,32}"
+#: The user names of the broker that are not tables: the league's and Home Assistant's.
+RESERVED_TABLES = ("league", "homeassistant")
 
 
 @dataclass(frozen=True)
@@ -228,13 +230,21 @@ class ClubSection:
 
 @dataclass(frozen=True)
 class LeagueSection:
-    """[league]: the club's league service: its broker, its database, its page."""
+    """[league]: the club's league service: its broker, its database, its page.
+
+    The board listens on this machine only (``bind``) unless told otherwise; ``names`` are
+    the host names it answers to besides this machine's addresses and ``localhost``.
+    ``max_results`` is how many new results one table may add in a row (it gets one more
+    a minute); a table past it has the next ones refused, with the reason.
+    """
 
     club: str
     broker: Broker = field(default_factory=Broker)
     database: Path = Path("/var/lib/companion-league/league.sqlite3")
-    bind: str = "0.0.0.0"
+    bind: str = "127.0.0.1"
     page_port: int = 8090
+    names: tuple[str, ...] = ()
+    max_results: int = 1000
 
 
 @dataclass(frozen=True)
