@@ -45,7 +45,7 @@ def public_html(state: Public) -> str:
     pages = pages_of(game)
     title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
     parts = [f"<h1>{e(title)}</h1>"]
-    phase, _turn = pages.status(view)
+    phase, _turn = pages.status(view, state.offers)
     status = t("Phase: {phase}").format(phase=_phase(pages, phase))
     waited = state.offers.waiting  # in the order the LCD asks them
     if waited and not view.get("waiting_for"):  # one person's turn: the one the LCD names
@@ -105,7 +105,7 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     game = view.get("game")
     playing = game is not None and player in view.get("players", ()) and not view.get("finished")
     mine = playing and not view.get("waiting_for") and player in state.offers.waiting[:1]
-    phase, turn = pages_of(str(game)).status(view) if game is not None else ("", None)
+    phase, turn = pages_of(str(game)).status(view, state.offers) if game else ("", None)
     if mine:
         yours = e(t("Your turn"))
         parts.append(f'<p class="your-turn" role="status">{yours}</p>')

@@ -2,9 +2,9 @@
 
 Three games at one real table (pages on, French): each decision the table asks for is made
 in turn through the panel (buttons, knob, a scanned card, the die) and through the asking
-person's phone (the pages' own routes, with that seat's cookie). Whichever door made it,
-every game ends with the scores a replay of its journal gives, and the evening's standings
-show on the LCD and the pages in French.
+person's phone (the pages' own routes, with that seat's cookie), with the power pulled
+(SIGKILL) twice mid-race. Whichever door made it, every game ends with the scores a replay
+of its journal gives, and the evening's standings show on the LCD and the pages in French.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class Evening:
         self.doors = itertools.cycle(("panel", "phone"))
         self.rng = random.Random(40)
         self.made = {"panel": 0, "phone": 0}
+        self.cuts = 0
 
     def state(self) -> dict[str, Any]:
         return self.table.child.send("state")
@@ -64,6 +65,15 @@ class Evening:
     def press(self, *buttons: str) -> None:
         for button in buttons:
             self.table.child.press(button)
+
+    def power_cut(self, view: dict[str, Any]) -> None:
+        """SIGKILL mid-game: the table comes back on the same game, the phones keep their seats."""
+        self.table.kill_and_restart()
+        back = self.table.child.wait_until(
+            lambda s: s["view"].get("events") == view["events"], "the game back"
+        )
+        assert back["view"]["board"] == view["board"]
+        self.cuts += 1
 
     def moved_on(self, events: int) -> None:
         """Wait until the table has journaled something since ``events``."""
@@ -137,6 +147,9 @@ def course_hippique(evening: Evening) -> dict[str, Any]:
             seen = set(board["turned"])
         unseen = [c for c in PACK if c not in seen]
         evening.rng.shuffle(unseen)
+        if view["race"] == 2 and view["phase"] == "betting" and not evening.cuts:
+            evening.power_cut(view)
+            continue
         if view["phase"] == "race_over":
             evening.next_race(view)
         elif "deal_course" in kinds:
@@ -174,6 +187,9 @@ def jockey(evening: Evening) -> dict[str, Any]:
         offers, events = view["offers"], view["events"]
         kinds = {o["type"] for o in offers["offers"]}
         asked = offers["waiting"][0] if offers["waiting"] else None
+        if view["race"] == 2 and view["phase"] == "racing" and evening.cuts == 1:
+            evening.power_cut(view)
+            continue
         if view["phase"] == "race_over":
             evening.next_race(view)
         elif "bet" in kinds and asked is not None:
@@ -207,6 +223,7 @@ def test_an_evening_in_french_half_at_the_panel_half_from_phones(french: Table) 
     evening.new_game("jockey")
     evening.replayed(jockey(evening))
     assert min(evening.made.values()) > 20, evening.made  # both doors made many inputs
+    assert evening.cuts == 2  # two power cuts on the way, mid-race
     lcd = " ".join(french.child.send("state")["lcd"])
     assert "Partie finie" in lcd or "soirée" in lcd.lower(), lcd
     board = Pad(french)

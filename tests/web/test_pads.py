@@ -130,3 +130,30 @@ def test_the_pages_install_to_a_home_screen() -> None:
             assert f"{picture.width}x{picture.height}" == icon["sizes"]
         sizes.add(icon["sizes"])
     assert {"192x192", "512x512"} <= sizes
+
+
+def test_every_page_names_who_the_lcd_asks_never_the_roller_during_predictions() -> None:
+    """The pages said "turn: Anna" (the first roller) while the LCD asked Bob for his
+    prediction; now they name the players still to predict, in the LCD's order."""
+    session = Session.in_memory()
+    session.new_game("jumpy_jack", ["Anna", "Bob", "Chloé"])
+    tap(session, "Anna", {"type": "predict", "horses": ["red", "blue", "green"]})
+    public = public_html(public_state(session))
+    status = re.findall(r'<p class="status">([^<]*)</p>', public)
+    assert status[:2] == ["Phase: predictions", "Waiting for: Bob, Chloé"]
+    assert "turn: Anna" not in public
+
+
+def test_a_course_hippique_race_is_on_once_every_bet_is_in_as_the_lcd_says() -> None:
+    """Every bet in, the LCD asks the croupier to turn: the pages no longer say "betting"."""
+    session = Session.in_memory()
+    session.new_game("course_hippique", ["Anna", "Bob", "Chloé"])
+    tap(session, "Anna", {"type": "deal_course", "cards": "7H,QS,2C,9D,KH,5S,8C"})
+    status = re.compile(r'<p class="status">([^<]*)</p>')
+    assert status.findall(public_html(public_state(session)))[0] == "Phase: betting · turn: Anna"
+    tap(session, "Anna", {"type": "set_max_bet", "amount": "5"})
+    assert "Waiting for: Bob, Chloé" in public_html(public_state(session))
+    tap(session, "Bob", {"type": "pass"})
+    tap(session, "Chloé", {"type": "bet", "horse": "H", "stake": "2"})
+    assert status.findall(public_html(public_state(session)))[0] == "Phase: racing · turn: Anna"
+    assert "Your turn" in page_of(session, "Anna") and "Turn a card" in page_of(session, "Anna")

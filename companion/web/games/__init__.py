@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.info import Option
 from companion.games.registry import part
+from companion.session.offers import Offers
 from companion.session.view import PrivateDetails, PrivateView, PublicBoard, View
 from companion.web.shared import Chart, ExtraWork, Public
 
@@ -55,7 +56,7 @@ def as_entered(fields: dict[str, Any], sight: SeatSight) -> dict[str, Any]:
     return fields
 
 
-def as_viewed(view: Mapping[str, Any]) -> tuple[str, str | None]:
+def as_viewed(view: Mapping[str, Any], offers: Offers) -> tuple[str, str | None]:
     """The phase and turn as the view has them: the game's table shows them the same way.
     While the table waits for sealed inputs (predictions before the first roll), nobody has a
     turn: the players waited for are named instead, and nobody's page says "Your turn"."""
@@ -94,9 +95,9 @@ class GamePages:
     #: What the game computes beside the view, for its own parts to show (``Public.extras``;
     #: Course hippique: each horse's chance of winning from here, beside the odds).
     extras: Callable[[Session], ExtraWork | None] = no_extras
-    #: The phase and whose turn it is, as the table shows them (from the public view's JSON):
-    #: every page says what the LCD says, and a player's page shows their turn by it.
-    status: Callable[[Mapping[str, Any]], tuple[str, str | None]] = as_viewed
+    #: The phase and whose turn it is, as the table shows them (from the public view's JSON
+    #: and what the table takes now): every page says what the LCD says.
+    status: Callable[[Mapping[str, Any], Offers], tuple[str, str | None]] = as_viewed
     #: The TV's drawing of the track from the state (SVG: every horse at its square, the
     #: podium, the last move in words; ``web/track.py`` draws the pieces), or "".
     track: Callable[[Public], str] = no_track

@@ -19,6 +19,7 @@ from companion.render.language import current, figure, percent, word
 from companion.render.leds import SUIT_COLOURS as LED_COLOURS
 from companion.render.text import rank_letter
 from companion.session.bindings.course_hippique import max_bet_start, stake_start
+from companion.session.offers import Offers
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
@@ -72,6 +73,18 @@ NOT_SET = "—"
 #: Simulated endings behind a setback estimate on the pages (a standard error of about 1.5
 #: points of chance; `companion odds` gives a finer one).
 SAMPLES = 1000
+
+
+def status(view: Mapping[str, Any], offers: Offers) -> tuple[str, str | None]:
+    """The phase and turn as the table shows them. The engine calls every moment before the
+    race's first card ``betting``; once the max bet is set and every player has bet or
+    passed, the table asks the croupier for that card (the LCD says so): the race is on."""
+    phase, turn = str(view.get("phase", "")), view.get("turn") or None
+    if view.get("waiting_for"):
+        return phase, None
+    if phase == "betting" and offers.takes("turn_card"):
+        return "racing", turn
+    return phase, turn
 
 
 def playing_cards() -> list[tuple[str, str]]:
@@ -368,5 +381,11 @@ def track(state: Public) -> str:
 
 
 PAGES = GamePages(
-    board=board_html, seat=seat_html, chart=chart, phases=PHASES, extras=chances, track=track
+    board=board_html,
+    seat=seat_html,
+    chart=chart,
+    phases=PHASES,
+    extras=chances,
+    status=status,
+    track=track,
 )

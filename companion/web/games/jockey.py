@@ -26,6 +26,7 @@ from companion.games.jockey import (
 )
 from companion.render.language import card_label, current, figure, say, word
 from companion.session.bindings.jockey import stake_start
+from companion.session.offers import Offers
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages, SeatSight
 from companion.web.html import Chip, card_picker, chips, e, entry_form, grid, lane, stepper
@@ -56,7 +57,7 @@ class PickerRow:
     count: int
 
 
-def status(view: Mapping[str, Any]) -> tuple[str, str | None]:
+def status(view: Mapping[str, Any], offers: Offers) -> tuple[str, str | None]:
     """The phase and turn as the table shows them. The engine calls every moment before a
     race's first card ``betting``; once nobody is waited for (every bet in, every hand
     counted) the table asks for that card, so the race is on and the turn is its starter's.
