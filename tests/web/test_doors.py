@@ -80,6 +80,6 @@ def test_a_horse_pressed_for_one_bettor_never_becomes_the_next_bettors_bet(
     anais = pads["Anaïs"].page()
     assert "Your bet" not in anais and 'data-type="bet"' not in anais
     assert 'data-type="turn_card"' in pads["Anna"].page()  # now the croupier turns
-    child.act("scan 2S", "the first card")
+    child.act("scan 3S", "the first card")  # a card not scanned before: no repeat to filter
     bets = table.view()["board"]["bets"]
     assert [(b["player"], b["horse"], b["stake"]) for b in bets] == [("Chloé", "D", 5)]
