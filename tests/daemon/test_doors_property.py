@@ -49,6 +49,7 @@ from companion.web.inputs import SEAT_TYPES, PageRefusal, seat_request
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
 from companion.web.side import Answer, TableSide
+from tests.quiet import Quiet
 
 EXAMPLES = int(os.environ.get("COMPANION_DOORS_EXAMPLES", "40"))
 STEPS = 30
@@ -58,18 +59,6 @@ BUTTONS = ("push", "horse1", "horse2", "horse3", "horse4", "horse5")
 CHOSEN = ("predict", "guess", "bet")
 #: An input the panel makes in steps and a pad in one: a course card by card, or laid whole.
 PAD_FORM = {"deal_card": "deal_course"}
-
-
-class Quiet:
-    """No systemd to tell."""
-
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
 
 
 class Doors:

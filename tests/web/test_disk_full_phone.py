@@ -22,17 +22,7 @@ from companion.web.inputs import seat_request
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
 from companion.web.side import Answer, TableSide
-
-
-class Quiet:
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
-
+from tests.quiet import Quiet
 
 #: What the phone heard when the loop gave no answer (a full disk did that before).
 IGNORED = Answer(False, "failed", "That input was ignored.")

@@ -16,16 +16,7 @@ from companion.web.joins import Joins
 from companion.web.qr import OLED_MODULE, Rows, oled_image, qr_rows
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import TableSide, WebOutputs, WebTable
-
-
-class Quiet:
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
+from tests.quiet import Quiet
 
 
 def qr_drawn(oled: Oled, modules: Rows) -> bool:

@@ -22,16 +22,7 @@ from companion.web.pages import host_page, join_page, play_page, scoreboard_page
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import TableSide
 from companion.web.words import script_words
-
-
-class Quiet:
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
+from tests.quiet import Quiet
 
 
 def table_side(language: str, game: str, players: list[str]) -> TableSide:

@@ -12,16 +12,7 @@ from companion.web.hub import Hub
 from companion.web.joins import WAIT_S, JoinRequest, Joins
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import HOLD_WAIT_S, TableSide, WebTable
-
-
-class Quiet:
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
+from tests.quiet import Quiet
 
 
 class Bench:

@@ -21,16 +21,7 @@ from companion.web.joins import Joins
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import QR, TableSide, asking
 from tests.golden.test_golden import HERE, played
-
-
-class Quiet:
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
+from tests.quiet import Quiet
 
 
 def scripts() -> list[dict[str, Any]]:

@@ -36,16 +36,7 @@ from companion.web.inputs import SEAT_TYPES, PageRefusal, seat_request
 from companion.web.joins import Joins
 from companion.web.seats import SeatBook
 from companion.web.side import Answer, TableSide
-
-
-class Quiet:
-    ping_every = None
-
-    def ready(self, status: str = "ready") -> None: ...
-
-    def alive(self) -> None: ...
-
-    def stopping(self) -> None: ...
+from tests.quiet import Quiet
 
 
 @dataclass(frozen=True)
