@@ -83,3 +83,5 @@ class Offers:
 
 #: Nothing is taken: no game is on, or it is over.
 NOTHING = Offers()
+#: A race is over: anyone at the table starts the next one.
+NEXT_RACE = Offers((Offer("next_race"),))

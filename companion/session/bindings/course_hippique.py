@@ -41,7 +41,7 @@ from companion.session.log import (
     SetMaxBet,
     TurnCard,
 )
-from companion.session.offers import NOTHING, Offer, Offers
+from companion.session.offers import NEXT_RACE, NOTHING, Offer, Offers
 
 if TYPE_CHECKING:
     from companion.session.session import Game
@@ -139,7 +139,7 @@ class CourseHippiqueBinding(Binding):
         if phase is CoursePhase.GAME_OVER:
             return NOTHING
         if phase is CoursePhase.RACE_OVER:
-            return Offers.of([Offer("next_race")])
+            return NEXT_RACE
         if phase in (CoursePhase.DEALING, CoursePhase.REDEAL):
             deal = (Offer("deal_card", croupier), Offer("deal_course", croupier))
             return Offers.of(deal, [croupier])

@@ -25,7 +25,7 @@ from companion.games.jockey import (
 )
 from companion.session.binding import Binding
 from companion.session.log import BetEntry, Hand, LogEntry, NextRace, PlayCard
-from companion.session.offers import NOTHING, Offer, Offers
+from companion.session.offers import NEXT_RACE, NOTHING, Offer, Offers
 
 if TYPE_CHECKING:
     from companion.session.session import Game
@@ -65,7 +65,7 @@ class JockeyBinding(Binding):
         if g.phase is JockeyPhase.GAME_OVER:
             return NOTHING
         if g.phase is JockeyPhase.RACE_OVER:
-            return Offers.of([Offer("next_race")])
+            return NEXT_RACE
         horses = tuple(GAME.horses)
         missing = set(g.bets_missing)
         items = [Offer("bet", p, horses, 100, g.limit(p)) for p in g.players if p in missing]

@@ -24,7 +24,7 @@ from companion.games.jumpy_jack import (
 )
 from companion.session.binding import Binding
 from companion.session.log import Forfeit, GuessEntry, LogEntry, MoveEntry, NextRace, Predict, Roll
-from companion.session.offers import NOTHING, Offer, Offers
+from companion.session.offers import NEXT_RACE, NOTHING, Offer, Offers
 
 if TYPE_CHECKING:
     from companion.session.session import Game
@@ -65,7 +65,7 @@ class JumpyJackBinding(Binding):
         if phase is JumpyPhase.MATCH_OVER:
             return NOTHING
         if phase is JumpyPhase.RACE_OVER:
-            return Offers.of([Offer("next_race")])
+            return NEXT_RACE
         turn = m.current_player
         if phase is JumpyPhase.MOVE:
             if m.must_forfeit:
