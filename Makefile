@@ -48,7 +48,7 @@ catalogs-update: $(VENV)/.dev
 # that the lock still answers pyproject.toml.
 lock: $(VENV)/.dev
 	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
-	  --extra pi --extra usbhid --all-build-deps --no-emit-index-url --no-emit-find-links \
+	  --all-build-deps --no-emit-index-url --no-emit-find-links \
 	  --output-file requirements.lock pyproject.toml
 
 install: $(VENV)/.sim catalogs

@@ -19,7 +19,9 @@ UNIT=/etc/systemd/system/companion.service
 SERVICE_USER=companion
 # The hardware's groups; `input` is added only for a USB keyboard-style card reader.
 GROUPS_WANTED=(gpio i2c spi dialout)
-PACKAGES=(python3-venv python3-pip python3-dev python3-lgpio python3-gpiozero i2c-tools fonts-dejavu-core)
+# What the companion needs from the system (docs/install.md says why); python3-evdev is added
+# only for a USB keyboard-style card reader. gpiozero and the rest come from requirements.lock.
+PACKAGES=(python3-venv python3-lgpio i2c-tools)
 STEP="start"
 PLACED=0
 UNIT_CHANGED=0
@@ -103,7 +105,13 @@ check_root() {
 
 install_packages() {
     step "system packages"
+    local kind
     system apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+    # The configuration is read with the system's Python, there from the packages above on.
+    kind=$(reader_kind)
+    if [ "$kind" = evdev ]; then
+        system apt-get install -y --no-install-recommends python3-evdev
+    fi
 }
 
 create_user() {
@@ -121,12 +129,15 @@ make_venv() {
     if [ -x "$ROOT$PREFIX/venv/bin/python" ]; then
         echo "unchanged: $PREFIX/venv exists"
     else
-        # The OS's lgpio and gpiozero are used through --system-site-packages (no wheel on 3.13).
+        # The system's lgpio (and evdev) are used through --system-site-packages: neither has
+        # a wheel for every Python, and building them would need a compiler.
         system python3 -m venv --system-site-packages "$PREFIX/venv"
     fi
-    # Only the versions pinned in requirements.lock (`make lock`), each file checked against
-    # its hash; then the companion itself, built with those same tools and nothing fetched.
-    system "$PREFIX/venv/bin/pip" install --require-hashes --no-deps -r "$SRC/requirements.lock"
+    # Only the versions pinned in requirements.lock (`make lock`), each a wheel checked against
+    # its hash, so nothing is built and no build fetches anything; the build's own tools
+    # (setuptools, babel) are among them. Then the companion itself, built with those tools.
+    system "$PREFIX/venv/bin/pip" install --require-hashes --only-binary :all: --no-deps \
+        -r "$SRC/requirements.lock"
     system "$PREFIX/venv/bin/pip" install --no-deps --no-build-isolation --upgrade "$SRC"
 }
 

@@ -157,6 +157,20 @@ def test_only_a_keyboard_style_reader_puts_the_user_in_input(tmp_path: Path) -> 
     assert "would run: usermod -a -G input companion" in evdev.stdout
 
 
+def test_only_a_keyboard_style_reader_brings_the_systems_evdev(tmp_path: Path) -> None:
+    # evdev has no wheel: the system's package, only for the reader that needs it, so that no
+    # install needs a compiler.
+    pico = run_installer("--root", str(tmp_path / "pico"), "--no-start")
+    assert "python3-evdev" not in pico.stdout
+    config = tmp_path / "evdev/etc/companion/companion.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[reader]\nkind = "evdev"\ndevice = "/dev/input/by-id/usb-rfid-event-kbd"\n')
+    evdev = run_installer("--root", str(tmp_path / "evdev"), "--no-start")
+    assert "would run: apt-get install -y --no-install-recommends python3-evdev" in evdev.stdout
+    for package in ("python3-dev", "gcc", "build-essential"):
+        assert package not in evdev.stdout
+
+
 def test_an_unknown_option_is_refused() -> None:
     result = subprocess.run(["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
@@ -191,8 +205,9 @@ def test_the_installer_sets_the_bus_speeds_the_build_guide_describes(tmp_path: P
 # -- the lock file ----------------------------------------------------------------------------
 
 LOCK = REPO / "requirements.lock"
-#: The extras the installer puts on a Pi (the lock is made with them: `make lock`).
-LOCKED_EXTRAS = ("pi", "usbhid")
+#: The extras the installer puts on a Pi from the lock (`make lock`): none. Their libraries,
+#: lgpio and evdev, come from the system's packages, having no wheel for every Python.
+LOCKED_EXTRAS: tuple[str, ...] = ()
 
 
 def pyproject_requirements() -> dict[str, Requirement]:
@@ -242,7 +257,17 @@ def test_the_installer_installs_only_the_locked_pins(tmp_path: Path) -> None:
     out = run_installer("--dry-run", "--root", str(tmp_path)).stdout
     pip = [line for line in out.splitlines() if "/venv/bin/pip install" in line]
     assert pip == [
-        f"would run: /opt/companion/venv/bin/pip install --require-hashes --no-deps -r {LOCK}",
+        "would run: /opt/companion/venv/bin/pip install --require-hashes --only-binary :all: "
+        f"--no-deps -r {LOCK}",
         f"would run: /opt/companion/venv/bin/pip install --no-deps --no-build-isolation "
         f"--upgrade {REPO}",
     ]
+
+
+def test_the_lock_holds_the_builds_tools_and_nothing_that_needs_a_compiler() -> None:
+    pins = locked()
+    build = tomllib.loads((REPO / "pyproject.toml").read_text())["build-system"]["requires"]
+    for line in build:  # installed with the rest, before the companion is built with them
+        assert canonicalize_name(Requirement(line).name) in pins
+    for name in ("sdnotify", "evdev", "lgpio"):  # no wheel for every Python on a Pi
+        assert name not in pins, f"{name} would be built from source on some Pi"
