@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
@@ -271,3 +274,105 @@ def test_the_lock_holds_the_builds_tools_and_nothing_that_needs_a_compiler() -> 
         assert canonicalize_name(Requirement(line).name) in pins
     for name in ("sdnotify", "evdev", "lgpio"):  # no wheel for every Python on a Pi
         assert name not in pins, f"{name} would be built from source on some Pi"
+
+
+# -- where images are built, and systems that lack a package -------------------------------
+
+
+def test_an_image_being_built_gets_the_unit_enabled_and_nothing_started() -> None:
+    out = run_installer("--dry-run", "--offline-system").stdout
+    service = out[out.index("== service") :]
+    assert "would run: systemctl enable companion.service" in service
+    assert "daemon-reload" not in service and "restart" not in service
+    assert "enabled for the next boot without starting it" in service
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root")
+def test_a_booted_system_is_started_and_one_without_systemd_is_not(tmp_path: Path) -> None:
+    # sd_booted(3): systemd runs the system when /run/systemd/system exists. A mount namespace
+    # of the test's own shows the installer one, then none.
+    def service_lines(booted: bool) -> str:
+        made = "mkdir -p /run/systemd/system" if booted else "true"
+        script = f"mount -t tmpfs none /run/systemd && {made} && bash {INSTALL} --dry-run"
+        result = subprocess.run(
+            ["unshare", "--mount", "sh", "-c", script], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout[result.stdout.index("== service") :]
+
+    booted = service_lines(booted=True)
+    assert "would run: systemctl daemon-reload" in booted
+    assert "would run: systemctl restart companion.service" in booted
+    image = service_lines(booted=False)
+    assert "would run: systemctl enable companion.service" in image
+    assert "daemon-reload" not in image and "restart" not in image
+
+
+def test_the_docs_commands_are_on_the_path(tmp_path: Path) -> None:
+    first = run_installer("--root", str(tmp_path), "--no-start")
+    command = tmp_path / "usr/local/bin/companion"
+    assert os.readlink(command) == "/opt/companion/venv/bin/companion"
+    assert "linked: /usr/local/bin/companion" in first.stdout
+    second = run_installer("--root", str(tmp_path), "--no-start")
+    assert "unchanged: /usr/local/bin/companion" in second.stdout
+
+
+def test_a_trial_without_lgpio_leaves_only_that_package_out(tmp_path: Path) -> None:
+    pi = run_installer("--dry-run", "--root", str(tmp_path)).stdout
+    assert "python3-lgpio" in pi
+    trial = run_installer("--dry-run", "--root", str(tmp_path), "--without-lgpio").stdout
+    apt = [line for line in trial.splitlines() if "apt-get install" in line]
+    assert apt == ["would run: apt-get install -y --no-install-recommends python3-venv i2c-tools"]
+
+
+def install_with_package_tools(
+    tmp_path: Path, architecture: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run a real install with stand-ins for the package tools: python3-lgpio is in no list,
+    even after an update, and any install fails, so nothing on this machine changes whatever
+    the installer does. Returns the run and the file of apt-get's calls."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    calls = tmp_path / "calls"
+    calls.touch()
+    fakes = {
+        "dpkg": f"echo {architecture}",
+        "dpkg-query": "exit 1",
+        "apt-cache": 'case "$2" in python3-lgpio) echo "  Candidate: (none)" ;;'
+        ' *) echo "  Candidate: 1.0" ;; esac',
+        "apt-get": f'echo "$*" >> {calls}; [ "$1" = update ]',
+    }
+    for name, body in fakes.items():
+        (tools / name).write_text(f"#!/bin/sh\n{body}\n")
+        (tools / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{tools}:{os.environ['PATH']}")
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--no-start"], capture_output=True, text=True, env=env, timeout=60
+    )
+    return result, calls
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the installer's real path runs as root")
+def test_a_package_the_system_cannot_have_stops_the_install_with_one_sentence(
+    tmp_path: Path,
+) -> None:
+    result, calls = install_with_package_tools(tmp_path, "arm64")
+    assert result.returncode == 1
+    said = result.stderr.strip().splitlines()
+    assert len(said) == 1, result.stderr
+    assert said[0].startswith("install.sh: python3-lgpio is in none of this system's package")
+    assert "Raspberry Pi OS" in said[0] and "--without-lgpio" in said[0]
+    assert said[0].endswith("the companion is NOT installed")
+    assert calls.read_text().splitlines() == ["update"], "the lists are read again first"
+    assert "== service user" not in result.stdout, "it went on after the failure"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the installer's real path runs as root")
+def test_a_32_bit_system_stops_the_install_with_one_sentence(tmp_path: Path) -> None:
+    result, calls = install_with_package_tools(tmp_path, "armhf")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "install.sh: this system is armhf, and the companion's pinned packages exist for 64-bit"
+        " systems only (arm64: 64-bit Raspberry Pi OS): the companion is NOT installed"
+    ]
+    assert calls.read_text() == "", "nothing was installed"
