@@ -22,7 +22,7 @@ from companion.devices.buzzer import GpioBuzzer, MemoryBuzzer
 from companion.devices.cards_file import DECKS
 from companion.devices.config import Config
 from companion.devices.fake_pico import FakePico
-from companion.devices.gpio import ControlPanel
+from companion.devices.gpio import ControlPanel, GpioUnavailable
 from companion.devices.lcd import CharacterLcd
 from companion.devices.pico import PicoButtons, PicoCardReader, PicoLink, PicoStrip
 from companion.devices.readers import FakeCardReader, reader_from_config
@@ -44,6 +44,13 @@ if TYPE_CHECKING:
     from companion.devices.oled import Oled
 
 log = logging.getLogger("companion.rig")
+
+
+class DeviceUnavailable(Exception):
+    """A device the table cannot play without (the GPIO's buttons) cannot be opened.
+
+    The other devices are retried while the table plays; this one stops the start.
+    """
 
 
 @dataclass(frozen=True)
@@ -290,8 +297,16 @@ def bus_names(config: Config) -> dict[str, str]:
 
 
 def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Rig:
-    """Open the real devices; a display or strip that is missing now is retried later."""
-    inputs: list[InputDevice] = [ControlPanel.from_config(config)]
+    """Open the real devices; a display or strip that is missing now is retried later.
+
+    Raises DeviceUnavailable, saying why in one sentence, when the GPIO cannot be opened.
+    """
+    try:
+        inputs: list[InputDevice] = [ControlPanel.from_config(config)]
+    except GpioUnavailable as error:
+        raise DeviceUnavailable(str(error)) from error
+    except Exception as error:  # gpiozero's and each backend's own errors for a pin
+        raise DeviceUnavailable(f"the GPIO cannot be opened: {error}") from error
     guards: list[Resilient[Any]] = []
     panel = Panel()
     if (lcd := config.lcd) is not None:

@@ -14,6 +14,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from companion.commands.run import EXIT_CONFIG, EXIT_DEVICE
 from companion.web.gate import MAX_OPEN, RESERVED_FILES, open_cap
 from tests.units import needs, unit_settings
 
@@ -47,6 +48,13 @@ def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
     assert "PrivateDevices" not in settings, "PrivateDevices hides GPIO, I2C, SPI and serial"
     assert settings["StateDirectory"] == ["companion"]
     assert settings["WorkingDirectory"] == ["/run/companion"]  # lgpio writes FIFOs there
+
+
+def test_a_start_that_would_fail_the_same_way_is_not_restarted() -> None:
+    # A Pi whose GPIO cannot be opened (or whose configuration is refused) would otherwise
+    # be restarted every 2 s until systemd's start limit.
+    settings = unit_settings(UNIT)
+    assert settings["RestartPreventExitStatus"][0].split() == [str(EXIT_CONFIG), str(EXIT_DEVICE)]
 
 
 def test_the_unit_gives_the_pages_every_connection_with_files_to_spare() -> None:
