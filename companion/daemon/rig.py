@@ -226,8 +226,9 @@ def _open_oled(section: OledSection) -> Oled:
 def simulated_rig(config: Config, report: EventSink) -> Rig:
     """Build the fakes the simulator and the end-to-end tests drive: same classes, mock pins.
 
-    When the configuration has a Pico and the firmware's modules are at hand (a source
-    checkout), a fake Pico on a pseudo-terminal carries the strip and the reader.
+    When the configuration has a Pico, a fake Pico on a pseudo-terminal, running the
+    firmware's modules (the package's copy, or a source checkout's), carries the strip and
+    the reader.
     """
     controls = SimulatedControls(config)
     panel_inputs = ControlPanel.from_config(
@@ -248,7 +249,7 @@ def simulated_rig(config: Config, report: EventSink) -> Rig:
         try:
             sim.pico = FakePico(leds=config.strip.count if config.strip else 60).plug()
         except FileNotFoundError as error:
-            log.warning("no fake Pico outside a source checkout (%s): LEDs kept in memory", error)
+            log.warning("no fake Pico (%s): LEDs kept in memory", error)
         else:
             rig.closers.append(sim.pico.close)
             _attach_pico(rig, config, sim.pico.path, report, simulated_lookup)
