@@ -121,10 +121,13 @@ check_root() {
     fi
 }
 
-# Whether a package is installed or can be.
+# Whether a package is installed or can be (outputs read whole: a grep -q that stops reading
+# early would fail the pipeline).
 available() {
-    dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q ' installed$' ||
-        LC_ALL=C apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'
+    local status policy
+    status=$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null) || status=""
+    policy=$(LC_ALL=C apt-cache policy "$1" 2>/dev/null) || policy=""
+    [[ "$status" == *" installed" ]] || grep -q 'Candidate: [^(]' <<< "$policy"
 }
 
 # Stop before changing anything, with one sentence, when a package is in none of the system's

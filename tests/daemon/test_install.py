@@ -346,8 +346,9 @@ def install_with_package_tools(
     fakes = {
         "dpkg": f"echo {architecture}",
         "dpkg-query": "exit 1",
+        # apt-cache policy: the candidate first, then a long table of versions.
         "apt-cache": 'case "$2" in python3-lgpio) echo "  Candidate: (none)" ;;'
-        ' *) echo "  Candidate: 1.0" ;; esac',
+        ' *) echo "  Candidate: 1.0"; seq 20000 | sed "s/^/     500 /" ;; esac',
         "apt-get": f'echo "$*" >> {calls}; [ "$1" = update ]',
     }
     for name, body in fakes.items():
