@@ -21,6 +21,7 @@ from tests.units import needs, unit_settings
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "companion.service"
 INSTALL = REPO / "systemd" / "install.sh"
+CHECK_INSTALL = REPO / "systemd" / "check-install.sh"
 
 
 @needs("systemd-analyze")
@@ -106,8 +107,9 @@ def test_systemd_rates_the_unit_2_0_or_lower() -> None:
 
 
 @needs("shellcheck")
-def test_shellcheck_finds_nothing_in_the_installer() -> None:
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
+@pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
+def test_shellcheck_finds_nothing_in_the_installer_and_its_check(script: Path) -> None:
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
@@ -182,8 +184,9 @@ def test_only_a_keyboard_style_reader_brings_the_systems_evdev(tmp_path: Path) -
         assert package not in evdev.stdout
 
 
-def test_an_unknown_option_is_refused() -> None:
-    result = subprocess.run(["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True)
+@pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
+def test_an_unknown_option_is_refused(script: Path) -> None:
+    result = subprocess.run(["bash", str(script), "--frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "unknown option --frobnicate" in result.stderr
 
