@@ -12,6 +12,7 @@
 # short headless game (systemd/check_install_game.py) and `companion games` through the
 # installed command. Each step's outcome and duration is printed; the status is non-zero
 # when any step failed.
+
 # The steps are functions that `step` runs, which shellcheck cannot follow, and the commands
 # run in the root are in single quotes, to expand there.
 # shellcheck disable=SC2317,SC2016
@@ -29,7 +30,8 @@ KEEP=0
 RESULTS=()
 FAILED=0
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+# The comment at the top of this file, up to its first line that is no comment.
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -42,7 +42,8 @@ STEP="start"
 PLACED=0
 UNIT_CHANGED=0
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+# The comment at the top of this file, up to its first line that is no comment.
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -185,6 +185,19 @@ def test_only_a_keyboard_style_reader_brings_the_systems_evdev(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
+def test_help_is_the_comment_at_the_top_whole(script: Path) -> None:
+    said = subprocess.run(["bash", str(script), "--help"], capture_output=True, text=True)
+    comment = []
+    for line in script.read_text().splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        comment.append(line.removeprefix("#").removeprefix(" "))
+    assert said.returncode == 0
+    assert said.stdout.splitlines() == comment
+    assert "fail" in comment[-1] and "shellcheck" not in said.stdout
+
+
+@pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
 def test_an_unknown_option_is_refused(script: Path) -> None:
     result = subprocess.run(["bash", str(script), "--frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
