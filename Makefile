@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench install clean catalogs catalogs-update lock
+.PHONY: run test lint typecheck pytest bench install clean catalogs catalogs-update lock check-install
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -49,7 +49,7 @@ catalogs-update: $(VENV)/.dev
 # that the lock still answers pyproject.toml.
 lock: $(VENV)/.dev
 	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
-	  --extra pi --extra usbhid --all-build-deps --no-emit-index-url --no-emit-find-links \
+	  --all-build-deps --no-emit-index-url --no-emit-find-links \
 	  --output-file requirements.lock pyproject.toml
 	$(BIN)/python systemd/league-lock.py
 
@@ -74,6 +74,13 @@ typecheck: $(VENV)/.dev
 # started once and no long test is left for the end.
 pytest: $(VENV)/.dev catalogs
 	$(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder
+
+# docs/install.md followed on fresh Debian trixie and bookworm roots (debootstrap; arm64 too
+# where qemu-user-static runs it): install.sh, check-config, a short headless game, games.
+# As root, with network to Debian's archive and PyPI; minutes, so never part of `make test`
+# (docs/install.md gives the figures). CHECK_INSTALL_ARGS="--suite trixie --arch native".
+check-install:
+	bash systemd/check-install.sh $(CHECK_INSTALL_ARGS)
 
 # This machine's figures beside a Pi Zero 2 W model's (see docs/performance.md).
 bench: $(VENV)/.sim

@@ -5,7 +5,10 @@
 #   ./systemd/install.sh --dry-run        print every step, change nothing
 #   ./systemd/install.sh --root DIR       write the files under DIR, print the system commands
 #   ... --no-start                        install and enable, but do not (re)start now
+#   ... --offline-system                  for an image being built: enable, never start
+#   ... --without-lgpio                   a trial on a system that is not Raspberry Pi OS
 #
+# In a chroot, or wherever systemd is not running, --offline-system is taken by itself.
 # The first step that fails stops the script with its name and a non-zero status.
 set -Eeuo pipefail
 
@@ -16,21 +19,39 @@ START=1
 PREFIX=/opt/companion
 CONFIG=/etc/companion/companion.toml
 UNIT=/etc/systemd/system/companion.service
+COMMAND=/usr/local/bin/companion
 SERVICE_USER=companion
 # The hardware's groups; `input` is added only for a USB keyboard-style card reader.
 GROUPS_WANTED=(gpio i2c spi dialout)
-PACKAGES=(python3-venv python3-pip python3-dev python3-lgpio python3-gpiozero i2c-tools fonts-dejavu-core)
+# What the companion needs from the system (docs/install.md says why): these, python3-lgpio
+# unless --without-lgpio, and python3-evdev only for a USB keyboard-style card reader.
+# gpiozero and the rest come from requirements.lock.
+PACKAGES=(python3-venv i2c-tools)
+LGPIO=1
+# Why each is needed: said when a package is in none of the system's lists.
+declare -A NEEDED_FOR=(
+    [python3-venv]="it makes the companion's own Python environment"
+    [python3-lgpio]="it drives the GPIO and comes only from Raspberry Pi OS's own archive \
+(--without-lgpio installs a trial companion that cannot open the GPIO)"
+    [i2c-tools]="docs/build.md checks the displays' wiring with its i2cdetect"
+    [python3-evdev]="it reads the USB keyboard-style card reader the configuration names"
+)
+OFFLINE=0
+UPDATED=0
 STEP="start"
 PLACED=0
 UNIT_CHANGED=0
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+# The comment at the top of this file, up to its first line that is no comment.
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --root) ROOT=${2:?--root needs a directory}; shift ;;
         --no-start) START=0 ;;
+        --offline-system) OFFLINE=1 ;;
+        --without-lgpio) LGPIO=0 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -101,9 +122,61 @@ check_root() {
     fi
 }
 
+# Whether a package is installed or can be (outputs read whole: a grep -q that stops reading
+# early would fail the pipeline).
+available() {
+    local status policy
+    status=$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null) || status=""
+    policy=$(LC_ALL=C apt-cache policy "$1" 2>/dev/null) || policy=""
+    [[ "$status" == *" installed" ]] || grep -q 'Candidate: [^(]' <<< "$policy"
+}
+
+# Stop before changing anything, with one sentence, when a package is in none of the system's
+# package lists (read again once, in case they are old or were never read on a fresh card).
+need() {
+    [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] || return 0
+    local package
+    for package; do
+        if ! available "$package" && [ "$UPDATED" = 0 ]; then
+            UPDATED=1
+            system apt-get update
+        fi
+        if ! available "$package"; then
+            echo "install.sh: $package is in none of this system's package lists, and" \
+                "${NEEDED_FOR[$package]}: the companion is NOT installed" >&2
+            exit 1
+        fi
+    done
+}
+
+# The pinned wheels exist for 64-bit systems only: a 32-bit one stops here, in one sentence.
+check_architecture() {
+    [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] || return 0
+    local arch
+    arch=$(dpkg --print-architecture)
+    case "$arch" in
+        arm64|amd64) ;;
+        *)
+            echo "install.sh: this system is $arch, and the companion's pinned packages exist" \
+                "for 64-bit systems only (arm64: 64-bit Raspberry Pi OS): the companion is NOT" \
+                "installed" >&2
+            exit 1 ;;
+    esac
+}
+
 install_packages() {
     step "system packages"
-    system apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+    local kind packages=("${PACKAGES[@]}")
+    check_architecture
+    [ "$LGPIO" = 0 ] || packages+=(python3-lgpio)
+    need "${packages[@]}"
+    system apt-get install -y --no-install-recommends "${packages[@]}"
+    # The configuration is read with the system's Python, there from the packages above on.
+    kind=$(reader_kind)
+    if [ "$kind" = evdev ]; then
+        need python3-evdev
+        system apt-get install -y --no-install-recommends python3-evdev
+    fi
 }
 
 create_user() {
@@ -121,13 +194,31 @@ make_venv() {
     if [ -x "$ROOT$PREFIX/venv/bin/python" ]; then
         echo "unchanged: $PREFIX/venv exists"
     else
-        # The OS's lgpio and gpiozero are used through --system-site-packages (no wheel on 3.13).
+        # The system's lgpio (and evdev) are used through --system-site-packages: neither has
+        # a wheel for every Python, and building them would need a compiler.
         system python3 -m venv --system-site-packages "$PREFIX/venv"
     fi
-    # Only the versions pinned in requirements.lock (`make lock`), each file checked against
-    # its hash; then the companion itself, built with those same tools and nothing fetched.
-    system "$PREFIX/venv/bin/pip" install --require-hashes --no-deps -r "$SRC/requirements.lock"
+    # Only the versions pinned in requirements.lock (`make lock`), each a wheel checked against
+    # its hash, so nothing is built and no build fetches anything; the build's own tools
+    # (setuptools, babel) are among them. Then the companion itself, built with those tools.
+    system "$PREFIX/venv/bin/pip" install --require-hashes --only-binary :all: --no-deps \
+        -r "$SRC/requirements.lock"
     system "$PREFIX/venv/bin/pip" install --no-deps --no-build-isolation --upgrade "$SRC"
+}
+
+# The docs' commands on the PATH: /usr/local/bin/companion is the venv's command.
+link_command() {
+    step "command $COMMAND"
+    local target=$PREFIX/venv/bin/companion
+    if [ "$(readlink "$ROOT$COMMAND" 2>/dev/null)" = "$target" ]; then
+        echo "unchanged: $COMMAND"
+    elif [ "$DRY_RUN" = 1 ]; then
+        echo "would link: $COMMAND -> $target"
+    else
+        mkdir -p "$(dirname "$ROOT$COMMAND")"
+        ln -sfn "$target" "$ROOT$COMMAND"
+        echo "linked: $COMMAND -> $target"
+    fi
 }
 
 install_docs() {
@@ -211,10 +302,23 @@ join_groups() {
     done
 }
 
+# Whether systemd runs this system now (sd_booted(3)), outside a chroot: else it is an image
+# being built (or --offline-system said so), where the unit is enabled but nothing is started.
+systemd_running() {
+    [ "$OFFLINE" = 0 ] && [ -d /run/systemd/system ] &&
+        ! { command -v systemd-detect-virt >/dev/null && systemd-detect-virt --chroot --quiet; }
+}
+
 install_unit() {
     step "service"
     place "$SRC/systemd/companion.service" "$UNIT" 644
     UNIT_CHANGED=$PLACED
+    if [ -z "$ROOT" ] && ! systemd_running; then
+        echo "offline system (an image being built, or a chroot): enabled for the next boot" \
+            "without starting it"
+        system systemctl enable companion.service
+        return 0
+    fi
     if [ "$UNIT_CHANGED" = 1 ]; then
         system systemctl daemon-reload
     fi
@@ -237,6 +341,7 @@ check_root
 install_packages
 create_user
 make_venv
+link_command
 install_docs
 enable_buses
 install_config

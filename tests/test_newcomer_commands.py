@@ -192,3 +192,48 @@ def test_simulate_reports_a_missing_configuration_before_the_terminal(
     assert not state.exists()  # nothing is written for a table that cannot start
     status, _, err = run(capsys, "simulate", "--state-dir", str(state))
     assert status == 2 and "needs a terminal" in err
+
+
+# -- `companion games` and `companion export` on an installed Pi -----------------------------
+
+
+def test_on_the_pi_the_services_journal_is_read_and_said(
+    laptop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The owner's own user has no journal; the service keeps its own in /var/lib/companion.
+    from companion.commands import export
+
+    service = laptop.parent / "var-lib-companion" / "journal.sqlite3"
+    a_game_in(service, "jockey", ("Chloé", "Dan"))
+    a_game_in(laptop / "companion-simulator" / "journal.sqlite3", "jumpy_jack", ("Anna", "Bob"))
+    monkeypatch.setattr(export, "SERVICE_JOURNAL", service)
+    status, out, err = run(capsys, "games")
+    assert status == 0 and "Chloé, Dan" in out and "Anna" not in out
+    assert err == f"companion games: reading the service's journal, {service}\n"
+    status, out, err = run(capsys, "export", "1")
+    assert status == 0 and json.loads(out.splitlines()[0])["type"] == "new_game"
+
+
+def test_a_service_journal_the_user_may_not_read_says_to_use_sudo(
+    laptop: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.commands import export
+
+    service = laptop.parent / "var-lib-companion" / "journal.sqlite3"
+    a_game_in(service, "jockey", ("Chloé", "Dan"))
+    monkeypatch.setattr(export, "SERVICE_JOURNAL", service)
+    monkeypatch.setattr(export.os, "access", lambda path, mode: False)  # root reads anything
+    status, out, err = run(capsys, "games")
+    assert status == 2 and out == ""
+    assert err == (
+        f"companion games: the service's journal, {service}, is readable by the service only: "
+        "sudo companion games\n"
+    )
+
+
+def test_the_services_journal_is_where_its_unit_keeps_it() -> None:
+    from companion.commands.export import SERVICE_JOURNAL
+    from tests.units import SYSTEMD, unit_settings
+
+    state = unit_settings(SYSTEMD / "companion.service")["StateDirectory"]
+    assert SERVICE_JOURNAL.parent == Path("/var/lib") / state[0]

@@ -36,11 +36,11 @@ def compiled() -> None:
     Where a folder cannot be written, nothing changes."""
     import compileall
 
-    from companion.devices.fake_pico import FIRMWARE_DIR
+    from companion.devices.fake_pico import firmware_folder
 
     compileall.compile_dir(Path(__file__).parent.parent, quiet=1)
-    if FIRMWARE_DIR.is_dir():
-        compileall.compile_dir(FIRMWARE_DIR, quiet=1)
+    if firmware_folder().is_dir():
+        compileall.compile_dir(firmware_folder(), quiet=1)
 
 
 def modules() -> list[ModuleType]:

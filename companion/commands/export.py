@@ -16,6 +16,8 @@ HELP = (
     "write the journal of a game as a table log (JSON Lines) for `companion replay`: "
     "a full dump, sealed inputs included"
 )
+#: Where the installed service keeps its journal (StateDirectory=companion of its unit).
+SERVICE_JOURNAL = Path("/var/lib/companion/journal.sqlite3")
 #: Said under the options: the operator's own dump is no place for players to look.
 SECRETS = (
     "The log holds every input in full: predictions, bets and hands that are still sealed "
@@ -30,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         type=Path,
-        help="the journal file (default: the companion's own, else the simulator's)",
+        help="the journal file (default: the companion's own, else the service's, else the "
+        "simulator's)",
     )
     parser.add_argument("-o", "--output", type=Path, help="write here instead of to stdout")
 
@@ -49,12 +52,22 @@ def open_existing(path: Path | None, command: str = "export") -> Journal:
 
 
 def found_journal(command: str) -> Path:
-    """The companion's own journal, or on a machine without one the simulator's."""
+    """The companion's own journal; on a machine without one, the installed service's (on
+    the Pi), else the simulator's (on a laptop)."""
     from companion.session.journal import JournalError, default_path
 
     own = default_path()
     if own.exists() or os.environ.get("COMPANION_JOURNAL"):
         return own
+    if SERVICE_JOURNAL.exists():
+        if not os.access(SERVICE_JOURNAL, os.R_OK):
+            raise JournalError(
+                f"the service's journal, {SERVICE_JOURNAL}, is readable by the service only: "
+                f"sudo companion {command}"
+            )
+        said = f"companion {command}: reading the service's journal, {SERVICE_JOURNAL}"
+        print(said, file=sys.stderr)
+        return SERVICE_JOURNAL
     from companion.commands.simulate import simulator_journal
 
     simulated = simulator_journal()

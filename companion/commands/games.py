@@ -19,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         type=Path,
-        help="the journal file (default: the companion's own, else the simulator's)",
+        help="the journal file (default: the companion's own, else the service's, else the "
+        "simulator's)",
     )
     parser.add_argument("--abandon", type=int, metavar="ID", help="mark this game abandoned")
     parser.add_argument("--json", action="store_true", help="print one JSON list")

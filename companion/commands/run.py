@@ -13,9 +13,22 @@ from companion.commands._starting import collecting_once_ready
 NAME = "run"
 HELP = "run the companion on the real hardware (what the systemd service starts)"
 
+#: The exit statuses besides 0 (stopped): systemd/companion.service restarts on neither,
+#: since the same start would fail the same way until someone changes something.
+EXIT_CONFIG = 2
+EXIT_DEVICE = 3
+EPILOG = (
+    f"exit status: 0 once stopped; {EXIT_CONFIG} for a configuration or a journal that "
+    f"cannot be used; {EXIT_DEVICE} for a device the table needs (the GPIO) that cannot "
+    "be opened"
+)
+
+log = logging.getLogger("companion")
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the run options."""
+    parser.epilog = EPILOG
     parser.add_argument("--config", metavar="FILE", help="configuration file")
     parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
     parser.add_argument(
@@ -31,6 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load the configuration, open the devices and run until stopped."""
     from companion.daemon.app import build, collect_from_now_on
+    from companion.daemon.rig import DeviceUnavailable
     from companion.devices.config import ConfigError, load_config
     from companion.session.journal import JournalError
 
@@ -43,7 +57,11 @@ def run(args: argparse.Namespace) -> int:
         companion = build(config, simulate=False, state_dir=args.state_dir)
     except (ConfigError, JournalError) as error:
         print(f"companion: {error}", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
+    except DeviceUnavailable as error:
+        log.debug("the devices cannot be opened", exc_info=True)  # -v: where, for a report
+        print(f"companion: {' '.join(str(error).split())}", file=sys.stderr)
+        return EXIT_DEVICE
     companion.daemon.after_ready.append(collect_from_now_on)
     if companion.web is not None:
         print(f"companion: the pages are at {companion.web.url}", flush=True)

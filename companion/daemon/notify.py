@@ -1,10 +1,55 @@
-"""Tell systemd the daemon is ready, alive and stopping (a no-op outside systemd)."""
+"""Tell systemd the daemon is ready, alive and stopping (a no-op outside systemd).
+
+The notification protocol of sd_notify(3) in a few lines: each message is one datagram of
+``KEY=value`` lines sent to the Unix socket named by $NOTIFY_SOCKET, a path or, when it starts
+with "@", a name in the abstract namespace.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
 import time
 from collections.abc import Callable
+
+log = logging.getLogger("companion.notify")
+
+
+def socket_address(value: str) -> str | None:
+    """The address $NOTIFY_SOCKET names: a path, an abstract name ("@" becomes a NUL byte),
+    or None when it names no Unix socket (unset, empty, or another kind such as vsock)."""
+    if value.startswith("@") and len(value) > 1:
+        return "\0" + value[1:]
+    if value.startswith("/"):
+        return value
+    return None
+
+
+class NotifySocket:
+    """Send each message as one datagram to systemd's notification socket.
+
+    Outside systemd (no $NOTIFY_SOCKET) it sends nothing. A message that cannot be sent is
+    logged once and dropped: the table plays on, and systemd judges the silence itself.
+    """
+
+    def __init__(self, value: str | None = None) -> None:
+        raw = os.environ.get("NOTIFY_SOCKET", "") if value is None else value
+        self.address = socket_address(raw)
+        self._socket: socket.socket | None = None
+        self._warned = False
+
+    def __call__(self, message: str) -> None:
+        if self.address is None:
+            return
+        try:
+            if self._socket is None:
+                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self._socket.sendto(message.encode(), self.address)
+        except OSError as error:
+            if not self._warned:
+                self._warned = True
+                log.warning("systemd's notification socket cannot be reached: %s", error)
 
 
 class Notifier:
@@ -16,11 +61,7 @@ class Notifier:
         watchdog_usec: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if send is None:
-            from sdnotify import SystemdNotifier
-
-            send = SystemdNotifier().notify
-        self._send = send
+        self._send = send if send is not None else NotifySocket()
         self._clock = clock
         usec = watchdog_usec if watchdog_usec is not None else os.environ.get("WATCHDOG_USEC")
         interval = int(usec) / 1e6 if usec and usec.isdigit() and int(usec) > 0 else None

@@ -22,7 +22,7 @@ from companion.devices.buzzer import GpioBuzzer, MemoryBuzzer
 from companion.devices.cards_file import DECKS
 from companion.devices.config import Config
 from companion.devices.fake_pico import FakePico
-from companion.devices.gpio import ControlPanel
+from companion.devices.gpio import ControlPanel, GpioUnavailable
 from companion.devices.lcd import CharacterLcd
 from companion.devices.pico import PicoButtons, PicoCardReader, PicoLink, PicoStrip
 from companion.devices.readers import FakeCardReader, reader_from_config
@@ -44,6 +44,13 @@ if TYPE_CHECKING:
     from companion.devices.oled import Oled
 
 log = logging.getLogger("companion.rig")
+
+
+class DeviceUnavailable(Exception):
+    """A device the table cannot play without (the GPIO's buttons) cannot be opened.
+
+    The other devices are retried while the table plays; this one stops the start.
+    """
 
 
 @dataclass(frozen=True)
@@ -219,8 +226,9 @@ def _open_oled(section: OledSection) -> Oled:
 def simulated_rig(config: Config, report: EventSink) -> Rig:
     """Build the fakes the simulator and the end-to-end tests drive: same classes, mock pins.
 
-    When the configuration has a Pico and the firmware's modules are at hand (a source
-    checkout), a fake Pico on a pseudo-terminal carries the strip and the reader.
+    When the configuration has a Pico, a fake Pico on a pseudo-terminal, running the
+    firmware's modules (the package's copy, or a source checkout's), carries the strip and
+    the reader.
     """
     controls = SimulatedControls(config)
     panel_inputs = ControlPanel.from_config(
@@ -241,7 +249,7 @@ def simulated_rig(config: Config, report: EventSink) -> Rig:
         try:
             sim.pico = FakePico(leds=config.strip.count if config.strip else 60).plug()
         except FileNotFoundError as error:
-            log.warning("no fake Pico outside a source checkout (%s): LEDs kept in memory", error)
+            log.warning("no fake Pico (%s): LEDs kept in memory", error)
         else:
             rig.closers.append(sim.pico.close)
             _attach_pico(rig, config, sim.pico.path, report, simulated_lookup)
@@ -290,8 +298,16 @@ def bus_names(config: Config) -> dict[str, str]:
 
 
 def hardware_rig(config: Config, report: EventSink, lookup: Lookup | None) -> Rig:
-    """Open the real devices; a display or strip that is missing now is retried later."""
-    inputs: list[InputDevice] = [ControlPanel.from_config(config)]
+    """Open the real devices; a display or strip that is missing now is retried later.
+
+    Raises DeviceUnavailable, saying why in one sentence, when the GPIO cannot be opened.
+    """
+    try:
+        inputs: list[InputDevice] = [ControlPanel.from_config(config)]
+    except GpioUnavailable as error:
+        raise DeviceUnavailable(str(error)) from error
+    except Exception as error:  # gpiozero's and each backend's own errors for a pin
+        raise DeviceUnavailable(f"the GPIO cannot be opened: {error}") from error
     guards: list[Resilient[Any]] = []
     panel = Panel()
     if (lcd := config.lcd) is not None:

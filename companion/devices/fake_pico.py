@@ -2,11 +2,13 @@
 
 Like a virtual printer, it sits on the master side of an ``os.openpty()`` pair; the Pi side
 opens the slave (``FakePico.path``). It runs firmware/app.py, protocol.py, strip_anim.py,
-cards.py and buttons.py from the source checkout, records the LEDs it shows, can be given card
-scans and button presses, and can be unplugged (the pty closes, as a USB unplug) and plugged
-back. With ``link``, a symlink at that path follows the current pty, like /dev/serial/by-id/.
-With ``manual_clock``, time stands still for the firmware until ``advance`` moves it on, so a
-test decides exactly when a move steps, a button settles or a card is lifted.
+cards.py and buttons.py (with config.py) from the source checkout, or from the copy an
+installed package carries (setup.py puts them in ``companion/devices/pico_firmware/``),
+records the LEDs it shows, can be given card scans and button presses, and can be unplugged
+(the pty closes, as a USB unplug) and plugged back. With ``link``, a symlink at that path
+follows the current pty, like /dev/serial/by-id/. With ``manual_clock``, time stands still
+for the firmware until ``advance`` moves it on, so a test decides exactly when a move steps,
+a button settles or a card is lifted.
 
 Run ``python -m companion.devices.fake_pico [--link PATH]``: it prints the path to open, then
 reads commands on standard input: ``card UID``, ``press NAME``, ``unplug``, ``plug``,
@@ -35,8 +37,12 @@ from typing import Any
 from companion.devices.base import RGB
 from companion.devices.pico_protocol import table_text
 
-#: The firmware's folder in a source checkout (it is not part of the installed package).
+#: The firmware's folder in a source checkout.
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
+#: The firmware's modules the fake runs: pure Python, no MicroPython module. An installed
+#: package carries a copy of them in PACKAGED_FIRMWARE (setup.py reads this list).
+FIRMWARE_MODULES = ("app", "buttons", "cards", "config", "protocol", "strip_anim")
+PACKAGED_FIRMWARE = Path(__file__).resolve().parent / "pico_firmware"
 
 #: The longest the fake sleeps when the firmware has nothing due (a safety net, not a need).
 IDLE_POLL_S = 0.25
@@ -48,13 +54,19 @@ BANNER = (
 )
 
 
+def firmware_folder() -> Path:
+    """Where the fake's firmware modules are: the installed package's copy, else the
+    source checkout's firmware folder."""
+    return PACKAGED_FIRMWARE if PACKAGED_FIRMWARE.is_dir() else FIRMWARE_DIR
+
+
 @functools.cache
 def firmware_module(name: str) -> ModuleType:
     """Load one of the firmware's pure modules (``protocol``, ``app``...) under CPython.
 
-    Raises FileNotFoundError outside a source checkout.
+    Raises FileNotFoundError when neither the package nor a source checkout has it.
     """
-    path = FIRMWARE_DIR / f"{name}.py"
+    path = firmware_folder() / f"{name}.py"
     if not path.is_file():
         raise FileNotFoundError(f"the fake Pico runs the firmware's modules; {path} is missing")
     spec = importlib.util.spec_from_file_location(f"_pico_firmware_{name}", path)

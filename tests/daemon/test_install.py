@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from companion.commands.run import EXIT_CONFIG, EXIT_DEVICE
 from companion.web.gate import MAX_OPEN, RESERVED_FILES, open_cap
 from tests.units import needs, unit_settings
 
@@ -18,6 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs/install.md"
 UNIT = REPO / "systemd" / "companion.service"
 INSTALL = REPO / "systemd" / "install.sh"
+CHECK_INSTALL = REPO / "systemd" / "check-install.sh"
 
 
 @needs("systemd-analyze")
@@ -45,6 +50,13 @@ def test_the_unit_is_a_watched_notify_service_with_device_access() -> None:
     assert "PrivateDevices" not in settings, "PrivateDevices hides GPIO, I2C, SPI and serial"
     assert settings["StateDirectory"] == ["companion"]
     assert settings["WorkingDirectory"] == ["/run/companion"]  # lgpio writes FIFOs there
+
+
+def test_a_start_that_would_fail_the_same_way_is_not_restarted() -> None:
+    # A Pi whose GPIO cannot be opened (or whose configuration is refused) would otherwise
+    # be restarted every 2 s until systemd's start limit.
+    settings = unit_settings(UNIT)
+    assert settings["RestartPreventExitStatus"][0].split() == [str(EXIT_CONFIG), str(EXIT_DEVICE)]
 
 
 def test_the_unit_gives_the_pages_every_connection_with_files_to_spare() -> None:
@@ -98,8 +110,9 @@ def test_systemd_rates_the_unit_as_the_docs_say() -> None:
 
 
 @needs("shellcheck")
-def test_shellcheck_finds_nothing_in_the_installer() -> None:
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
+@pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
+def test_shellcheck_finds_nothing_in_the_installer_and_its_check(script: Path) -> None:
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
@@ -160,8 +173,36 @@ def test_only_a_keyboard_style_reader_puts_the_user_in_input(tmp_path: Path) -> 
     assert "would run: usermod -a -G input companion" in evdev.stdout
 
 
-def test_an_unknown_option_is_refused() -> None:
-    result = subprocess.run(["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True)
+def test_only_a_keyboard_style_reader_brings_the_systems_evdev(tmp_path: Path) -> None:
+    # evdev has no wheel: the system's package, only for the reader that needs it, so that no
+    # install needs a compiler.
+    pico = run_installer("--root", str(tmp_path / "pico"), "--no-start")
+    assert "python3-evdev" not in pico.stdout
+    config = tmp_path / "evdev/etc/companion/companion.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[reader]\nkind = "evdev"\ndevice = "/dev/input/by-id/usb-rfid-event-kbd"\n')
+    evdev = run_installer("--root", str(tmp_path / "evdev"), "--no-start")
+    assert "would run: apt-get install -y --no-install-recommends python3-evdev" in evdev.stdout
+    for package in ("python3-dev", "gcc", "build-essential"):
+        assert package not in evdev.stdout
+
+
+@pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
+def test_help_is_the_comment_at_the_top_whole(script: Path) -> None:
+    said = subprocess.run(["bash", str(script), "--help"], capture_output=True, text=True)
+    comment = []
+    for line in script.read_text().splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        comment.append(line.removeprefix("#").removeprefix(" "))
+    assert said.returncode == 0
+    assert said.stdout.splitlines() == comment
+    assert "fail" in comment[-1] and "shellcheck" not in said.stdout
+
+
+@pytest.mark.parametrize("script", [INSTALL, CHECK_INSTALL], ids=lambda path: path.name)
+def test_an_unknown_option_is_refused(script: Path) -> None:
+    result = subprocess.run(["bash", str(script), "--frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "unknown option --frobnicate" in result.stderr
 
@@ -194,8 +235,9 @@ def test_the_installer_sets_the_bus_speeds_the_build_guide_describes(tmp_path: P
 # -- the lock file ----------------------------------------------------------------------------
 
 LOCK = REPO / "requirements.lock"
-#: The extras the installer puts on a Pi (the lock is made with them: `make lock`).
-LOCKED_EXTRAS = ("pi", "usbhid")
+#: The extras the installer puts on a Pi from the lock (`make lock`): none. Their libraries,
+#: lgpio and evdev, come from the system's packages, having no wheel for every Python.
+LOCKED_EXTRAS: tuple[str, ...] = ()
 
 
 def pyproject_requirements() -> dict[str, Requirement]:
@@ -245,7 +287,120 @@ def test_the_installer_installs_only_the_locked_pins(tmp_path: Path) -> None:
     out = run_installer("--dry-run", "--root", str(tmp_path)).stdout
     pip = [line for line in out.splitlines() if "/venv/bin/pip install" in line]
     assert pip == [
-        f"would run: /opt/companion/venv/bin/pip install --require-hashes --no-deps -r {LOCK}",
+        "would run: /opt/companion/venv/bin/pip install --require-hashes --only-binary :all: "
+        f"--no-deps -r {LOCK}",
         f"would run: /opt/companion/venv/bin/pip install --no-deps --no-build-isolation "
         f"--upgrade {REPO}",
     ]
+
+
+def test_the_lock_holds_the_builds_tools_and_nothing_that_needs_a_compiler() -> None:
+    pins = locked()
+    build = tomllib.loads((REPO / "pyproject.toml").read_text())["build-system"]["requires"]
+    for line in build:  # installed with the rest, before the companion is built with them
+        assert canonicalize_name(Requirement(line).name) in pins
+    for name in ("sdnotify", "evdev", "lgpio"):  # no wheel for every Python on a Pi
+        assert name not in pins, f"{name} would be built from source on some Pi"
+
+
+# -- where images are built, and systems that lack a package -------------------------------
+
+
+def test_an_image_being_built_gets_the_unit_enabled_and_nothing_started() -> None:
+    out = run_installer("--dry-run", "--offline-system").stdout
+    service = out[out.index("== service") :]
+    assert "would run: systemctl enable companion.service" in service
+    assert "daemon-reload" not in service and "restart" not in service
+    assert "enabled for the next boot without starting it" in service
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root")
+def test_a_booted_system_is_started_and_one_without_systemd_is_not(tmp_path: Path) -> None:
+    # sd_booted(3): systemd runs the system when /run/systemd/system exists. A mount namespace
+    # of the test's own shows the installer one, then none.
+    def service_lines(booted: bool) -> str:
+        made = "mkdir -p /run/systemd/system" if booted else "true"
+        script = f"mount -t tmpfs none /run/systemd && {made} && bash {INSTALL} --dry-run"
+        result = subprocess.run(
+            ["unshare", "--mount", "sh", "-c", script], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout[result.stdout.index("== service") :]
+
+    booted = service_lines(booted=True)
+    assert "would run: systemctl daemon-reload" in booted
+    assert "would run: systemctl restart companion.service" in booted
+    image = service_lines(booted=False)
+    assert "would run: systemctl enable companion.service" in image
+    assert "daemon-reload" not in image and "restart" not in image
+
+
+def test_the_docs_commands_are_on_the_path(tmp_path: Path) -> None:
+    first = run_installer("--root", str(tmp_path), "--no-start")
+    command = tmp_path / "usr/local/bin/companion"
+    assert os.readlink(command) == "/opt/companion/venv/bin/companion"
+    assert "linked: /usr/local/bin/companion" in first.stdout
+    second = run_installer("--root", str(tmp_path), "--no-start")
+    assert "unchanged: /usr/local/bin/companion" in second.stdout
+
+
+def test_a_trial_without_lgpio_leaves_only_that_package_out(tmp_path: Path) -> None:
+    pi = run_installer("--dry-run", "--root", str(tmp_path)).stdout
+    assert "python3-lgpio" in pi
+    trial = run_installer("--dry-run", "--root", str(tmp_path), "--without-lgpio").stdout
+    apt = [line for line in trial.splitlines() if "apt-get install" in line]
+    assert apt == ["would run: apt-get install -y --no-install-recommends python3-venv i2c-tools"]
+
+
+def install_with_package_tools(
+    tmp_path: Path, architecture: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run a real install with stand-ins for the package tools: python3-lgpio is in no list,
+    even after an update, and any install fails, so nothing on this machine changes whatever
+    the installer does. Returns the run and the file of apt-get's calls."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    calls = tmp_path / "calls"
+    calls.touch()
+    fakes = {
+        "dpkg": f"echo {architecture}",
+        "dpkg-query": "exit 1",
+        # apt-cache policy: the candidate first, then a long table of versions.
+        "apt-cache": 'case "$2" in python3-lgpio) echo "  Candidate: (none)" ;;'
+        ' *) echo "  Candidate: 1.0"; seq 20000 | sed "s/^/     500 /" ;; esac',
+        "apt-get": f'echo "$*" >> {calls}; [ "$1" = update ]',
+    }
+    for name, body in fakes.items():
+        (tools / name).write_text(f"#!/bin/sh\n{body}\n")
+        (tools / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{tools}:{os.environ['PATH']}")
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--no-start"], capture_output=True, text=True, env=env, timeout=60
+    )
+    return result, calls
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the installer's real path runs as root")
+def test_a_package_the_system_cannot_have_stops_the_install_with_one_sentence(
+    tmp_path: Path,
+) -> None:
+    result, calls = install_with_package_tools(tmp_path, "arm64")
+    assert result.returncode == 1
+    said = result.stderr.strip().splitlines()
+    assert len(said) == 1, result.stderr
+    assert said[0].startswith("install.sh: python3-lgpio is in none of this system's package")
+    assert "Raspberry Pi OS" in said[0] and "--without-lgpio" in said[0]
+    assert said[0].endswith("the companion is NOT installed")
+    assert calls.read_text().splitlines() == ["update"], "the lists are read again first"
+    assert "== service user" not in result.stdout, "it went on after the failure"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the installer's real path runs as root")
+def test_a_32_bit_system_stops_the_install_with_one_sentence(tmp_path: Path) -> None:
+    result, calls = install_with_package_tools(tmp_path, "armhf")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "install.sh: this system is armhf, and the companion's pinned packages exist for 64-bit"
+        " systems only (arm64: 64-bit Raspberry Pi OS): the companion is NOT installed"
+    ]
+    assert calls.read_text() == "", "nothing was installed"

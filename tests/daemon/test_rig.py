@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+import runpy
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from companion.daemon.rig import (
     CATALOGUE,
@@ -16,6 +20,8 @@ from companion.daemon.rig import (
     simulated_uid,
 )
 from companion.games.jockey import default_deck
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_card_of_both_decks_round_trips_through_a_valid_tag() -> None:
@@ -159,3 +165,33 @@ def test_a_start_collects_no_garbage_until_ready_then_leaves_what_it_made_out(tm
         "ended True",
         "refused True",
     ], out.stdout + out.stderr
+
+
+def test_an_installed_simulator_has_its_fake_pico_from_the_package_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The package build copies the firmware's modules the fake Pico runs; with that copy and
+    # no source checkout beside it, the simulator's strip and reader still go through a Pico.
+    from companion.devices import fake_pico
+    from companion.devices.config import parse_config
+    from companion.devices.pico import PicoStrip
+
+    hook = runpy.run_path(str(REPO / "setup.py"), run_name="the_build_hook")
+    copied = hook["copy_firmware"](REPO, tmp_path)
+    packaged = tmp_path / "companion" / "devices" / "pico_firmware"
+    assert sorted(path.stem for path in copied) == sorted(fake_pico.FIRMWARE_MODULES)
+    monkeypatch.setattr(fake_pico, "PACKAGED_FIRMWARE", packaged)
+    monkeypatch.setattr(fake_pico, "FIRMWARE_DIR", tmp_path / "no checkout")
+    fake_pico.firmware_module.cache_clear()
+    try:
+        config = parse_config((REPO / "systemd" / "companion.toml").read_text())
+        rig = simulated_rig(config, lambda event: None)
+        try:
+            assert rig.simulation is not None and rig.simulation.pico is not None
+            assert isinstance(rig.panel.strip, PicoStrip)
+            app = Path(str(fake_pico.firmware_module("app").__file__))
+            assert app.parent == packaged
+        finally:
+            rig.close()
+    finally:
+        fake_pico.firmware_module.cache_clear()
