@@ -58,46 +58,11 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-failed() {
-    local status=$1
-    [ "$BASHPID" = "$$" ] || exit "$status"  # in a subshell: the main shell reports it
-    echo "install.sh: step \"$STEP\" failed (status $status): the companion is NOT installed" >&2
-    exit "$status"
-}
+# shellcheck disable=SC2034  # read by install-steps.sh, which says a failed step
+declare -r SCRIPT=install.sh WHAT="the companion"
+# shellcheck source=systemd/install-steps.sh disable=SC1091
+. "$SRC/systemd/install-steps.sh"
 trap 'failed $?' ERR
-
-step() {
-    STEP=$1
-    echo "== $1"
-}
-
-# System commands only run for a real install; with --root or --dry-run they are printed.
-system() {
-    if [ "$DRY_RUN" = 1 ] || [ -n "$ROOT" ]; then
-        echo "would run: $*"
-    else
-        echo "+ $*"
-        "$@"
-    fi
-}
-
-# Copy a file into place unless an identical one is there; keep_existing=1 never overwrites.
-# Sets PLACED=1 when the file was (or, in a dry run, would be) written, else PLACED=0.
-place() {
-    local from=$1 to=$ROOT$2 mode=$3 keep_existing=${4:-0}
-    PLACED=0
-    if [ -e "$to" ] && { [ "$keep_existing" = 1 ] || cmp -s "$from" "$to"; }; then
-        echo "unchanged: $2"
-        return 0
-    fi
-    if [ "$DRY_RUN" = 1 ]; then
-        echo "would install: $2"
-    else
-        install -D -m "$mode" "$from" "$to"
-        echo "installed: $2"
-    fi
-    PLACED=1
-}
 
 # The card reader's kind in the configuration the service will read ("" when none).
 reader_kind() {
@@ -329,6 +294,7 @@ install_unit() {
 }
 
 finish() {
+    # shellcheck disable=SC2034  # failed() in install-steps.sh names the step
     STEP="finish"
     if [ "$DRY_RUN" = 1 ]; then
         echo "dry run: nothing was changed"
