@@ -13,6 +13,7 @@ from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
 from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
+from companion.web.result import result_html
 from companion.web.shared import Public
 from companion.web.words import marked, t, tn
 
@@ -35,43 +36,54 @@ def _said(refusal: RefusalView | None, fallback: str = "") -> str:
     return say(refusal.message) if refusal.message is not None else refusal.sentence
 
 
-def public_html(state: Public) -> str:
-    """Return the public part: game, race, turn, die, track, scores, odds, reveal, chart."""
+def public_html(state: Public, evening: str = "") -> str:
+    """Return the public part: the title and the status (who the table waits for), the winner
+    screen between races and at the end, the track, and beside it the game's board (scores,
+    odds, reveal), the winners, the chart and the ``evening``'s standings (HTML)."""
     view = state.view
     game = view.get("game")
     if game is None:
         nothing, start = e(t("No game on")), e(t("Start one at the table."))
-        return f'<section id="public"><h1>{nothing}</h1><p>{start}</p></section>'
+        return (
+            f'<section id="public"><header class="head"><h1>{nothing}</h1></header>'
+            f'<div class="side"><p>{start}</p>{evening}</div></section>'
+        )
     pages = pages_of(game)
     title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
-    parts = [f"<h1>{e(title)}</h1>"]
+    said = []
     phase, _turn = pages.status(view)
     status = t("Phase: {phase}").format(phase=_phase(pages, phase))
     waited = state.offers.waiting  # in the order the LCD asks them
     if waited and not view.get("waiting_for"):  # one person's turn: the one the LCD names
         status += t(" · turn: {player}").format(player=waited[0])
-    parts.append(f'<p class="status">{e(status)}</p>')
+    said.append(f'<p class="status">{e(status)}</p>')
     if waited and view.get("waiting_for"):  # inputs each makes on their own: nobody's turn
         waiting = t("Waiting for: {players}").format(players=", ".join(waited))
-        parts.append(f'<p class="status">{e(waiting)}</p>')
+        said.append(f'<p class="status">{e(waiting)}</p>')
     if view.get("sealed"):
         count = len(view["sealed"])
         sealed = tn("Sealed: {players}", "Sealed: {players}", count)  # "Ont scellé" in French
         sealed = sealed.format(players=", ".join(view["sealed"]))
-        parts.append(f'<p class="status">{e(sealed)} ✓</p>')
+        said.append(f'<p class="status">{e(sealed)} ✓</p>')
     refusal = view.get("last_refusal")
     if refusal:  # the player's own page hides it: their phone gives the reason instead
         who = f' data-player="{e(refusal["player"])}"' if refusal.get("player") else ""
-        said = e(_said(state.refusal, refusal["sentence"]))
-        parts.append(f'<p class="refusal"{who}>{said}</p>')
-    parts.append(pages.track(state))
-    parts.append('<div class="side">')
-    parts.append(pages.board(state))
-    if view.get("finished"):
+        reason = e(_said(state.refusal, refusal["sentence"]))
+        said.append(f'<p class="refusal"{who}>{reason}</p>')
+    parts = [
+        f'<header class="head"><h1>{e(title)}</h1><div class="said">{"".join(said)}</div></header>',
+        result_html(state, pages),
+        pages.track(state),
+    ]
+    finished = bool(view.get("finished"))
+    spare = " spare" if finished and evening else ""  # the TV shows the evening instead
+    side = [f'<div class="figures{spare}">{pages.board(state)}</div>']
+    if finished:
         winners = view["winners"]
-        said = tn("Winner: {players}", "Winners: {players}", len(winners))
-        parts.append(f'<p class="winners">{e(said.format(players=", ".join(winners)))}</p>')
-    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div></div>')
+        won = tn("Winner: {players}", "Winners: {players}", len(winners))
+        side.append(f'<p class="winners">{e(won.format(players=", ".join(winners)))}</p>')
+    side.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div>{evening}')
+    parts.append(f'<div class="side">{"".join(side)}</div>')
     return f'<section id="public">{"".join(parts)}</section>'
 
 

@@ -203,10 +203,8 @@ class TableSide:
                 self.join_url, self.joins.code, self.joins.pending(), session.games(),
                 session.game_id, taken, self.seats.people(),
             )  # fmt: skip
-        shown = public_html(public)
         standings = evening_html(self.evening(), self.between_games())
-        if standings:  # inside the public part, so every page keeps it live
-            shown = shown.removesuffix("</section>") + standings + "</section>"
+        shown = public_html(public, standings)  # inside the public part: every page keeps it live
         snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)
         self._stale = False
         self.hub.publish(snapshot)

@@ -16,7 +16,7 @@ from companion.render.language import figure, speaking, word
 from companion.session import autoplay
 from companion.session.log import BetEntry
 from companion.session.session import Session
-from companion.web.chart import HEIGHT, LABEL_HEIGHT, PAD, chart_svg, label_heights
+from companion.web.chart import BOTTOM, LABEL_HEIGHT, TOP, chart_svg, label_heights
 from companion.web.fragments import private_html, public_html
 from companion.web.state import Series, private_state, public_state
 
@@ -93,7 +93,7 @@ def label_boxes(svg: str) -> list[tuple[str, int]]:
     """The chart's end labels: their words and their baselines."""
     return [
         (words, int(y))
-        for y, words in re.findall(r'<text x="\d+" y="(\d+)" font-size="13"[^>]*>([^<]+)<', svg)
+        for y, words in re.findall(r'<text class="end" x="\d+" y="(\d+)"[^>]*>([^<]+)<', svg)
     ]
 
 
@@ -112,13 +112,14 @@ def test_no_two_chart_labels_overlap(ends: dict[str, tuple[int, int]]) -> None:
     assert sorted(w for w, _ in labels) == sorted(f"{p} {figure(v[-1])}" for p, v in ends.items())
     heights = sorted(y for _, y in labels)
     assert all(b - a >= LABEL_HEIGHT for a, b in itertools.pairwise(heights))
-    assert heights[0] > PAD and heights[-1] <= HEIGHT - PAD  # inside the plot, under the unit
+    height = int(re.search(r'viewBox="0 0 \d+ (\d+)"', svg).group(1))  # type: ignore[union-attr]
+    assert heights[0] > TOP and heights[-1] <= height - BOTTOM  # inside the plot, under the unit
 
 
 def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
     assert label_heights([200.0, 60.0, 130.4], 55, 236) == (200, 60, 130)
-    assert label_heights([100.0, 100.0, 101.0], 55, 236) == (100, 115, 130)
-    assert label_heights([236.0, 236.0], 55, 236) == (221, 236)
+    assert label_heights([100.0, 100.0, 101.0], 55, 236) == (100, 134, 168)
+    assert label_heights([236.0, 236.0], 55, 236) == (202, 236)
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,10 @@ from typing import Any
 
 from companion.render.language import speaking
 from companion.session import autoplay
+from companion.session.evening import EveningBook
 from companion.session.log import LogEntry
 from companion.session.session import Session
-from companion.web.fragments import public_html
+from companion.web.fragments import evening_html, public_html
 from companion.web.pages import scoreboard_page
 from companion.web.state import public_state
 from tests.web.conftest import CHROMIUM, TV
@@ -42,18 +43,30 @@ NAMES = ("Anna", "Ben", "Chloé")
 
 
 class Race:
-    """One game played in-process by seeded legal inputs, its public part drawn in a language."""
+    """One game played in-process by seeded legal inputs, its public part drawn in a language
+    (with the evening's standings when it is written to a ``journal``)."""
 
-    def __init__(self, kind: str, language: str, seed: int, players: tuple[str, ...] = NAMES):
-        self.session = Session.in_memory()
+    def __init__(
+        self,
+        kind: str,
+        language: str,
+        seed: int,
+        players: tuple[str, ...] = NAMES,
+        journal: Path | None = None,
+    ):
+        self.session = Session.in_memory() if journal is None else Session.open(journal)
         self.session.new_game(kind, players, {})
         self.language = language
         self.rng = random.Random(seed)
+        self.evenings = EveningBook()
 
     def drawn(self) -> str:
         """The public part now, as every page receives it."""
         with speaking(self.language):
-            return public_html(public_state(self.session))
+            evening = self.evenings.evening(self.session.journal)
+            table = self.session.table
+            over = table is None or table.binding.finished()
+            return public_html(public_state(self.session), evening_html(evening, over))
 
     def page(self) -> str:
         """The whole scoreboard page now."""
