@@ -102,8 +102,8 @@ def test_cards_show_their_ranks_as_the_language_prints_them_and_read_back(
         assert [card_text(code) for code in codes] == shown
         picked = playing_cards()  # the croupier's picker on the pages
     assert [Card.parse(label).code for label in shown] == codes
-    assert all(Card.parse(label).code == code for code, label in picked)
-    assert len({label for _, label in picked}) == 48
+    assert all(Card.parse(label).code == code for code, label, _ in picked)
+    assert len({label for _, label, _ in picked}) == 48
 
 
 def test_every_spelling_of_a_face_card_is_read() -> None:

@@ -18,6 +18,7 @@ from companion.session.log import BetEntry
 from companion.session.session import Session
 from companion.web.chart import BOTTOM, LABEL_HEIGHT, TOP, chart_svg, label_heights
 from companion.web.fragments import private_html, public_html
+from companion.web.html import fill
 from companion.web.state import Series, private_state, public_state
 
 LANE = re.compile(
@@ -70,7 +71,7 @@ def test_jumpy_jack_lanes_show_finished_and_out_horses_where_they_are() -> None:
             assert len(lanes) == len(board.horses)
             for horse, (name, width, colour, outline, at) in zip(board.horses, lanes, strict=True):
                 seen.add(horse.state)
-                assert name.startswith(horse.name) and colour == horse.colour
+                assert name.startswith(horse.name) and colour == fill(horse.colour)
                 assert 'stroke="#222"' in outline  # a white bar has an edge on the light track
                 if horse.state is HorseState.FINISHED:
                     assert (width, at) == ("100", ("1st", "2nd", "3rd")[horse.place - 1]), name

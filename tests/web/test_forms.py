@@ -38,7 +38,9 @@ def picker(page: str, kind: str) -> dict[str, str]:
     """The buttons of the ``kind`` form on a page: value to label."""
     form = re.search(rf'<form class="entry picker" data-type="{kind}">(.*?)</form>', page)
     assert form is not None, f"no {kind} picker"
-    return dict(re.findall(r'value="([^"]+)">([^<]+)</button>', form.group(1)))
+    return dict(
+        re.findall(r'value="([^"]+)">(?:<svg class="dot".*?</svg>)?([^<]+)</button>', form.group(1))
+    )
 
 
 def test_the_host_form_offers_every_option_the_registry_declares() -> None:

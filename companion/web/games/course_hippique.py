@@ -23,14 +23,24 @@ from companion.session.bindings.course_hippique import max_bet_start, stake_star
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
-from companion.web.html import Chip, card_picker, chips, dot, e, entry_form, grid, lane, stepper
+from companion.web.html import (
+    Chip,
+    PickedCard,
+    card_button,
+    card_picker,
+    chips,
+    dot,
+    e,
+    entry_form,
+    grid,
+    lane,
+    stepper,
+)
 from companion.web.shared import ExtraWork, Finisher, Public, Series, running
 from companion.web.track import Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
-#: The colour of each horse's chip: its suit's.
-SUIT_COLOURS = {"S": "black", "H": "red", "D": "red", "C": "black"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
@@ -75,10 +85,13 @@ NOT_SET = "—"
 SAMPLES = 1000
 
 
-def playing_cards() -> list[tuple[str, str]]:
-    """The 48 cards of a pack but the aces (the horses), as (code, label), suit by suit; the
-    label's rank as the table's language prints it (``D♠`` for ``QS`` in French)."""
-    return [(f"{r}{s}", f"{rank_letter(r)}{SUITS[s][0]}") for s in SUITS for r in RANKS]
+def playing_cards() -> list[PickedCard]:
+    """The 48 cards of a pack but the aces (the horses), as (code, label, the colour of the
+    suit's horse), suit by suit; the label's rank as the table's language prints it (``D♠``
+    for ``QS`` in French)."""
+    return [
+        (f"{r}{s}", f"{rank_letter(r)}{SUITS[s][0]}", horse_colour(s)) for s in SUITS for r in RANKS
+    ]
 
 
 def horse_colour(letter: str) -> str:
@@ -100,7 +113,9 @@ def board_html(state: Public) -> str:
     if not isinstance(board, CourseHippiqueBoard):
         return ""
     finish = board.finish or 8
-    lanes = "".join(lane(_suit(s.letter), v, finish) for s, v in board.positions.items())
+    lanes = "".join(
+        lane(_suit(s.letter), v, finish, horse_colour(s.letter)) for s, v in board.positions.items()
+    )
     info = t("Croupier: {croupier} · largest stake: {stake} · cards left: {left}").format(
         croupier=board.croupier,
         stake=NOT_SET if board.max_bet is None else figure(board.max_bet),
@@ -173,7 +188,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         said = t("Your bet: {stake} on {horse}").format(
             stake=figure(bet.stake), horse=_suit(bet.horse.letter)
         )
-        colour = dot(SUIT_COLOURS.get(bet.horse.letter, "grey"))
+        colour = dot(horse_colour(bet.horse.letter))
         parts.append(f'<p class="secret sealed">{colour}{e(said)}</p>')
     phase = view.get("phase")
     offers = state.offers
@@ -184,7 +199,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         }
         odds = {s.letter: v for s, v in board.odds.items()}
         horses = (
-            Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", SUIT_COLOURS[h])
+            Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", horse_colour(h))
             for h in bet_offer.horses
         )
         stake = stepper("stake", t("Stake"), bet_offer.most, value=stake_start(board, player))
@@ -203,7 +218,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     seen = {c.code for c in board.turned}
     if phase != "redeal":  # a course dealt again is laid from the whole pack
         seen |= {c.code for c in board.course if c is not None}
-    cards = [(code, label) for code, label in playing_cards() if code not in seen]
+    cards = [card for card in playing_cards() if card[0] not in seen]
     if offers.find("deal_course", player) is not None:
         parts.append(
             "<h3>"
@@ -216,12 +231,9 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     return "".join(parts)
 
 
-def _sequence(cards: Iterable[tuple[str, str]]) -> str:
+def _sequence(cards: Iterable[PickedCard]) -> str:
     """A picker whose taps add up, in order, to one input (the page's script keeps the row)."""
-    buttons = "".join(
-        f'<button type="button" class="pick" value="{e(code)}">{e(label)}</button>'
-        for code, label in cards
-    )
+    buttons = "".join(card_button(card, 'type="button" class="pick"') for card in cards)
     row = e(t("Row:"))
     return (
         '<input type="hidden" name="cards" value="">'

@@ -54,6 +54,8 @@ class PickerRow:
     kind: str
     label: str
     count: int
+    #: The horse a colour card moves (its colour word), None for a neutral card.
+    colour: str | None = None
 
 
 def status(view: Mapping[str, Any]) -> tuple[str, str | None]:
@@ -88,7 +90,8 @@ def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[PickerRow, ...]:
     for card in deck.cards:
         kind = kind_of(card.id)
         if kind in counts and kind not in kinds:
-            kinds[kind] = PickerRow(kind, card_label(card.label), counts[kind])
+            colour = None if card.colour is None else str(card.colour)
+            kinds[kind] = PickerRow(kind, card_label(card.label), counts[kind], colour)
     return tuple(kinds.values())
 
 
@@ -110,10 +113,7 @@ def board_html(state: Public) -> str:
     if not isinstance(board, JockeyBoard):
         return ""
     length = board.track_length or 80
-    lanes = "".join(
-        lane(word(h), v, length, h if h != "yellow" else "#d4b000")
-        for h, v in board.progress.items()
-    )
+    lanes = "".join(lane(word(h), v, length, h) for h, v in board.progress.items())
     effect = board.last_effect
     said = f'<p class="status">{e(say(effect.message()))}</p>' if effect is not None else ""
     balances = grid(
@@ -206,7 +206,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
             kinds = by_kind(deck, details.playable)
         else:
             kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.pile])
-        choices = ((k.kind, _kind_words(k)) for k in kinds)
+        choices = ((k.kind, _kind_words(k), k.colour) for k in kinds)
         parts.append("<h3>" + e(t("Play a card")) + "</h3>" + card_picker("play_card", choices))
     return "".join(parts)
 
