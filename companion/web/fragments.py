@@ -120,7 +120,7 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     phase, turn = pages_of(str(game)).status(view) if game is not None else ("", None)
     if mine:
         yours = e(t("Your turn"))
-        parts.append(f'<p class="your-turn" role="status">{yours}</p>')
+        parts.append(f'<div class="your-turn" role="status">{yours}</div>')
     seat = pages_of(game).seat(player, private.details, state) if game is not None else ""
     if playing and state.offers.takes("next_race", player):
         seat += entry_form("next_race", t("Next race"), "")
