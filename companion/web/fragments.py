@@ -15,7 +15,7 @@ from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
 from companion.web.result import result_html
 from companion.web.shared import Public
-from companion.web.words import marked, t, tn
+from companion.web.words import marked, t, tn, typeset
 
 #: Why a player of a paused game may not leave the room (their page, and the refusal).
 PAUSED_NEEDS_YOU = marked("A paused game still needs you: the host can abandon it.")
@@ -33,7 +33,7 @@ def _said(refusal: RefusalView | None, fallback: str = "") -> str:
     """A refusal's sentence in the table's language."""
     if refusal is None:
         return fallback
-    return say(refusal.message) if refusal.message is not None else refusal.sentence
+    return typeset(say(refusal.message)) if refusal.message is not None else refusal.sentence
 
 
 def public_html(state: Public, evening: str = "") -> str:

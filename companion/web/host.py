@@ -123,7 +123,7 @@ def _games(games: Sequence[GameRecord], current: int | None) -> str:
     head = (t("id"), t("game"), t("status"), t("players"), t("actions"))
     rows = ["<tr>" + "".join(f'<th scope="col">{e(h)}</th>' for h in head) + "</tr>"]
     statuses = {"active": t("active"), "finished": t("finished"), "abandoned": t("abandoned")}
-    log, on = e(t("log")), e(t(" (on)"))
+    log, on = e(t("log")), e(t(" (on the table)"))
     for game in reversed(games[-20:]):
         actions = ""
         if game.status == "finished":  # the log holds sealed inputs until the game is over
@@ -188,11 +188,14 @@ def _command(
 
 
 def host_options(kind: str) -> tuple[Option, ...]:
-    """The options the host page offers for ``kind``: the registry's, then those only phones
-    make playable (``phone_options`` of the game's part of the pages) it does not declare."""
-    declared = find_game(kind).options
+    """The options the host page offers for ``kind``: the registry's, an option phones make
+    playable (``phone_options`` of the game's part of the pages) in place of the registry's
+    of the same key (Jockey's hands: counted on the phones, not scanned at the table), then
+    the phones' others."""
+    phones = {option.key: option for option in pages_of(kind).phone_options}
+    declared = tuple(phones.get(option.key, option) for option in find_game(kind).options)
     keys = {option.key for option in declared}
-    return declared + tuple(o for o in pages_of(kind).phone_options if o.key not in keys)
+    return declared + tuple(o for o in phones.values() if o.key not in keys)
 
 
 def _label(kind: str, option: Option) -> str:

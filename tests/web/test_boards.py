@@ -127,7 +127,7 @@ def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
     ("language", "line"),
     [
         ("en", r"(?P<c>\w+) \+\d+: (?P=c) \d+ to \d+\."),
-        ("fr", r"(?P<c>\w+) \+\d+: (?P=c) de \d+ à \d+\."),
+        ("fr", r"(?P<c>\w+) \+\d+\u202f: (?P=c) de \d+ à \d+\."),  # set as French sets it
         ("de", r"(?P<c>\w+) \+\d+: (?P=c) von \d+ bis \d+\."),
     ],
 )
@@ -151,6 +151,7 @@ def test_the_jockey_move_line_is_said_in_the_table_s_language(language: str, lin
 
 
 def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
+    """In plain French ("Choix faits", never "Ont scellé"), set as French sets it."""
     session = Session.in_memory()
     session.new_game("jockey", ("Anna", "Bob", "Chloé"), {})
     said = []
@@ -159,13 +160,13 @@ def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
         with speaking("fr"):
             said.append(
                 re.findall(
-                    r'<p class="status">([^<]*scellé[^<]*)</p>', public_html(public_state(session))
+                    r'<p class="status">(Choix[^<]*)</p>', public_html(public_state(session))
                 )
             )
     assert said == [
-        ["A scellé: Anna ✓"],
-        ["Ont scellé: Anna, Bob ✓"],
-        ["Ont scellé: Anna, Bob, Chloé ✓"],
+        ["Choix fait\u202f: Anna ✓"],
+        ["Choix faits\u202f: Anna, Bob ✓"],
+        ["Choix faits\u202f: Anna, Bob, Chloé ✓"],
     ]
 
 

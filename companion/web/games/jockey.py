@@ -33,7 +33,7 @@ from companion.web.inputs import PageRefusal
 from companion.web.shapes import whole
 from companion.web.shared import Finisher, Public, Series, running
 from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
-from companion.web.words import marked, t, tn
+from companion.web.words import marked, t, tn, typeset
 
 #: The game's phases in the pages' words.
 PHASES = {
@@ -91,7 +91,7 @@ def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[PickerRow, ...]:
         kind = kind_of(card.id)
         if kind in counts and kind not in kinds:
             colour = None if card.colour is None else str(card.colour)
-            kinds[kind] = PickerRow(kind, card_label(card.label), counts[kind], colour)
+            kinds[kind] = PickerRow(kind, typeset(card_label(card.label)), counts[kind], colour)
     return tuple(kinds.values())
 
 
@@ -115,7 +115,7 @@ def board_html(state: Public) -> str:
     length = board.track_length or 80
     lanes = "".join(lane(word(h), v, length, h) for h, v in board.progress.items())
     effect = board.last_effect
-    said = f'<p class="status">{e(say(effect.message()))}</p>' if effect is not None else ""
+    said = f'<p class="status">{e(typeset(say(effect.message())))}</p>' if effect else ""
     balances = grid(
         (t("player"), t("balance"), t("limit"), t("cards")),
         (
@@ -218,7 +218,7 @@ def _hand_form(deck: Deck, owed: int, leftover: Sequence[str]) -> str:
     if leftover:
         keep = "".join(
             f'<label><input type="checkbox" name="kept[]" value="{e(c)}"> '
-            f"{e(card_label(label_of(deck, kind_of(c))))}</label>"
+            f"{e(typeset(card_label(label_of(deck, kind_of(c)))))}</label>"
             for c in leftover
         )
         fields = "<p>" + e(t("Keep from the last race (at most 2):")) + f"</p>{keep}" + fields
@@ -462,7 +462,7 @@ def track(state: Public) -> str:
             path = (*(_in_lane(s, length, name) for s in passed if 0 < s <= length), at)
             origin = str(max(effect.start, 0))
         runners.append(Runner(name, word(name), name, at, where, path, origin))
-    said = say(effect.message()) if effect is not None else ""
+    said = typeset(say(effect.message())) if effect is not None else ""
     over = state.view.get("phase") in ("race_over", "game_over")
     cheer = f"{len(board.results)}-{state.view.get('phase')}" if over else ""
     drawing = _ground(length, current()) + runners_svg(runners)

@@ -36,16 +36,22 @@ PHASES = {
 }
 
 
-def _horse_state(code: str) -> str:
-    """A horse's state in the pages' words."""
-    said = {"racing": t("racing"), "finished": t("finished"), "out": t("out")}
-    return said.get(code, code)
+#: A horse and its state in the pages' words (a horse's own words: a horse "finished" is
+#: home, not a game that is over).
+HORSE_STATES = {
+    "racing": marked("{horse} (racing)"),
+    "finished": marked("{horse} (finished)"),
+    "out": marked("{horse} (out)"),
+}
 
 
 def _lane(horse: HorseStanding, top: int) -> str:
     """A horse's lane: a racing horse at its square; a finished one at the end of its lane with
     its place; an OUT one with no bar and no square."""
-    label = f"{word(horse.name)} ({_horse_state(horse.state.value)})"
+    state = horse.state.value
+    label = (
+        t(HORSE_STATES[state]).format(horse=word(horse.name)) if state in HORSE_STATES else state
+    )
     podium = _podium_word(horse.place)
     if horse.state is HorseState.FINISHED:
         return lane(label, top, top, horse.colour, podium or "✓")
