@@ -15,7 +15,7 @@ from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
 from companion.web.result import result_html
 from companion.web.shared import Public
-from companion.web.words import marked, t, tn, typeset
+from companion.web.words import colon, marked, t, tn, typeset
 
 #: Why a player of a paused game may not leave the room (their page, and the refusal).
 PAUSED_NEEDS_YOU = marked("A paused game still needs you: the host can abandon it.")
@@ -166,7 +166,8 @@ def evening_html(evening: Evening, shown: bool) -> str:
         signed = game.kind == "course_hippique"  # chips won or lost
         figures = " · ".join(f"{player} {figure(n, signed)}" for player, n in game.figures)
         games.append(
-            f"<li>{e(title)}: {e(won)} — {e(measures.get(game.kind, ''))}: {e(figures)}</li>"
+            f"<li>{e(title)}{colon()}{e(won)} — {e(measures.get(game.kind, ''))}{colon()}"
+            f"{e(figures)}</li>"
         )
     opened, title = " open" if shown else "", e(t("The evening"))
     return (

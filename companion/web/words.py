@@ -37,6 +37,11 @@ def typeset(text: str) -> str:
     return text
 
 
+def colon() -> str:
+    """A colon and its space between two parts a page puts together (``Anna : rouge``)."""
+    return (THIN if current() == "fr" else "") + ": "
+
+
 def t(text: str) -> str:
     """Return ``text`` (a word of the pages) in the language being spoken, typeset."""
     return typeset(catalog(current(), DOMAIN).gettext(text)) if text else text

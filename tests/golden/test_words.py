@@ -10,6 +10,7 @@ French nor the German catalog uses (a sentence left out of a catalog, or written
 from __future__ import annotations
 
 import functools
+import random
 import re
 from collections.abc import Iterator
 from html import unescape
@@ -23,6 +24,8 @@ from companion.daemon.loop import Daemon
 from companion.daemon.outputs import Panel
 from companion.daemon.table import TableController
 from companion.render.language import card_label, speaking
+from companion.session import autoplay
+from companion.session.log import NewGame
 from companion.session.session import Session
 from companion.web.hub import Hub
 from companion.web.inputs import PageRefusal
@@ -343,3 +346,33 @@ def test_every_page_of_a_course_hippique_race_s_result_has_its_page_mark(languag
                 tops.add(shown.table.screen().lcd[0])
     assert tops, "no race ended"
     assert all(re.search(r" \d+/\d+$", top) for top in tops), tops
+
+
+@pytest.mark.parametrize("kind", ["jumpy_jack", "course_hippique", "jockey"])
+def test_a_french_evening_and_winner_screen_are_set_as_french_sets_them(
+    kind: str, tmp_path: Path
+) -> None:
+    now = [0.0]
+    table = TableController(
+        Session.open(tmp_path / "journal.sqlite3"), clock=lambda: now[0], language="fr"
+    )
+    daemon = Daemon(table, Panel(), [], _Quiet(), clock=lambda: now[0])
+    seats = SeatBook(None)
+    side = TableSide(daemon, table, seats, Joins(lambda: now[0]), Hub(), "10.0.0.2:80")
+    names = ("Anna", "Ben", "Chloé")
+    table.apply(lambda ctx: ctx.submit(NewGame(kind, names, {}))[1])
+    rng = random.Random(3)
+    while not table.session.view().finished:
+        assert table.session.table is not None
+        entry = autoplay.legal_input(table.session.table, rng)
+        assert entry is not None
+        table.apply(lambda ctx, entry=entry: ctx.submit(entry)[1])
+    for seat in (*names, HOST):
+        seats.issue(seat)
+    side.refresh()
+    snap = side.drawn()
+    with speaking("fr"):
+        pages = readable(scoreboard_page(snap.public)) + readable(host_page(snap.public, snap.host))
+    assert "La soirée" in pages and "remporte" in pages
+    assert typography_of(pages, "fr") == []
+    assert not listed_in(pages, "fr") and not english_words(pages, "fr", frozenset(names))

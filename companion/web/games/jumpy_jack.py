@@ -24,7 +24,7 @@ from companion.web.games import GamePages
 from companion.web.html import Chip, chips, dot, e, entry_form, grid, lane
 from companion.web.shared import Finisher, Public, Series, running
 from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
-from companion.web.words import marked, t
+from companion.web.words import colon, marked, t
 
 #: The match's phases in the pages' words.
 PHASES = {
@@ -114,7 +114,7 @@ def _reveal(board: JumpyJackBoard) -> str:
 def _guess_words(guess: Guess | None) -> str:
     if guess is None:
         return t("no guess")
-    return f"{guess.target}: {' '.join(map(word, guess.horses))}"
+    return guess.target + colon() + " ".join(map(word, guess.horses))
 
 
 def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
@@ -367,7 +367,7 @@ def track(state: Public) -> str:
     ]
     if out_on_podium:
         x, y = PODIUM
-        said = t("out") + ": " + ", ".join(out_on_podium)
+        said = t("out") + colon() + ", ".join(out_on_podium)
         horses += (
             f'<text class="label" x="{x:.0f}" y="{y + 100:.0f}" text-anchor="middle">'
             f"{e(said)}</text>"
