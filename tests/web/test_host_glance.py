@@ -7,6 +7,7 @@ screen; every link, button and folded title of the host page and the first page 
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -139,3 +140,55 @@ def test_the_first_page_has_three_large_doors(browser: Any, language: str) -> No
     doors = [t for t in seen["targets"]]
     assert len(doors) == 3
     assert all(t["height"] >= 64 and t["width"] >= 300 for t in doors), doors
+
+
+APP = resources.files("companion.web").joinpath("static", "app.js").read_bytes()
+
+
+def test_a_part_folded_by_hand_stays_so_and_the_others_follow_the_table(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Between games the join code is open; the host opens the room; a game starts: the
+    room stays open (the host opened it), the join code folds (the page's choice)."""
+    between = host("en", tmp_path / "one.sqlite3", over=True)
+    during = host("en", tmp_path / "two.sqlite3", over=False)
+
+    def part(html: str) -> str:
+        """The host's part of a page, as a live frame carries it."""
+        start = html[html.index('<section id="host">') :]
+        return start[: start.index("</section>") + len("</section>")]
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+
+    def serve(route: Any) -> None:
+        url = route.request.url
+        if url.endswith("/style.css"):
+            route.fulfill(body=STYLE, content_type="text/css")
+        elif url.endswith("/app.js"):
+            route.fulfill(body=APP, content_type="text/javascript")
+        elif url.endswith("/host"):
+            route.fulfill(body=between, content_type="text/html")
+        else:
+            route.abort()
+
+    page.route("**/*", serve)
+    page.goto("http://companion.test/host")  # its live socket finds nobody, and tries again
+    folds = "() => Object.fromEntries([...document.querySelectorAll('details[data-fold]')]" \
+        ".map(d => [d.dataset.fold, d.open]))"  # fmt: skip
+    assert page.evaluate(folds)["join"] is True
+    sockets: list[Any] = []
+
+    def live(socket: Any) -> None:  # the same picture again, as after any change
+        sockets.append(socket)
+        socket.send(json.dumps({"v": 2, "lang": "en", "host": part(between)}))
+
+    page.route_web_socket("**/*", live)
+    page.wait_for_selector("#link:text-is('live')")  # the redrawn picture is in
+    page.click("details[data-fold=room] > summary")
+    sockets[0].send(json.dumps({"v": 3, "lang": "en", "host": part(during)}))  # a game began
+    page.wait_for_selector("#host details[data-fold=new]")  # the new picture is in
+    seen = page.evaluate(folds)
+    context.close()
+    assert seen["room"] is True  # opened by hand: stays open
+    assert seen["join"] is False  # opened by the page between games: folds with the game

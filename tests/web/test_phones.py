@@ -81,7 +81,7 @@ def join(
 
 def host_code(host: Phone) -> str:
     """The join code the host page shows."""
-    return str(host.page.locator("#host b.code").inner_text())
+    return str(host.page.locator("#host b.code").text_content())  # in its folded part
 
 
 def asked_about(table: Table, seat: str) -> None:

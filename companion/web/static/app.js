@@ -287,8 +287,9 @@
   }
   // A part folded or unfolded by hand stays so in the new picture (the host page's parts, the
   // evening's standings): the server's choice holds only until the person chooses.
-  document.addEventListener("toggle", function (event) {
-    if (event.target.tagName === "DETAILS") { event.target.setAttribute("data-toggled", "1"); }
+  document.addEventListener("click", function (event) {  // a tap (or Enter) on its title
+    var summary = up(event.target, "SUMMARY");
+    if (summary && summary.parentNode.tagName === "DETAILS") { summary.parentNode.setAttribute("data-toggled", "1"); }
   }, true);
   function keepFolds(old, fresh) {
     var folds = old.querySelectorAll("details[data-toggled]");
