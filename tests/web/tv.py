@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -135,25 +136,48 @@ def screenshot(browser: Any, kind: str, language: str, seed: int, inputs: int, o
     context.close()
 
 
+def winner_screenshot(browser: Any, kind: str, language: str, seed: int, out: Path) -> None:
+    """A 1920x1080 picture of ``kind``'s winner screen at the end of a seeded game, with the
+    evening's standings beside it."""
+    with tempfile.TemporaryDirectory() as scratch:
+        race = Race(kind, language, seed, journal=Path(scratch) / "journal.sqlite3")
+        for _ in race.until(lambda session: bool(session.view().finished)):
+            pass
+        context, page = open_board(browser, race.page(), TV, True)
+        page.screenshot(path=str(out))
+        context.close()
+        race.session.close()
+
+
 #: The docs' pictures: (game, seed, inputs played) mid-race with something to look at.
 SHOTS = (("jumpy_jack", 5, 149), ("course_hippique", 0, 36), ("jockey", 0, 59))
 
 
-def main(out: Path) -> None:
-    """Write docs/phones/tv-<game>-<language>.png for every game, in English and French, kept
-    small as the guide's other pictures are (64 colours)."""
+def small(picture: Path) -> None:
+    """Keep a picture small, as the guide's other pictures are (64 colours)."""
     from PIL import Image
+
+    with Image.open(picture) as shot:
+        fewer = shot.convert("RGB").quantize(colors=64)
+    fewer.save(picture, optimize=True)
+
+
+def main(out: Path) -> None:
+    """Write docs/phones/tv-<game>-<language>.png (mid-race) and tv-<game>-winner-<language>.png
+    (the winner screen at the game's end) for every game, in English and French."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         for kind, seed, inputs in SHOTS:
             for language in ("en", "fr"):
-                picture = out / f"tv-{kind.replace('_', '-')}-{language}.png"
+                game = kind.replace("_", "-")
+                picture = out / f"tv-{game}-{language}.png"
                 screenshot(browser, kind, language, seed, inputs, picture)
-                with Image.open(picture) as shot:
-                    small = shot.convert("RGB").quantize(colors=64)
-                small.save(picture, optimize=True)
+                small(picture)
+                picture = out / f"tv-{game}-winner-{language}.png"
+                winner_screenshot(browser, kind, language, seed, picture)
+                small(picture)
         browser.close()
 
 
