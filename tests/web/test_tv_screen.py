@@ -16,6 +16,8 @@ import pytest
 
 from companion.games.registry import GAMES, find_game
 from companion.session.session import Session
+from companion.web.games import pages_of
+from companion.web.shared import Public
 from tests.web.tv import Race, open_board
 
 SCREENS = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
@@ -168,7 +170,10 @@ def test_the_tv_reads_from_the_sofa(browser: Any, kind: str, tmp_path: Path) -> 
             moments[moment][language] = race.page()
 
     def between(session: Session) -> bool:
-        return 'class="result"' in race.drawn() and not session.view().to_json().get("finished")
+        """A race is over, not the game: the game's podium of horses is up."""
+        view = session.view()
+        public = Public(view.to_json(), view.board)
+        return bool(pages_of(kind).finishers(public)) and not view.finished
 
     list(race.until(lambda s: s.view().to_json().get("race", 1) >= 2 or s.view().finished))
     for _ in range(12):
