@@ -130,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     if server is not None:
         server.start(sim, companion.daemon)
     if companion.web is not None:
-        print(f"companion simulate: the pages are at {companion.web.url}", flush=True)
+        for line in where_the_pages_are(companion.web.url, companion.web.loopback):
+            print(f"companion simulate: {line}", flush=True)
     try:
         if args.headless:
             return companion.run()
@@ -140,6 +141,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if server is not None:
             server.close()
+
+
+def where_the_pages_are(url: str, loopback: bool) -> list[str]:
+    """What the simulator says of its pages: where they are and, when no phone can reach
+    them (bound to this computer alone), the option that opens them to the network's."""
+    said = [f"the pages are at {url}"]
+    if loopback:
+        said.append(
+            "they answer this computer only; --web-bind 0.0.0.0 opens them to the phones "
+            "of your network"
+        )
+    return said
 
 
 def _why_no_screen() -> str | None:

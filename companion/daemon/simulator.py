@@ -63,6 +63,9 @@ FULL_OLED_MIN = (96, 32)
 
 #: From this terminal width on, the join page's QR code is drawn beside the displays.
 QR_MIN_WIDTH = 132
+#: From this width on, the QR code is drawn beside the addresses in the panel's own row
+#: (under the displays, where the panel goes when it has no room beside them).
+QR_ROW_MIN_WIDTH = 100
 
 LEGEND = (
     "[b]1[/]-[b]5[/] horse buttons   [b]space[/]/[b]d[/] die   [b]enter[/] push   "
@@ -167,6 +170,7 @@ class SimulatorApp(App[None]):
         width: auto; height: auto; padding: 0 1; margin-left: 2;
         border: heavy #6b7280; border-title-color: #d1d5db;
     }
+    Screen > PagesPanel { margin-left: 0; }
     OledPanel {
         width: auto; height: auto; padding: 0 1;
         background: #000000; color: #9ad7ff;
@@ -224,11 +228,13 @@ class SimulatorApp(App[None]):
             OledPanel(sim.oled.width, sim.oled.height) if sim.oled is not None else None
         )
         self.pages_panel = None
+        self.pages_below = None
         if companion.web is not None:
             join_url = f"{companion.web.url}join"
-            self.pages_panel = PagesPanel(
-                companion.web.url, join_url, half_blocks(qr_rows(join_url))
-            )
+            qr = half_blocks(qr_rows(join_url))
+            loopback = companion.web.loopback
+            self.pages_panel = PagesPanel(companion.web.url, join_url, qr, loopback)
+            self.pages_below = PagesPanel(companion.web.url, join_url, qr, loopback)
         leds = sim.leds()
         self.strip_panel = StripPanel(len(leds)) if leds else None
         self.tones = Static(id="tones")
@@ -246,6 +252,8 @@ class SimulatorApp(App[None]):
         with Horizontal(id="displays"):
             panels = (self.lcd_panel, self.oled_panel, self.pages_panel)
             yield from (panel for panel in panels if panel is not None)
+        if self.pages_below is not None:  # the panel's own row, when there is no room beside
+            yield self.pages_below
         if self.strip_panel is not None:
             yield self.strip_panel
         yield self.tones
@@ -289,8 +297,13 @@ class SimulatorApp(App[None]):
         compact = width < FULL_OLED_MIN[0] or height < FULL_OLED_MIN[1]
         if self.oled_panel is not None:
             self.oled_panel.set_compact(compact)
-        if self.pages_panel is not None:
-            self.pages_panel.set_qr(width >= QR_MIN_WIDTH)
+        if self.pages_panel is not None and self.pages_below is not None:
+            beside = width >= QR_MIN_WIDTH
+            self.pages_panel.display = beside
+            self.pages_below.display = not beside
+            self.pages_panel.set_qr(beside)
+            wide = width >= QR_ROW_MIN_WIDTH
+            self.pages_below.set_qr(wide and self.pages_below.width_needed(True) <= width)
 
     # Reading the fakes.
 
@@ -304,9 +317,11 @@ class SimulatorApp(App[None]):
         if self.strip_panel is not None:
             self.strip_panel.show(sim.leds())
         web = self.companion.web
-        if web is not None and self.pages_panel is not None:
+        if web is not None and self.pages_panel is not None and self.pages_below is not None:
             taken = web.seats.taken()
-            self.pages_panel.show_seated(tuple(p for p in web.seats.people() if p in taken))
+            seated = tuple(p for p in web.seats.people() if p in taken)
+            self.pages_panel.show_seated(seated)
+            self.pages_below.show_seated(seated)
         if sim.buzzer is not None:
             self._read_buzzer(sim)
         if self.recent.count != self._warnings_seen:
@@ -320,6 +335,8 @@ class SimulatorApp(App[None]):
             ready = "Ready: the companion is running."
             if self.companion.web is not None:
                 ready += f" Phones: {self.companion.web.url}"
+                if self.companion.web.loopback:
+                    ready += " (this computer only: --web-bind 0.0.0.0 opens it to phones)"
             self.say(ready)
 
     def _read_buzzer(self, sim: Simulation) -> None:

@@ -150,16 +150,23 @@ class OledPanel(Widget):
         return Text("\n".join(self.lines), no_wrap=True)
 
 
-class PagesPanel(Widget):
-    """Where the phone pages are: their address, the join page's QR code to scan, and the
-    room's people seated with a phone."""
+#: What the panel says when the pages answer this computer only (bound to loopback).
+LOOPBACK_HINT = ("this computer only: phones need", "--web-bind 0.0.0.0")
 
-    def __init__(self, url: str, join_url: str, qr: list[str]) -> None:
+
+class PagesPanel(Widget):
+    """Where the phone pages are: their address, the join page's QR code to scan (beside the
+    addresses), and the room's people seated with a phone. Pages bound to this computer
+    alone (loopback) show no QR code, which no phone could open, but the option that opens
+    them to the phones of the network."""
+
+    def __init__(self, url: str, join_url: str, qr: list[str], loopback: bool = False) -> None:
         super().__init__()
         self.border_title = "Phones"
         self.url = url
         self.join_url = join_url
-        self.qr = qr
+        self.qr = [] if loopback else qr
+        self.loopback = loopback
         self.with_qr = True
         self.seated: tuple[str, ...] = ()
 
@@ -175,15 +182,33 @@ class PagesPanel(Widget):
             self.with_qr = shown
             self.refresh(layout=True)
 
+    def said(self) -> list[str]:
+        """The panel's lines of words: the addresses, the hint, who is seated."""
+        lines = [f"pages: {self.url}", f"join:  {self.join_url}"]
+        if self.loopback:
+            lines.extend(LOOPBACK_HINT)
+        lines.append("seated: " + (", ".join(self.seated) or "nobody yet"))
+        return lines
+
     def render(self) -> Text:
         text = Text(no_wrap=True)
-        if self.with_qr:  # dark modules on a light square, as a phone's camera expects
-            for line in self.qr:
-                text.append(line, style="#000000 on #ffffff")
+        said = self.said()
+        if not (self.with_qr and self.qr):
+            text.append("\n".join(said))
+            return text
+        for index, line in enumerate(self.qr):  # dark modules on a light square, words beside
+            if index:
                 text.append("\n")
-        text.append(f"pages: {self.url}\njoin:  {self.join_url}")
-        text.append("\nseated: " + (", ".join(self.seated) or "nobody yet"))
+            text.append(line, style="#000000 on #ffffff")
+            if index < len(said):
+                text.append("  " + said[index])
         return text
+
+    def width_needed(self, qr: bool) -> int:
+        """How many columns the panel takes (its border and padding included)."""
+        words = max(len(line) for line in self.said())
+        drawn = (len(self.qr[0]) + 2 + words) if qr and self.qr else words
+        return drawn + 4
 
 
 class StripPanel(Widget):

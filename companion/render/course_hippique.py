@@ -181,7 +181,8 @@ def lcd(
             todo = _("Turn a card")
         return rows([title, positions_row(race), todo, bets_row(race)])
     if race.phase == "race_over":
-        return page_of(result_pages(race, _("Push: next race")), page)
+        prompt = _("Push: race {number}").format(number=race.number + 1)
+        return page_of(result_pages(race, prompt), page)
     if race.phase == "game_over":
         return page_of(final_pages(race), page)
     return rows([title, race.phase])

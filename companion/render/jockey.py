@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games.jockey import GAME, Blocked, CardEffect, JockeyBet, JockeyBoard, JockeyHorse
 from companion.games.text import N_
-from companion.render.language import _, card_label, ngettext
+from companion.render.language import _, card_label, ngettext, place_word
 from companion.render.layout import TrackLeds
 from companion.render.leds import RGB, START_MARK, colour, frame
 from companion.render.memo import last_drawn
@@ -21,6 +21,7 @@ from companion.render.screen import OledScreen, Screen, StripWalk
 from companion.render.text import (
     COLS,
     MARK,
+    NAME_LEAST,
     SEALED,
     PublicView,
     board_as,
@@ -151,7 +152,12 @@ def bet_text(bet: JockeyBet) -> str:
 
 
 def markers_text(columns: Sequence[Sequence[Any]]) -> str:
-    """Where the three marker pieces go: ``10k:5 1k:2 100:5`` (a debt: ``-1k:1 -100:4``)."""
+    """Where the three marker pieces go, each column's value written out: ``10000:5 1000:2
+    100:5`` (a debt: ``-1000:1 -100:4``); only when that does not fit the row, the thousands
+    written ``k`` (``10k:12 1k:2 100:5``)."""
+    written = " ".join(f"{col}:{n}" for col, n in columns)
+    if len(written) <= COLS:
+        return written
     names = {"10000": "10k", "1000": "1k", "100": "100", "-1000": "-1k", "-100": "-100"}
     return " ".join(f"{names.get(str(col), col)}:{n}" for col, n in columns)
 
@@ -166,7 +172,7 @@ def effect_rows(effect: CardEffect) -> list[str]:
         moved = _("{horse} {start} to {end}")
         return [label, moved.format(horse=_(horse), start=effect.start, end=end)]
     if blocked is Blocked.POSITION_SHARED:
-        why = _("{place} shared").format(place=effect.label.split()[0])
+        why = _("{place} shared").format(place=place_word(effect.label.split()[0]))
     else:
         why = _(BLOCKED[str(blocked)]) if str(blocked) in BLOCKED else ""
     return [label, first_fit([_("No move: {why}").format(why=why), _("No move")])]
@@ -195,7 +201,9 @@ def lcd(
             room = COLS - len(on_turn.format(player=""))
             top = spread(head, race) if fit else on_turn.format(player=short(turn, room))
             card, move = effect_rows(effect)
-            played = named(played_by, f": {card}") if played_by else card
+            played = card  # who played it, when the name keeps two letters and its dot
+            if played_by and COLS - len(f": {card}") >= min(len(played_by), NAME_LEAST):
+                played = named(played_by, f": {card}")
             return rows([top, positions_row(board), played, move])
         top = spread_name(turn, _("'s card"), race, least=len(turn))
         count = len(view.sealed)
@@ -205,7 +213,8 @@ def lcd(
         todo = _("Dial the card played") if dialled else _("Scan the card played")
         return rows([top, positions_row(board), todo, bets_row])
     if view.phase == "race_over":
-        return page_of(result_pages(view, _("Push: next race")), page)
+        prompt = _("Push: race {number}").format(number=view.race + 1)
+        return page_of(result_pages(view, prompt), page)
     if view.phase == "game_over":
         return page_of(final_pages(view), page)
     return rows([race, view.phase])

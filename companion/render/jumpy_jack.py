@@ -179,7 +179,8 @@ def lcd(
     if view.phase == "move":
         return rows(_move_rows(view))
     if view.phase == "race_over":
-        return page_of(race_pages(view, _("Push: next race"), guesses=guesses), page)
+        prompt = _("Push: race {number}").format(number=view.race + 1)
+        return page_of(race_pages(view, prompt, guesses=guesses), page)
     if view.phase == "match_over":
         return page_of(match_pages(view, guesses), page)
     return rows([race, view.phase])

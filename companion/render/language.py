@@ -195,30 +195,40 @@ def decimal(number: float, digits: int = 1) -> str:
 _CARD_WORDS = (
     (re.compile(r"(?P<colour>[a-z]+) lead x(?P<factor>\d+)\Z"), N_("{colour} lead x{factor}")),
     (re.compile(r"(?P<colour>[a-z]+) chase \+(?P<steps>\d+)\Z"), N_("{colour} chase +{steps}")),
+    (re.compile(r"No\.(?P<position>\d+) \+(?P<steps>\d+)\Z"), N_("No.{position} +{steps}")),
 )
+
+
+#: The minus sign the pages write before a loss.
+MINUS = "\u2212"
 
 
 def figure(value: int, signed: bool = False) -> str:
     """Return a whole number (a balance, chips, a stake, points) as the table's language
     writes it on the pages, its thousands grouped: ``1,000`` in English, ``1 000`` in French
-    (a narrow no-break space), ``1.000`` in German; ``signed`` puts a "+" before a gain.
+    (a narrow no-break space), ``1.000`` in German; a loss with the minus sign (``−5``, not
+    a hyphen); ``signed`` puts a "+" before a gain.
 
     The LCD and the OLED write figures as plain digits (see docs/table.md)."""
     from babel.numbers import format_decimal
 
-    said = str(format_decimal(value, locale=_locale(current())))
-    return "+" + said if signed and value >= 0 else said
+    said = str(format_decimal(abs(value), locale=_locale(current())))
+    if value < 0:
+        return MINUS + said
+    return "+" + said if signed else said
 
 
 def card_label(label: str) -> str:
     """Return a card's printed label in the table's language: its colour and words said, its
-    numbers kept (``red +7`` is ``rouge +7`` in French, ``red lead x3`` ``rouge en tête x3``;
-    ``No.2 +15`` stays as printed)."""
+    numbers kept (``red +7`` is ``rouge +7`` in French, ``red lead x3`` ``rouge en tête x3``,
+    ``No.2 +15`` ``N° 2 +15``)."""
     for form, template in _CARD_WORDS:
         found = form.match(label)
         if found is not None:
             fields = found.groupdict()
-            return _(template).format(**{**fields, "colour": _(fields["colour"])})
+            if "colour" in fields:
+                fields["colour"] = _(fields["colour"])
+            return _(template).format(**fields)
     first, space, rest = label.partition(" ")
     return (_(first) if first.isalpha() else first) + space + rest
 
@@ -229,7 +239,21 @@ def _param(key: str, value: str | int) -> str | int:
         return value
     if key in WORD_PARAMS:
         return word(value)
+    if key == "place":
+        return place_word(value)
     return card_label(value) if key == "label" else value
+
+
+_POSITION = re.compile(r"No\.(?P<position>\d+)\Z")
+
+
+def place_word(place: str) -> str:
+    """A position a Jockey card names, as the table's language writes it: ``No.3`` is ``N° 3``
+    in French, ``Nr. 3`` in German (anything else as it is)."""
+    found = _POSITION.match(place)
+    if found is None:
+        return place
+    return _("No.{position}").format(position=found.group("position"))
 
 
 def say(message: Message) -> str:

@@ -13,8 +13,9 @@ from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
 from companion.web.games import GamePages, pages_of
 from companion.web.html import e, entry_form
+from companion.web.result import result_html
 from companion.web.shared import Public
-from companion.web.words import marked, t, tn
+from companion.web.words import colon, marked, t, tn, typeset
 
 #: Why a player of a paused game may not leave the room (their page, and the refusal).
 PAUSED_NEEDS_YOU = marked("A paused game still needs you: the host can abandon it.")
@@ -32,46 +33,57 @@ def _said(refusal: RefusalView | None, fallback: str = "") -> str:
     """A refusal's sentence in the table's language."""
     if refusal is None:
         return fallback
-    return say(refusal.message) if refusal.message is not None else refusal.sentence
+    return typeset(say(refusal.message)) if refusal.message is not None else refusal.sentence
 
 
-def public_html(state: Public) -> str:
-    """Return the public part: game, race, turn, die, track, scores, odds, reveal, chart."""
+def public_html(state: Public, evening: str = "") -> str:
+    """Return the public part: the title and the status (who the table waits for), the winner
+    screen between races and at the end, the track, and beside it the game's board (scores,
+    odds, reveal), the winners, the chart and the ``evening``'s standings (HTML)."""
     view = state.view
     game = view.get("game")
     if game is None:
         nothing, start = e(t("No game on")), e(t("Start one at the table."))
-        return f'<section id="public"><h1>{nothing}</h1><p>{start}</p></section>'
+        return (
+            f'<section id="public"><header class="head"><h1>{nothing}</h1></header>'
+            f'<div class="side"><p>{start}</p>{evening}</div></section>'
+        )
     pages = pages_of(game)
     title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
-    parts = [f"<h1>{e(title)}</h1>"]
+    said = []
     phase, _turn = pages.status(view, state.offers)
     status = t("Phase: {phase}").format(phase=_phase(pages, phase))
     waited = state.offers.waiting  # in the order the LCD asks them
     if waited and not view.get("waiting_for"):  # one person's turn: the one the LCD names
         status += t(" · turn: {player}").format(player=waited[0])
-    parts.append(f'<p class="status">{e(status)}</p>')
+    said.append(f'<p class="status">{e(status)}</p>')
     if waited and view.get("waiting_for"):  # inputs each makes on their own: nobody's turn
         waiting = t("Waiting for: {players}").format(players=", ".join(waited))
-        parts.append(f'<p class="status">{e(waiting)}</p>')
+        said.append(f'<p class="status">{e(waiting)}</p>')
     if view.get("sealed"):
         count = len(view["sealed"])
         sealed = tn("Sealed: {players}", "Sealed: {players}", count)  # "Ont scellé" in French
         sealed = sealed.format(players=", ".join(view["sealed"]))
-        parts.append(f'<p class="status">{e(sealed)} ✓</p>')
+        said.append(f'<p class="status">{e(sealed)} ✓</p>')
     refusal = view.get("last_refusal")
     if refusal:  # the player's own page hides it: their phone gives the reason instead
         who = f' data-player="{e(refusal["player"])}"' if refusal.get("player") else ""
-        said = e(_said(state.refusal, refusal["sentence"]))
-        parts.append(f'<p class="refusal"{who}>{said}</p>')
-    parts.append(pages.track(state))
-    parts.append('<div class="side">')
-    parts.append(pages.board(state))
-    if view.get("finished"):
+        reason = e(_said(state.refusal, refusal["sentence"]))
+        said.append(f'<p class="refusal"{who}>{reason}</p>')
+    parts = [
+        f'<header class="head"><h1>{e(title)}</h1><div class="said">{"".join(said)}</div></header>',
+        result_html(state, pages),
+        pages.track(state),
+    ]
+    finished = bool(view.get("finished"))
+    spare = " spare" if finished and evening else ""  # the TV shows the evening instead
+    side = [f'<div class="figures{spare}">{pages.board(state)}</div>']
+    if finished:
         winners = view["winners"]
-        said = tn("Winner: {players}", "Winners: {players}", len(winners))
-        parts.append(f'<p class="winners">{e(said.format(players=", ".join(winners)))}</p>')
-    parts.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div></div>')
+        won = tn("Winner: {players}", "Winners: {players}", len(winners))
+        side.append(f'<p class="winners">{e(won.format(players=", ".join(winners)))}</p>')
+    side.append(f'<div class="chart">{chart_svg(state.chart, state.unit)}</div>{evening}')
+    parts.append(f'<div class="side">{"".join(side)}</div>')
     return f'<section id="public">{"".join(parts)}</section>'
 
 
@@ -108,7 +120,7 @@ def private_html(player: str, private: PrivateView, state: Public) -> str:
     phase, turn = pages_of(str(game)).status(view, state.offers) if game else ("", None)
     if mine:
         yours = e(t("Your turn"))
-        parts.append(f'<p class="your-turn" role="status">{yours}</p>')
+        parts.append(f'<div class="your-turn" role="status">{yours}</div>')
     seat = pages_of(game).seat(player, private.details, state) if game is not None else ""
     if playing and state.offers.takes("next_race", player):
         seat += entry_form("next_race", t("Next race"), "")
@@ -154,7 +166,8 @@ def evening_html(evening: Evening, shown: bool) -> str:
         signed = game.kind == "course_hippique"  # chips won or lost
         figures = " · ".join(f"{player} {figure(n, signed)}" for player, n in game.figures)
         games.append(
-            f"<li>{e(title)}: {e(won)} — {e(measures.get(game.kind, ''))}: {e(figures)}</li>"
+            f"<li>{e(title)}{colon()}{e(won)} — {e(measures.get(game.kind, ''))}{colon()}"
+            f"{e(figures)}</li>"
         )
     opened, title = " open" if shown else "", e(t("The evening"))
     return (

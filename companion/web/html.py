@@ -26,14 +26,15 @@ def lane(label: str, value: int, top: int, colour: str = "#555", shown: str | No
     (or ``shown`` in its place: a horse that left the track is at no square).
 
     The bar is a little SVG (its length and colour are attributes, not a style: the pages'
-    Content-Security-Policy allows no inline style); it has a dark outline, so a white or
-    yellow horse's bar reads on the light track."""
+    Content-Security-Policy allows no inline style) in the horse's colour as the LEDs show it
+    (the one colour table's, never the browser's colour of the same name); it has a dark
+    outline, so a white or yellow horse's bar reads on the light track."""
     width = 0 if top <= 0 else max(0, min(100, round(100 * value / top)))
     at = e(value) if shown is None else e(shown)
     return (
         f'<div class="lane"><span class="name">{e(label)}</span>'
         '<span class="bar"><svg viewBox="0 0 100 1" preserveAspectRatio="none" '
-        f'aria-hidden="true"><rect width="{width}" height="1" fill="{e(colour)}" '
+        f'aria-hidden="true"><rect width="{width}" height="1" fill="{e(fill(colour))}" '
         'stroke="#222" stroke-width="1.5" vector-effect="non-scaling-stroke"/></svg></span>'
         f'<span class="at">{at}</span></div>'
     )
@@ -64,12 +65,21 @@ def stepper(name: str, label: str, top: int | None, step: int = 1, value: int | 
     )
 
 
-def card_picker(kind: str, cards: Iterable[tuple[str, str]]) -> str:
+#: A card as a picker offers it: the value sent, its label, and the colour of the horse it
+#: moves (None for a card of no horse).
+PickedCard = tuple[str, str, str | None]
+
+
+def card_button(card: PickedCard, attributes: str) -> str:
+    """One card's button, its horse's colour as a disc before its label."""
+    code, label, colour = card
+    swatch = dot(colour) if colour is not None else ""
+    return f'<button {attributes} value="{e(code)}">{swatch}{e(label)}</button>'
+
+
+def card_picker(kind: str, cards: Iterable[PickedCard]) -> str:
     """A row of card buttons: tapping one makes an entry of ``kind`` with that ``card``."""
-    buttons = "".join(
-        f'<button type="submit" name="card" value="{e(code)}">{e(label)}</button>'
-        for code, label in cards
-    )
+    buttons = "".join(card_button(card, 'type="submit" name="card"') for card in cards)
     return f'<form class="entry picker" data-type="{e(kind)}">{buttons}</form>'
 
 

@@ -11,6 +11,7 @@ from companion.render.language import say
 from companion.session.log import LogEntry, LogError, parse_entry
 from companion.session.session import Session
 from companion.web.shapes import whole
+from companion.web.words import typeset
 
 #: The entries a seat may make from its phone (rolls come from the die: chance is not typed).
 SEAT_TYPES = frozenset(
@@ -32,8 +33,9 @@ class PageRefusal(Exception):
         self.params = params
 
     def said(self) -> str:
-        """The sentence in the table's language, its parameters put into words."""
-        return say(Message(self.sentence, tuple(self.params.items())))
+        """The sentence in the table's language, its parameters put into words, set as a page
+        sets it."""
+        return typeset(say(Message(self.sentence, tuple(self.params.items()))))
 
 
 def seat_request(player: str, data: object) -> dict[str, Any]:

@@ -24,7 +24,8 @@ _HEAD = (
 #: A join code as the form takes it: the usual short one, or the long one.
 CODE_PATTERN = f"[0-9]{{{SHORT_DIGITS}}}([0-9]{{{LONG_DIGITS - SHORT_DIGITS}}})?"
 _FOOT = (
-    '<p id="link" class="link">{link}</p><script src="/static/app.js"></script>{tv}</body></html>'
+    '<footer><p id="link" class="link">{link}</p></footer><script src="/static/app.js"></script>'
+    "{tv}</body></html>"
 )
 #: The track's script: the pages that draw the track live (the horses walk when they move).
 _TV = '<script src="/static/tv.js"></script>'
@@ -99,7 +100,14 @@ def join_page(
 
 
 def home_page() -> str:
-    """The first page: where to go."""
-    links = (("/play", t("My seat")), ("/scoreboard", t("Scoreboard")), ("/host", t("Host")))
-    menu = "".join(f'<li><a href="{href}">{e(said)}</a></li>' for href, said in links)
+    """The first page: where to go, each door a large card saying what it is for."""
+    links = (
+        ("/play", t("My seat"), t("Play from your phone: your predictions, bets and cards.")),
+        ("/scoreboard", t("Scoreboard"), t("For the TV: the race, the scores, the evening.")),
+        ("/host", t("Host"), t("Let phones in, start and stop games.")),
+    )
+    menu = "".join(
+        f'<li><a href="{href}"><b>{e(said)}</b><span>{e(what)}</span></a></li>'
+        for href, said, what in links
+    )
     return page("home", "Companion", f'<main><h1>Companion</h1><ul class="menu">{menu}</ul></main>')

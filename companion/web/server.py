@@ -3,6 +3,7 @@ table plays, the application and uvicorn made and run on a thread of their own b
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import socket
 import threading
@@ -70,6 +71,16 @@ class WebServer:
     def url(self) -> str:
         """Where the pages are (what `companion simulate` prints)."""
         return f"http://{self.address}/"
+
+    @property
+    def loopback(self) -> bool:
+        """Whether the pages answer this computer only (bound to a loopback address): no
+        phone can open them."""
+        host = self.address.rsplit(":", 1)[0]
+        try:
+            return ipaddress.ip_address(host).is_loopback
+        except ValueError:  # a name: only "localhost" is this computer alone
+            return host == "localhost"
 
     @property
     def started(self) -> bool:

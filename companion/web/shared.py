@@ -1,4 +1,5 @@
-"""The page types all the pages share: the public state, a chart line, a game's extras.
+"""The page types all the pages share: the public state, a chart line, a game's extras, a
+horse on the podium of the race just over.
 
 A leaf module: it imports no module of the pages, so that ``state.py`` and each game's pages
 module (``games/<kind>.py``) can both import it.
@@ -45,6 +46,19 @@ class Public:
     #: What the table takes now and from whom: a pad offers only these, and every page
     #: names the person the table asks, as the LCD does.
     offers: Offers = NOTHING
+
+
+@dataclass(frozen=True)
+class Finisher:
+    """A horse on the podium of the race just over, as the winner screen shows it."""
+
+    place: int
+    #: The horse in the table's language.
+    horse: str
+    #: Its colour: a colour word of the one colour table, or ``#rrggbb``.
+    colour: str
+    #: It left the race (Jumpy Jack's OUT) and still holds its place.
+    out: bool = False
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from companion.web.qr import KeptRows, oled_image
 from companion.web.seats import HOST, SeatBook
 from companion.web.shapes import Malformed, is_int, read_json
 from companion.web.undone import undone_sentence
-from companion.web.words import marked, t
+from companion.web.words import marked, t, typeset
 
 if TYPE_CHECKING:
     from companion.web.state import RaceOdds
@@ -205,10 +205,8 @@ class TableSide:
                 session.game_id, taken, self.seats.people(),
                 (say(club.message), club.detail) if club is not None else ("", ""),
             )  # fmt: skip
-        shown = public_html(public)
         standings = evening_html(self.evening(), self.between_games())
-        if standings:  # inside the public part, so every page keeps it live
-            shown = shown.removesuffix("</section>") + standings + "</section>"
+        shown = public_html(public, standings)  # inside the public part: every page keeps it live
         snapshot = Snapshot(self._version, shown, private, host, self.seats.stamps(), self.language)
         self._stale = False
         self.hub.publish(snapshot)
@@ -355,7 +353,7 @@ class TableSide:
             return Reply()
         if seat not in self.players():
             stranger = Message.of(STRANGER, player=short(seat, NAME_WIDTH))
-            answer.append(Answer(False, "unknown_player", say(stranger)))
+            answer.append(Answer(False, "unknown_player", typeset(say(stranger))))
             return Reply()
         try:
             entry = seat_entry(fields, ctx.session)
@@ -371,7 +369,7 @@ class TableSide:
             answer.append(Answer(True))
             return Reply([Cue(tone=Tone.ACCEPTED)])
         said = say(outcome.message) if outcome.message else _("Refused.")
-        answer.append(Answer(False, outcome.code or "refused", said))
+        answer.append(Answer(False, outcome.code or "refused", typeset(said)))
         return reply
 
     async def leave(self, person: str) -> Answer:
@@ -451,16 +449,16 @@ class TableSide:
             if not outcome.accepted:
                 said = say(outcome.message) if outcome.message else _("Refused.")
                 raise PageRefusal(outcome.code or "refused", said)
-            return notice("New game started.")
+            return notice(_("New game started."))
         game_id = data.get("game")
         if not is_int(game_id) or game_id not in {g.id for g in session.games()}:
             raise PageRefusal("no_such_game", "There is no such game.")
         if command == "resume":
             session.resume(game_id, touch=True)
-            return notice("Game resumed.")
+            return notice(_("Game resumed."))
         if command == "abandon":
             session.abandon(game_id)
-            return notice("Game abandoned.")
+            return notice(_("Game abandoned."))
         raise PageRefusal("unknown_command", "The table does not know that.")
 
     def game_log(self, game_id: int) -> tuple[bool, str | None]:

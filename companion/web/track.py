@@ -18,8 +18,9 @@ from companion.web.html import e
 #: A point of a track's drawing, in its viewBox's units.
 Point = tuple[float, float]
 
-#: The radius of a horse's disc (the drawings are 1000 units or so across).
-HORSE_R = 20
+#: The radius of a horse's disc (the drawings are 1000 units or so across, drawn about one
+#: unit a pixel on a 1920x1080 TV: a disc of 48 px or more, read from the sofa).
+HORSE_R = 30
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,20 @@ def _point(point: Point) -> str:
 
 
 def marks(labels: Sequence[str]) -> tuple[str, ...]:
-    """The letters on each horse's disc: its name's initial, or its first two letters when
-    another horse's name starts alike (``gelb`` and ``grün``: Ge, Gr), so that the letter,
-    not only the colour, tells the horses apart."""
-    firsts = [label[:1].upper() for label in labels]
-    return tuple(
-        first if firsts.count(first) == 1 else label[:1].upper() + label[1:2].lower()
-        for first, label in zip(firsts, labels, strict=True)
-    )
+    """The letters on each horse's disc: the shortest start of its name no other horse's
+    name shares (``rouge``: R; ``gelb`` and ``grün``: Ge, Gr; ``bleu`` and ``blanc``: Ble,
+    Bla), so that the letters, not only the colour, tell the horses apart."""
+    folded = [label.casefold() for label in labels]
+
+    def mark(index: int) -> str:
+        label = labels[index]
+        for size in range(1, len(label) + 1):
+            start = folded[index][:size]
+            if not any(o.startswith(start) for j, o in enumerate(folded) if j != index):
+                return label[:1].upper() + label[1:size].lower()
+        return label[:1].upper() + label[1:].lower()
+
+    return tuple(mark(i) for i in range(len(labels)))
 
 
 def runners_svg(runners: Sequence[Runner], radius: int = HORSE_R) -> str:
@@ -83,8 +90,9 @@ def runner_svg(runner: Runner, radius: int = HORSE_R, mark: str = "") -> str:
     if runner.path:
         passed = " ".join(_point(p) for p in runner.path)
         moved = f' data-from="{e(runner.origin)}" data-path="{passed}"'
-    initial = e(mark or runner.label[:1].upper())
-    size = radius if len(initial) < 2 else radius * 0.8
+    letters = mark or runner.label[:1].upper()
+    initial = e(letters)
+    size = radius * (1.1, 0.9, 0.72, 0.6)[min(len(letters), 4) - 1]
     return (
         f'<g class="horse" id="horse-{e(runner.name)}" data-horse="{e(runner.name)}" '
         f'data-square="{e(runner.where)}" data-x="{x:.0f}" data-y="{y:.0f}"{moved} '
@@ -96,16 +104,19 @@ def runner_svg(runner: Runner, radius: int = HORSE_R, mark: str = "") -> str:
     )
 
 
+#: The podium's steps' heights, from the left: 2nd, 1st, 3rd (room for their numbers).
+STEPS = (60.0, 84.0, 46.0)
+
+
 def podium_svg(x: float, y: float, places: Sequence[str], width: float = 240) -> str:
     """The podium's three steps (2nd, 1st, 3rd from the left) under ``(x, y)``, the middle of the
     top step's top; ``places`` are the steps' numbers as said."""
     step = width / 3
-    heights = (50.0, 70.0, 34.0)
     numbers = (1, 0, 2)
     parts = []
-    for column, (number, height) in enumerate(zip(numbers, heights, strict=True)):
+    for column, (number, height) in enumerate(zip(numbers, STEPS, strict=True)):
         left = x - width / 2 + column * step
-        top = y + 70 - height
+        top = y + STEPS[1] - height
         parts.append(
             f'<rect class="step" data-place="podium-{number + 1}" x="{left:.0f}" '
             f'y="{top:.0f}" width="{step - 4:.0f}" height="{height:.0f}" rx="4"/>'
@@ -122,13 +133,16 @@ def podium_spot(x: float, y: float, place: int, width: float = 240) -> Point:
     if place not in (1, 2, 3):
         return (x + width / 2 + 30 + max(place - 4, 0) * 2 * (HORSE_R + 6), y + 50)
     column = {1: 1, 2: 0, 3: 2}[place]
-    height = (50.0, 70.0, 34.0)[column]
-    return (x - width / 2 + column * step + step / 2 - 2, y + 70 - height - HORSE_R - 6)
+    height = STEPS[column]
+    return (x - width / 2 + column * step + step / 2 - 2, y + STEPS[1] - height - HORSE_R - 6)
 
 
-def track_html(kind: str, view_box: str, label: str, drawing: str, said: str, cheer: str) -> str:
-    """The line that narrates the last move above the track's SVG; ``cheer``, when not empty,
-    keys a short celebration (the reveal, the end of a game) shown once per key."""
+def track_html(
+    kind: str, view_box: str, label: str, drawing: str, said: str, cheer: str, beneath: str = ""
+) -> str:
+    """The line that narrates the last move above the track's SVG, and ``beneath`` it what the
+    game shows under its track (HTML); ``cheer``, when not empty, keys a short celebration (the
+    reveal, the end of a game) shown once per key."""
     cheered = (
         f'<div class="cheer" data-cheer="{e(cheer)}" aria-hidden="true"></div>' if cheer else ""
     )
@@ -136,5 +150,5 @@ def track_html(kind: str, view_box: str, label: str, drawing: str, said: str, ch
         f'<div class="tv-track" data-game="{e(kind)}">'
         f'<p class="narration" aria-live="polite">{e(said)}</p>'
         f'<svg class="track-svg" viewBox="{view_box}" role="img" aria-label="{e(label)}">'
-        f"{drawing}</svg>{cheered}</div>"
+        f"{drawing}</svg>{beneath}{cheered}</div>"
     )

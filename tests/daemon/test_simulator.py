@@ -23,6 +23,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from companion.commands.simulate import where_the_pages_are
 from companion.daemon.app import JOURNAL_NAME, Companion, build
 from companion.daemon.rig import card_name
 from companion.daemon.simulator import SimulatorApp
@@ -43,6 +44,7 @@ from companion.devices.config import Config, default_config
 from companion.devices.oled import die_image
 from companion.games.jockey import JockeyBoard
 from companion.web.qr import qr_rows
+from companion.web.server import lan_address
 
 SIZE = (120, 40)
 
@@ -169,34 +171,76 @@ def test_half_blocks_put_two_rows_of_a_qr_code_on_each_line() -> None:
             assert (lines[y // 2][x] in (upper if y % 2 == 0 else lower)) is dark
 
 
-def test_the_screen_says_where_the_phone_pages_are(tmp_path: Path) -> None:
-    companion, _ = companion_on(tmp_path)
-    assert companion.web is not None
-    url = companion.web.url
-    app = SimulatorApp(companion)
-    qr = half_blocks(qr_rows(f"{url}join"))
+def shown_panel(app: SimulatorApp) -> list[str]:
+    """The lines of the Phones panel on show (beside the displays, or in its own row)."""
+    panel = next(p for p in app.query(PagesPanel) if p.display)
+    return [panel.render_line(y).text.rstrip() for y in range(panel.size.height)]
 
-    def shown() -> list[str]:
-        panel = app.query_one(PagesPanel)
-        return [panel.render_line(y).text.strip() for y in range(panel.size.height)]
+
+def has(lines: list[str], words: str) -> bool:
+    return any(words in line for line in lines)
+
+
+def test_a_simulator_on_this_computer_alone_says_so_and_how_to_open_it(tmp_path: Path) -> None:
+    companion, _ = companion_on(tmp_path)
+    assert companion.web is not None and companion.web.loopback
+    url = companion.web.url
+    assert where_the_pages_are(url, True) == [
+        f"the pages are at {url}",
+        "they answer this computer only; --web-bind 0.0.0.0 opens them to the phones of your "
+        "network",
+    ]
+    app = SimulatorApp(companion)
 
     async def scenario(pilot: Pilot[None]) -> None:
-        await until(pilot, lambda: f"Phones: {url}" in status(app), "the address in the status")
-        await until(pilot, lambda: f"pages: {url}" in shown(), "the pages' address")
-        assert f"join:  {url}join" in shown()
-        assert "seated: nobody yet" in shown()
+        await pilot.resize_terminal(80, 40)
+        await until(pilot, lambda: "this computer only" in status(app), "the status says so")
+        assert "--web-bind 0.0.0.0" in status(app)
+        await until(pilot, lambda: has(shown_panel(app), f"pages: {url}"), "the whole address")
+        assert has(shown_panel(app), f"join:  {url}join")
+        assert has(shown_panel(app), "--web-bind 0.0.0.0")
+        assert has(shown_panel(app), "seated: nobody yet")
         assert companion.web is not None
         companion.web.seats.seat_order(["Anna", "Ben", "Chloé"])  # the room of a game...
         companion.web.seats.issue("Ben")  # ...and the phones the table gave seats to
         companion.web.seats.issue("Anna")
-        await until(pilot, lambda: "seated: Anna, Ben" in shown(), "the players seated")
-        assert not any("█" in line for line in shown())  # too narrow for the QR code
+        await until(pilot, lambda: has(shown_panel(app), "seated: Anna, Ben"), "the seated")
+        for size in ((100, 40), (140, 48)):  # no QR code of an address no phone can open
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert has(shown_panel(app), f"pages: {url}")
+            assert not has(shown_panel(app), "█"), size
+
+    play(app, scenario)
+
+
+def test_a_simulator_open_to_the_network_shows_its_lan_address_whole_and_as_a_qr_code(
+    tmp_path: Path,
+) -> None:
+    config = quick_config()
+    config = dataclasses.replace(config, web=dataclasses.replace(config.web, bind="0.0.0.0"))
+    companion = build(config, simulate=True, state_dir=tmp_path)
+    assert companion.web is not None and not companion.web.loopback
+    url = companion.web.url
+    assert url.startswith(f"http://{lan_address()}:")  # the machine's address, not 127.0.0.1
+    assert where_the_pages_are(url, False) == [f"the pages are at {url}"]
+    qr = [line.rstrip() for line in half_blocks(qr_rows(f"{url}join")) if line.strip()]
+    app = SimulatorApp(companion)
+
+    def drawn() -> bool:
+        """Whether the whole QR code of the join address is on show, row by row."""
+        return all(has(shown_panel(app), line) for line in qr)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.resize_terminal(80, 40)
+        await until(pilot, lambda: has(shown_panel(app), f"pages: {url}"), "the whole address")
+        assert has(shown_panel(app), f"join:  {url}join")
+        assert not has(shown_panel(app), "█")  # no room for the QR code beside the words
+        await pilot.resize_terminal(100, 48)
+        await until(pilot, drawn, "the QR code at 100 columns")
+        assert has(shown_panel(app), f"join:  {url}join")
         await pilot.resize_terminal(140, 48)
-        await until(pilot, lambda: any("█" in line for line in shown()), "the QR code")
-        drawn = [
-            line for line in shown() if line and not line.startswith(("pages", "join", "seat"))
-        ]
-        assert [line.strip() for line in qr if line.strip()] == drawn
+        await until(pilot, drawn, "the QR code beside the displays")
 
     play(app, scenario)
 

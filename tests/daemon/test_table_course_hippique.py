@@ -110,7 +110,7 @@ def test_a_whole_game_three_races_with_a_rotating_croupier(make_table: Any) -> N
         total = pages + 2 * (race == 3)
         symbol = "♠♥♦♣"[SUITS.index(winner)]
         assert table.screen.lcd[0] == marked(f"{symbol} wins race {race}!", f"{page}/{total}")
-        assert table.screen.lcd[3] == ("Push: menu" if race == 3 else "Push: next race")
+        assert table.screen.lcd[3] == ("Push: menu" if race == 3 else f"Push: race {race + 1}")
         assert f"{first} {'+' if change > 0 else ''}{change}" in table.screen.lcd[2]
         table.turn(1)  # the bets revealed
         assert table.screen.lcd[0] == marked(f"{first}: ♥ 3", f"{page + 1}/{total}")

@@ -10,6 +10,7 @@ French nor the German catalog uses (a sentence left out of a catalog, or written
 from __future__ import annotations
 
 import functools
+import random
 import re
 from collections.abc import Iterator
 from html import unescape
@@ -23,6 +24,8 @@ from companion.daemon.loop import Daemon
 from companion.daemon.outputs import Panel
 from companion.daemon.table import TableController
 from companion.render.language import card_label, speaking
+from companion.session import autoplay
+from companion.session.log import NewGame
 from companion.session.session import Session
 from companion.web.hub import Hub
 from companion.web.inputs import PageRefusal
@@ -41,6 +44,43 @@ ENGLISH = {
 }
 #: The French king is the roi: an English K is English there (German keeps its König).
 FRENCH = {"a king": re.compile(r"(?<![\w+-])K[♠♥♦♣]")}
+#: Phrases a French or German table once showed, now said in good French (German): the
+#: state of a horse said as a game's ("rouge (terminée)", "bleu (course)"), a status twice
+#: ("en cours (en cours)"), stilted phrases, the card's printed "No.", the LCD's English
+#: RETOUR and its cryptic rows, a name cut to one letter without its dot ("A: ...").
+LISTED = {
+    "fr": re.compile(
+        r"\((terminée|course)\)|en cours \(en cours\)|terminée \(en cours\)|personne encore"
+        r"|A scellé|Ont scellé|le changer demande la table|Touchez d.abord votre choix"
+        r"|No\.\d|RETOUR|Tournez: chacun|Bouton: suivante|\b10k:|scannées"
+        r"|(?:^|\s)[^\W\d_]:\s"
+    ),
+    "de": re.compile(r"No\.\d|Knopf: nächstes|Drehen: alle|\b10k:|(?:^|\s)[^\W\d_]:\s"),
+}
+#: What a page sets as its language sets it (the LCD keeps its 20 columns): French's narrow
+#: no-break space before ``: ; ! ?``, the typographic apostrophe in French and German, the
+#: minus sign, one multiplication sign.
+PAGE_TYPOGRAPHY = {
+    "a mark without its narrow space": re.compile(r"[^\s\u202f][:;!?](?=\s|$)"),
+    "a typewriter apostrophe": re.compile(r"\w'\w"),
+    "a hyphen for a minus": re.compile(r"(?<![\w.,-])-\d"),
+    "two multiplication signs": re.compile(r"\bx\d+ ×\d|×\d+ x\d"),
+}
+
+
+def listed_in(text: str, language: str) -> list[str]:
+    """The phrases once shown (``LISTED``) found in ``text``."""
+    return [f"a listed phrase: {m.group(0)!r}" for m in LISTED[language].finditer(text)]
+
+
+def typography_of(page: str, language: str) -> list[str]:
+    """What a page in ``language`` sets wrong (French spacing only in French)."""
+    checks = dict(PAGE_TYPOGRAPHY)
+    if language != "fr":
+        del checks["a mark without its narrow space"]
+    return [f"{kind}: {m.group(0)!r}" for kind, rx in checks.items() if (m := rx.search(page))]
+
+
 #: Every page is read every this many events (and at the end): some twenty times a game;
 #: the LCD and OLED after every event.
 PAGES_EVERY = 40
@@ -195,19 +235,21 @@ def test_the_catalog_net_catches_english_and_passes_the_tables_words() -> None:
 def test_a_scripted_game_shows_no_english_in_french_and_german(name: str, language: str) -> None:
     found: dict[str, str] = {}
 
-    def check(text: str) -> None:
+    def check(text: str, page: bool = False) -> None:
         for said in english_in(text, language):
             found.setdefault(said, text)
         for word in english_words(text, language, shown_.names):
             found.setdefault(f"an English word: {word!r}", text)
+        for said in listed_in(text, language) + (typography_of(text, language) if page else []):
+            found.setdefault(said, text)
 
     shown_ = Shown(SCRIPTS[name], language)
     with speaking(language):
         for number in shown_.steps():
             check(shown_.screens())
             if number % PAGES_EVERY == 0:
-                check(shown_.pages())
-        check(shown_.pages())  # the pages at the end of the game
+                check(shown_.pages(), page=True)
+        check(shown_.pages(), page=True)  # the pages at the end of the game
     assert not found, "\n".join([*found, "", next(iter(found.values()))])
 
 
@@ -236,3 +278,101 @@ def test_jockey_cards_and_their_refusals_are_said_in_the_tables_language(
         assert card_label("brown chase +50") == chase
         refusal = PageRefusal("card_played_twice", "Every {label} was played.", label="yellow +7")
         assert refusal.said() == played
+
+
+def test_the_nets_catch_each_phrase_once_shown_and_the_pages_typography() -> None:
+    for phrase in (
+        "rouge (terminée)", "bleu (course)", "en cours (en cours)", "terminée (en cours)",
+        "personne encore", "A scellé: Anna", "Ont scellé: Anna, Ben",
+        " (a un téléphone: le changer demande la table)",
+        "Touchez d'abord votre choix: chaque place en demande un.", "No.2 +15",
+        "RETOUR: rouge repart du départ.", "Tournez: chacun", "Bouton: suivante",
+        "10k:0 1k:0 100:7", "Mains: non / scannées", "A: marron chasse +50",
+    ):  # fmt: skip
+        assert listed_in(phrase, "fr"), phrase
+    assert listed_in("Knopf: nächstes · Drehen: alle · Nr.2 · No.2 +15", "de")
+    assert len(typography_of("Phase: pronostics · l'hôte · -5 · rouge en tête x3 ×2", "fr")) == 4
+    assert typography_of("Phase\u202f: pronostics · l’hôte · −5 · rouge en tête ×3 ×2", "fr") == []
+    assert typography_of("Phase: Tipps · −5", "de") == []
+
+
+@pytest.mark.parametrize(
+    ("language", "started", "resumed", "abandoned"),
+    [
+        ("fr", "Partie lancée.", "Partie reprise.", "Partie abandonnée."),
+        ("de", "Neues Spiel läuft.", "Spiel fortgesetzt.", "Spiel abgebrochen."),
+    ],
+)
+def test_the_host_pages_commands_are_said_on_the_lcd_in_the_tables_language(
+    language: str, started: str, resumed: str, abandoned: str, tmp_path: Path
+) -> None:
+    now = [0.0]
+    table = TableController(
+        Session.open(tmp_path / "journal.sqlite3"), clock=lambda: now[0], language=language
+    )
+    daemon = Daemon(table, Panel(), [], _Quiet(), clock=lambda: now[0])
+    side = TableSide(daemon, table, SeatBook(None), Joins(lambda: now[0]), Hub(), "10.0.0.2:80")
+    names = "Anna\nBen\nChloé"
+
+    def command(name: str, **data: object) -> str:
+        table.apply(lambda ctx: side._host(ctx, name, dict(data)))
+        screen, _key = side.overlay(table.screen())
+        return "\n".join([*screen.lcd, *screen.oled.lines])
+
+    with speaking(language):
+        first = command("new_game", game="jumpy_jack", players=names)
+        game = table.session.game_id
+        second = command("new_game", game="jockey", players=names)
+        said = {
+            started: first + second,
+            resumed: command("resume", game=game),
+            abandoned: command("abandon", game=table.session.game_id),
+        }
+    for sentence, screen in said.items():
+        assert sentence in screen, screen
+        assert not english_words(screen, language, frozenset({"Anna", "Ben", "Chloé"})), screen
+        assert not listed_in(screen, language), screen
+
+
+@pytest.mark.parametrize("language", ["fr", "de", "en"])
+def test_every_page_of_a_course_hippique_race_s_result_has_its_page_mark(language: str) -> None:
+    script = next(s for n, s in SCRIPTS.items() if n.startswith("course"))
+    shown = Shown(script, language)
+    tops: set[str] = set()
+    with speaking(language):
+        for _ in shown.steps():
+            view = shown.table.session.view()
+            if view.to_json()["phase"] == "race_over":
+                tops.add(shown.table.screen().lcd[0])
+    assert tops, "no race ended"
+    assert all(re.search(r" \d+/\d+$", top) for top in tops), tops
+
+
+@pytest.mark.parametrize("kind", ["jumpy_jack", "course_hippique", "jockey"])
+def test_a_french_evening_and_winner_screen_are_set_as_french_sets_them(
+    kind: str, tmp_path: Path
+) -> None:
+    now = [0.0]
+    table = TableController(
+        Session.open(tmp_path / "journal.sqlite3"), clock=lambda: now[0], language="fr"
+    )
+    daemon = Daemon(table, Panel(), [], _Quiet(), clock=lambda: now[0])
+    seats = SeatBook(None)
+    side = TableSide(daemon, table, seats, Joins(lambda: now[0]), Hub(), "10.0.0.2:80")
+    names = ("Anna", "Ben", "Chloé")
+    table.apply(lambda ctx: ctx.submit(NewGame(kind, names, {}))[1])
+    rng = random.Random(3)
+    while not table.session.view().finished:
+        assert table.session.table is not None
+        entry = autoplay.legal_input(table.session.table, rng)
+        assert entry is not None
+        table.apply(lambda ctx, entry=entry: ctx.submit(entry)[1])
+    for seat in (*names, HOST):
+        seats.issue(seat)
+    side.refresh()
+    snap = side.drawn()
+    with speaking("fr"):
+        pages = readable(scoreboard_page(snap.public)) + readable(host_page(snap.public, snap.host))
+    assert "La soirée" in pages and "remporte" in pages
+    assert typography_of(pages, "fr") == []
+    assert not listed_in(pages, "fr") and not english_words(pages, "fr", frozenset(names))

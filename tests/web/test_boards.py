@@ -16,8 +16,9 @@ from companion.render.language import figure, speaking, word
 from companion.session import autoplay
 from companion.session.log import BetEntry
 from companion.session.session import Session
-from companion.web.chart import HEIGHT, LABEL_HEIGHT, PAD, chart_svg, label_heights
+from companion.web.chart import BOTTOM, LABEL_HEIGHT, TOP, chart_svg, label_heights
 from companion.web.fragments import private_html, public_html
+from companion.web.html import fill
 from companion.web.state import Series, private_state, public_state
 
 LANE = re.compile(
@@ -70,7 +71,7 @@ def test_jumpy_jack_lanes_show_finished_and_out_horses_where_they_are() -> None:
             assert len(lanes) == len(board.horses)
             for horse, (name, width, colour, outline, at) in zip(board.horses, lanes, strict=True):
                 seen.add(horse.state)
-                assert name.startswith(horse.name) and colour == horse.colour
+                assert name.startswith(horse.name) and colour == fill(horse.colour)
                 assert 'stroke="#222"' in outline  # a white bar has an edge on the light track
                 if horse.state is HorseState.FINISHED:
                     assert (width, at) == ("100", ("1st", "2nd", "3rd")[horse.place - 1]), name
@@ -93,7 +94,7 @@ def label_boxes(svg: str) -> list[tuple[str, int]]:
     """The chart's end labels: their words and their baselines."""
     return [
         (words, int(y))
-        for y, words in re.findall(r'<text x="\d+" y="(\d+)" font-size="13"[^>]*>([^<]+)<', svg)
+        for y, words in re.findall(r'<text class="end" x="\d+" y="(\d+)"[^>]*>([^<]+)<', svg)
     ]
 
 
@@ -112,20 +113,21 @@ def test_no_two_chart_labels_overlap(ends: dict[str, tuple[int, int]]) -> None:
     assert sorted(w for w, _ in labels) == sorted(f"{p} {figure(v[-1])}" for p, v in ends.items())
     heights = sorted(y for _, y in labels)
     assert all(b - a >= LABEL_HEIGHT for a, b in itertools.pairwise(heights))
-    assert heights[0] > PAD and heights[-1] <= HEIGHT - PAD  # inside the plot, under the unit
+    height = int(re.search(r'viewBox="0 0 \d+ (\d+)"', svg).group(1))  # type: ignore[union-attr]
+    assert heights[0] > TOP and heights[-1] <= height - BOTTOM  # inside the plot, under the unit
 
 
 def test_a_chart_label_stands_at_its_line_when_there_is_room() -> None:
     assert label_heights([200.0, 60.0, 130.4], 55, 236) == (200, 60, 130)
-    assert label_heights([100.0, 100.0, 101.0], 55, 236) == (100, 115, 130)
-    assert label_heights([236.0, 236.0], 55, 236) == (221, 236)
+    assert label_heights([100.0, 100.0, 101.0], 55, 236) == (100, 134, 168)
+    assert label_heights([236.0, 236.0], 55, 236) == (202, 236)
 
 
 @pytest.mark.parametrize(
     ("language", "line"),
     [
         ("en", r"(?P<c>\w+) \+\d+: (?P=c) \d+ to \d+\."),
-        ("fr", r"(?P<c>\w+) \+\d+: (?P=c) de \d+ à \d+\."),
+        ("fr", r"(?P<c>\w+) \+\d+\u202f: (?P=c) de \d+ à \d+\."),  # set as French sets it
         ("de", r"(?P<c>\w+) \+\d+: (?P=c) von \d+ bis \d+\."),
     ],
 )
@@ -149,6 +151,7 @@ def test_the_jockey_move_line_is_said_in_the_table_s_language(language: str, lin
 
 
 def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
+    """In plain French ("Choix faits", never "Ont scellé"), set as French sets it."""
     session = Session.in_memory()
     session.new_game("jockey", ("Anna", "Bob", "Chloé"), {})
     said = []
@@ -157,13 +160,13 @@ def test_who_has_sealed_is_said_in_the_singular_or_plural_in_french() -> None:
         with speaking("fr"):
             said.append(
                 re.findall(
-                    r'<p class="status">([^<]*scellé[^<]*)</p>', public_html(public_state(session))
+                    r'<p class="status">(Choix[^<]*)</p>', public_html(public_state(session))
                 )
             )
     assert said == [
-        ["A scellé: Anna ✓"],
-        ["Ont scellé: Anna, Bob ✓"],
-        ["Ont scellé: Anna, Bob, Chloé ✓"],
+        ["Choix fait\u202f: Anna ✓"],
+        ["Choix faits\u202f: Anna, Bob ✓"],
+        ["Choix faits\u202f: Anna, Bob, Chloé ✓"],
     ]
 
 

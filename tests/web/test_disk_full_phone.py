@@ -48,7 +48,11 @@ def predict(controller: TableController, side: TableSide, horses: list[str]) -> 
     ("language", "phone", "lcd"),
     [
         ("en", "The table's disk is full: this input was not saved.", "Disk full"),
-        ("fr", "Le disque de la table est plein: ce coup n'est pas enregistré.", "Disque plein"),
+        (
+            "fr",
+            "Le disque de la table est plein\u202f: ce coup n’est pas enregistré.",
+            "Disque plein",
+        ),
         ("de", "Der Speicher des Tischs ist voll: diese Eingabe ist nicht gesichert.", "Speicher"),
     ],
 )

@@ -15,6 +15,7 @@ from companion.render.language import speaking
 from companion.session.log import LogEntry
 from companion.session.session import Session
 from companion.web.fragments import private_html, public_html
+from companion.web.games import pages_of
 from companion.web.host import host_html
 from companion.web.inputs import PageRefusal, seat_entry, seat_request
 from companion.web.side import new_game_entry
@@ -38,18 +39,23 @@ def picker(page: str, kind: str) -> dict[str, str]:
     """The buttons of the ``kind`` form on a page: value to label."""
     form = re.search(rf'<form class="entry picker" data-type="{kind}">(.*?)</form>', page)
     assert form is not None, f"no {kind} picker"
-    return dict(re.findall(r'value="([^"]+)">([^<]+)</button>', form.group(1)))
+    return dict(
+        re.findall(r'value="([^"]+)">(?:<svg class="dot".*?</svg>)?([^<]+)</button>', form.group(1))
+    )
 
 
 def test_the_host_form_offers_every_option_the_registry_declares() -> None:
     form = host_html("http://table:8080/join", "1234", (), (), None, frozenset())
     for game in GAMES:
-        for option in game.options:
+        phones = {o.key: o for o in pages_of(game.kind).phone_options}
+        for declared in game.options:
+            option = phones.get(declared.key, declared)  # the phones' own, where they have one
             select = re.search(rf'<select name="{game.kind}:{option.key}">(.*?)</select>', form)
             assert select is not None, f"{game.kind} {option.key} is not on the form"
             values = re.findall(r'<option value="([^"]+)">', select.group(1))
             assert [json.loads(v.replace("&quot;", '"')) for v in values] == list(option.values)
     assert '<select name="jockey:hands">' in form  # hands are counted on the phones
+    assert "Hands counted on the phones" in form and "scan" not in form
 
     chosen = {"game": "course_hippique", "players": "Anna\nBob\nChloé"}
     entry = new_game_entry({**chosen, "course_hippique": {"rounds": "2", "setback": '"all"'}})

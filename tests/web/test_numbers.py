@@ -22,8 +22,8 @@ THOUSAND = {"en": "1,000", "fr": "1\u202f000", "de": "1.000"}
 def test_a_figure_groups_its_thousands_as_the_language_does(language: str) -> None:
     with speaking(language):
         assert figure(1000) == THOUSAND[language]
-        assert figure(-1200) == "-" + THOUSAND[language].replace("000", "200")
-        assert figure(30, signed=True) == "+30" and figure(-18, signed=True) == "-18"
+        assert figure(-1200) == "\u2212" + THOUSAND[language].replace("000", "200")  # minus
+        assert figure(30, signed=True) == "+30" and figure(-18, signed=True) == "\u221218"
         assert figure(999) == "999"
 
 

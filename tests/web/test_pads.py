@@ -107,7 +107,7 @@ def test_an_undo_says_what_it_took_back_in_the_tables_language() -> None:
             said[language] = undone_sentence(outcome.undone)
     assert said == {
         "en": "Undone: Anna's bet.",  # a sealed bet is named, never shown
-        "fr": "Annulé: la mise placée par Anna.",
+        "fr": "Annulé\u202f: la mise placée par Anna.",  # set as French sets it
         "de": "Rückgängig gemacht: die Wette von Anna.",
     }
     assert session.submit(Predict("Anna", ("red",))).undone is None

@@ -61,7 +61,7 @@ SAID = {
         "play": [
             "Vous êtes Anna",
             "Sceller mon pronostic",
-            "Phase: pronostics",
+            "Phase\u202f: pronostics",  # a narrow no-break space before the colon
         ],
         "board": ["Tableau des scores", "course 1", "joueur", "connexion…"],
         "host": ["Nouvelle partie", "Joueurs (un nom par ligne)", "Annuler la dernière saisie"],
@@ -91,7 +91,7 @@ def test_the_pages_speak_the_tables_language(language: str) -> None:
 def test_the_game_words_come_from_each_games_tradition() -> None:
     french = pages(table_side("fr", "course_hippique", ["Anna", "Bob", "Chloé"]))
     said = text(french["play"]) + text(french["board"])
-    assert "Croupier: Anna" in said and "cote" in said and "mise maximale" in said
+    assert "Croupier\u202f: Anna" in said and "cote" in said and "mise maximale" in said
     german = pages(table_side("de", "jockey", ["Anna", "Bob"]))
     said = text(german["play"])
     assert "Einsatz" in said and "Wette abgeben" in said and "Art der Wette" in said

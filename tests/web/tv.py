@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -17,9 +18,10 @@ from typing import Any
 
 from companion.render.language import speaking
 from companion.session import autoplay
+from companion.session.evening import EveningBook
 from companion.session.log import LogEntry
 from companion.session.session import Session
-from companion.web.fragments import public_html
+from companion.web.fragments import evening_html, public_html
 from companion.web.pages import scoreboard_page
 from companion.web.state import public_state
 from tests.web.conftest import CHROMIUM, TV
@@ -42,18 +44,30 @@ NAMES = ("Anna", "Ben", "Chloé")
 
 
 class Race:
-    """One game played in-process by seeded legal inputs, its public part drawn in a language."""
+    """One game played in-process by seeded legal inputs, its public part drawn in a language
+    (with the evening's standings when it is written to a ``journal``)."""
 
-    def __init__(self, kind: str, language: str, seed: int, players: tuple[str, ...] = NAMES):
-        self.session = Session.in_memory()
+    def __init__(
+        self,
+        kind: str,
+        language: str,
+        seed: int,
+        players: tuple[str, ...] = NAMES,
+        journal: Path | None = None,
+    ):
+        self.session = Session.in_memory() if journal is None else Session.open(journal)
         self.session.new_game(kind, players, {})
         self.language = language
         self.rng = random.Random(seed)
+        self.evenings = EveningBook()
 
     def drawn(self) -> str:
         """The public part now, as every page receives it."""
         with speaking(self.language):
-            return public_html(public_state(self.session))
+            evening = self.evenings.evening(self.session.journal)
+            table = self.session.table
+            over = table is None or table.binding.finished()
+            return public_html(public_state(self.session), evening_html(evening, over))
 
     def page(self) -> str:
         """The whole scoreboard page now."""
@@ -122,25 +136,48 @@ def screenshot(browser: Any, kind: str, language: str, seed: int, inputs: int, o
     context.close()
 
 
+def winner_screenshot(browser: Any, kind: str, language: str, seed: int, out: Path) -> None:
+    """A 1920x1080 picture of ``kind``'s winner screen at the end of a seeded game, with the
+    evening's standings beside it."""
+    with tempfile.TemporaryDirectory() as scratch:
+        race = Race(kind, language, seed, journal=Path(scratch) / "journal.sqlite3")
+        for _ in race.until(lambda session: bool(session.view().finished)):
+            pass
+        context, page = open_board(browser, race.page(), TV, True)
+        page.screenshot(path=str(out))
+        context.close()
+        race.session.close()
+
+
 #: The docs' pictures: (game, seed, inputs played) mid-race with something to look at.
 SHOTS = (("jumpy_jack", 5, 149), ("course_hippique", 0, 36), ("jockey", 0, 59))
 
 
-def main(out: Path) -> None:
-    """Write docs/phones/tv-<game>-<language>.png for every game, in English and French, kept
-    small as the guide's other pictures are (64 colours)."""
+def small(picture: Path) -> None:
+    """Keep a picture small, as the guide's other pictures are (64 colours)."""
     from PIL import Image
+
+    with Image.open(picture) as shot:
+        fewer = shot.convert("RGB").quantize(colors=64)
+    fewer.save(picture, optimize=True)
+
+
+def main(out: Path) -> None:
+    """Write docs/phones/tv-<game>-<language>.png (mid-race) and tv-<game>-winner-<language>.png
+    (the winner screen at the game's end) for every game, in English and French."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         for kind, seed, inputs in SHOTS:
             for language in ("en", "fr"):
-                picture = out / f"tv-{kind.replace('_', '-')}-{language}.png"
+                game = kind.replace("_", "-")
+                picture = out / f"tv-{game}-{language}.png"
                 screenshot(browser, kind, language, seed, inputs, picture)
-                with Image.open(picture) as shot:
-                    small = shot.convert("RGB").quantize(colors=64)
-                small.save(picture, optimize=True)
+                small(picture)
+                picture = out / f"tv-{game}-winner-{language}.png"
+                winner_screenshot(browser, kind, language, seed, picture)
+                small(picture)
         browser.close()
 
 

@@ -20,7 +20,7 @@ from companion.games.info import Option
 from companion.games.registry import part
 from companion.session.offers import Offers
 from companion.session.view import PrivateDetails, PrivateView, PublicBoard, View
-from companion.web.shared import Chart, ExtraWork, Public
+from companion.web.shared import Chart, ExtraWork, Finisher, Public
 
 if TYPE_CHECKING:  # the session brings in the engines: a page module imports it on use
     from companion.session.session import Session
@@ -70,6 +70,11 @@ def no_track(state: Public) -> str:
     return ""
 
 
+def no_finishers(state: Public) -> tuple[Finisher, ...]:
+    """No podium of horses between races: the winner screen names the players only."""
+    return ()
+
+
 def no_extras(session: Session) -> ExtraWork | None:
     """No extras beside the view: the game has none to show."""
     return None
@@ -101,6 +106,9 @@ class GamePages:
     #: The TV's drawing of the track from the state (SVG: every horse at its square, the
     #: podium, the last move in words; ``web/track.py`` draws the pieces), or "".
     track: Callable[[Public], str] = no_track
+    #: The horses on the podium of the race just over (empty while no race is over, and at
+    #: the game's end): the winner screen between races shows them.
+    finishers: Callable[[Public], tuple[Finisher, ...]] = no_finishers
 
 
 def pages_of(kind: str) -> GamePages:

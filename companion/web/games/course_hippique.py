@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.games.cards import Card
 from companion.games.course_hippique import (
+    CourseBet,
     CourseHippiqueBoard,
     CourseHippiqueGame,
     CourseHippiquePrivate,
@@ -23,14 +24,24 @@ from companion.session.offers import Offers
 from companion.session.session import Session
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
-from companion.web.html import Chip, card_picker, chips, dot, e, entry_form, grid, lane, stepper
-from companion.web.shared import ExtraWork, Public, Series, running
+from companion.web.html import (
+    Chip,
+    PickedCard,
+    card_button,
+    card_picker,
+    chips,
+    dot,
+    e,
+    entry_form,
+    grid,
+    lane,
+    stepper,
+)
+from companion.web.shared import ExtraWork, Finisher, Public, Series, running
 from companion.web.track import Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import marked, t
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
-#: The colour of each horse's chip: its suit's.
-SUIT_COLOURS = {"S": "black", "H": "red", "D": "red", "C": "black"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
@@ -87,10 +98,19 @@ def status(view: Mapping[str, Any], offers: Offers) -> tuple[str, str | None]:
     return phase, turn
 
 
-def playing_cards() -> list[tuple[str, str]]:
-    """The 48 cards of a pack but the aces (the horses), as (code, label), suit by suit; the
-    label's rank as the table's language prints it (``D♠`` for ``QS`` in French)."""
-    return [(f"{r}{s}", f"{rank_letter(r)}{SUITS[s][0]}") for s in SUITS for r in RANKS]
+def playing_cards() -> list[PickedCard]:
+    """The 48 cards of a pack but the aces (the horses), as (code, label, the colour of the
+    suit's horse), suit by suit; the label's rank as the table's language prints it (``D♠``
+    for ``QS`` in French)."""
+    return [
+        (f"{r}{s}", f"{rank_letter(r)}{SUITS[s][0]}", horse_colour(s)) for s in SUITS for r in RANKS
+    ]
+
+
+def horse_colour(letter: str) -> str:
+    """A horse's colour (``#rrggbb``): its suit's colour on the LED strip."""
+    red, green, blue = LED_COLOURS[letter]
+    return f"#{red:02x}{green:02x}{blue:02x}"
 
 
 def _suit(letter: str) -> str:
@@ -100,32 +120,41 @@ def _suit(letter: str) -> str:
 
 
 def board_html(state: Public) -> str:
-    """The croupier and stakes, the lanes, the odds with the chances, chips and the bets."""
+    """The croupier and stakes, the lanes, the chips with the bets once they are public and,
+    at a race's end, what each player won or lost."""
     board = state.board
     if not isinstance(board, CourseHippiqueBoard):
         return ""
     finish = board.finish or 8
-    lanes = "".join(lane(_suit(s.letter), v, finish) for s, v in board.positions.items())
-    odds = _odds({s.letter: v for s, v in board.odds.items()}, chances_of(state))
+    lanes = "".join(
+        lane(_suit(s.letter), v, finish, horse_colour(s.letter)) for s, v in board.positions.items()
+    )
     info = t("Croupier: {croupier} · largest stake: {stake} · cards left: {left}").format(
         croupier=board.croupier,
         stake=NOT_SET if board.max_bet is None else figure(board.max_bet),
         left=board.cards_left,
     )
     info = f"<p>{e(info)}</p>"
-    chips = ((p, figure(v)) for p, v in board.balances.items())
-    balances = grid((t("player"), t("chips")), chips, "scores")
-    bets = board.bets
-    reveal = (
-        grid(
-            (t("player"), t("horse"), t("stake")),
-            ((b.player, _suit(b.horse.letter), figure(b.stake)) for b in bets),
-            "reveal",
-        )
-        if bets
-        else ""
-    )
-    return info + f'<div class="track">{lanes}</div>' + odds + balances + reveal
+    over = state.view.get("phase") in ("race_over", "game_over") and board.results
+    last = board.results[-1] if over else None
+    bets = {b.player: b for b in (last.bets if last is not None else board.bets)}
+    croupier = last.croupier if last is not None else board.croupier
+    head = (t("player"), t("chips"), t("bet")) + ((t("change"),) if last is not None else ())
+    rows = []
+    for player, held in board.balances.items():
+        bet = bets.get(player)
+        said = t("croupier") if player == croupier else _bet_words(bet)
+        row: tuple[str, ...] = (player, figure(held), said)
+        if last is not None:
+            change = last.change(player)
+            row += (figure(change, signed=change != 0),)
+        rows.append(row)
+    return info + f'<div class="track">{lanes}</div>' + grid(head, rows, "scores")
+
+
+def _bet_words(bet: CourseBet | None) -> str:
+    """A bet in the table's language: ``♥ hearts 10``; nothing for none."""
+    return "" if bet is None else f"{_suit(bet.horse.letter)} {figure(bet.stake)}"
 
 
 def _percent(chance: Chance) -> str:
@@ -172,7 +201,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         said = t("Your bet: {stake} on {horse}").format(
             stake=figure(bet.stake), horse=_suit(bet.horse.letter)
         )
-        colour = dot(SUIT_COLOURS.get(bet.horse.letter, "grey"))
+        colour = dot(horse_colour(bet.horse.letter))
         parts.append(f'<p class="secret sealed">{colour}{e(said)}</p>')
     phase = view.get("phase")
     offers = state.offers
@@ -183,7 +212,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         }
         odds = {s.letter: v for s, v in board.odds.items()}
         horses = (
-            Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", SUIT_COLOURS[h])
+            Chip(h, f"{_suit(h)} — {_to_one(odds.get(h))}{chance.get(h, '')}", horse_colour(h))
             for h in bet_offer.horses
         )
         stake = stepper("stake", t("Stake"), bet_offer.most, value=stake_start(board, player))
@@ -202,7 +231,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     seen = {c.code for c in board.turned}
     if phase != "redeal":  # a course dealt again is laid from the whole pack
         seen |= {c.code for c in board.course if c is not None}
-    cards = [(code, label) for code, label in playing_cards() if code not in seen]
+    cards = [card for card in playing_cards() if card[0] not in seen]
     if offers.find("deal_course", player) is not None:
         parts.append(
             "<h3>"
@@ -215,12 +244,9 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     return "".join(parts)
 
 
-def _sequence(cards: Iterable[tuple[str, str]]) -> str:
+def _sequence(cards: Iterable[PickedCard]) -> str:
     """A picker whose taps add up, in order, to one input (the page's script keeps the row)."""
-    buttons = "".join(
-        f'<button type="button" class="pick" value="{e(code)}">{e(label)}</button>'
-        for code, label in cards
-    )
+    buttons = "".join(card_button(card, 'type="button" class="pick"') for card in cards)
     row = e(t("Row:"))
     return (
         '<input type="hidden" name="cards" value="">'
@@ -267,8 +293,11 @@ def _chances(work: Callable[[], RaceChances]) -> Chances | None:
 
 
 #: The track's drawing: the course cards in a row above four lanes, a column per position
-#: (0 the start line), the podium past the finish, the cards turned this race below.
-LEFT, CELL, LANE_TOP, LANE_H, CARD_W = 170.0, 96.0, 190.0, 88.0, 70.0
+#: (0 the start line), the podium past the finish, the cards turned this race below; each
+#: lane named by its suit's sign.
+LEFT, CELL, LANE_TOP, LANE_H, CARD_W, CARD_H = 90.0, 96.0, 170.0, 88.0, 78.0, 104.0
+#: Room on the right of the lanes for the podium.
+PODIUM_ROOM = 290.0
 #: How many of the cards turned this race the drawing shows (the newest last).
 TURNED_SHOWN = 11
 
@@ -282,14 +311,14 @@ def _card_svg(x: float, y: float, card: Card | None, cls: str = "") -> str:
     if card is None:
         return (
             f'<g class="card down"><rect x="{x:.0f}" y="{y:.0f}" width="{CARD_W:.0f}" '
-            'height="96" rx="8"/></g>'
+            f'height="{CARD_H:.0f}" rx="8"/></g>'
         )
     red = " red" if card.suit.letter in ("H", "D") else ""
     said = rank_letter(card.rank.letter) + card.suit.symbol
     return (
         f'<g class="card{red}{cls}" data-card="{e(card.code)}"><rect x="{x:.0f}" y="{y:.0f}" '
-        f'width="{CARD_W:.0f}" height="96" rx="8"/><text x="{x + CARD_W / 2:.0f}" '
-        f'y="{y + 60:.0f}" text-anchor="middle">{e(said)}</text></g>'
+        f'width="{CARD_W:.0f}" height="{CARD_H:.0f}" rx="8"/><text x="{x + CARD_W / 2:.0f}" '
+        f'y="{y + 64:.0f}" text-anchor="middle">{e(said)}</text></g>'
     )
 
 
@@ -310,15 +339,16 @@ def _narrated(board: CourseHippiqueBoard) -> str:
 def _lanes(finish: int, letters: tuple[str, ...], language: str) -> str:
     """The four lanes without their horses, the finish line and the podium (drawn once per
     course length and language)."""
-    width = LEFT + (finish + 1) * CELL + 300
+    width = LEFT + (finish + 1) * CELL + PODIUM_ROOM
     parts = []
     for row, letter in enumerate(letters):
         y = LANE_TOP + row * LANE_H
+        sign = SUITS.get(letter, letter)[0]
         parts.append(
             f'<rect class="lane-bg" x="{LEFT:.0f}" y="{y + 4:.0f}" '
             f'width="{(finish + 1) * CELL:.0f}" height="{LANE_H - 8:.0f}" rx="10"/>'
-            f'<text class="label" x="{LEFT - 12:.0f}" y="{y + LANE_H / 2 + 9:.0f}" '
-            f'text-anchor="end">{e(_suit(letter))}</text>'
+            f'<text class="label suit" x="{LEFT - 14:.0f}" y="{y + LANE_H / 2 + 14:.0f}" '
+            f'text-anchor="end"><title>{e(_suit(letter))}</title>{e(sign)}</text>'
         )
         for at in range(finish + 1):
             x, middle = _cell(at, row)
@@ -331,7 +361,7 @@ def _lanes(finish: int, letters: tuple[str, ...], language: str) -> str:
         f'<line class="finish-line" x1="{line:.0f}" y1="{LANE_TOP - 10:.0f}" x2="{line:.0f}" '
         f'y2="{LANE_TOP + 4 * LANE_H + 10:.0f}"/>'
     )
-    parts.append(podium_svg(width - 170, 260, (t("1st"), t("2nd"), t("3rd"))))
+    parts.append(podium_svg(width - PODIUM_ROOM / 2, 240, (t("1st"), t("2nd"), t("3rd"))))
     return "".join(parts)
 
 
@@ -342,42 +372,52 @@ def track(state: Public) -> str:
     if not isinstance(board, CourseHippiqueBoard):
         return ""
     finish = board.finish or 8
-    width = LEFT + (finish + 1) * CELL + 300
+    width = LEFT + (finish + 1) * CELL + PODIUM_ROOM
     letters = tuple(suit.letter for suit in board.positions)
     parts = [_lanes(finish, letters, current())]
     parts.extend(
-        _card_svg(LEFT + row * CELL + (CELL - CARD_W) / 2, 40, card)
+        _card_svg(LEFT + row * CELL + (CELL - CARD_W) / 2, 30, card)
         for row, card in enumerate(board.course, start=1)
     )
     runners = []
     for row, (suit, position) in enumerate(board.positions.items()):
         letter = suit.letter
-        red, green, blue = LED_COLOURS[letter]  # the strip's colour of the suit's horse
-        colour = f"#{red:02x}{green:02x}{blue:02x}"
+        colour = horse_colour(letter)
         if board.winner == suit:
-            spot, where = podium_spot(width - 170, 260, 1), "podium-1"
+            spot, where = podium_spot(width - PODIUM_ROOM / 2, 240, 1), "podium-1"
         else:
             spot, where = _cell(position, row), f"{letter}-{position}"
         runners.append(Runner(letter, _suit(letter), colour, spot, where))
     turned = board.turned[-TURNED_SHOWN:]
-    if turned:
-        top = LANE_TOP + 4 * LANE_H + 30
+    if turned:  # named above their row
+        top = LANE_TOP + 4 * LANE_H + 20
         said = e(t("turned"))
-        parts.append(
-            f'<text class="label" x="{LEFT - 12:.0f}" y="{top + 58:.0f}" text-anchor="end">'
-            f"{said}</text>"
-        )
+        parts.append(f'<text class="label" x="{LEFT:.0f}" y="{top + 30:.0f}">{said}</text>')
         parts.extend(
             _card_svg(
-                LEFT + i * (CARD_W + 10), top, card, " turned" if i == len(turned) - 1 else ""
+                LEFT + i * (CARD_W + 10), top + 44, card, " turned" if i == len(turned) - 1 else ""
             )
             for i, card in enumerate(turned)
         )
-    drawing = "".join(parts) + runners_svg(runners, 26)
+    drawing = "".join(parts) + runners_svg(runners, 32)
     over = state.view.get("phase") in ("race_over", "game_over")
     cheer = f"{board.races}-{state.view.get('phase')}" if over else ""
-    box = f"0 0 {width:.0f} {LANE_TOP + 4 * LANE_H + 150:.0f}"
-    return track_html("course_hippique", box, t("The track"), drawing, _narrated(board), cheer)
+    box = f"0 0 {width:.0f} {LANE_TOP + 4 * LANE_H + 180:.0f}"
+    odds = _odds({s.letter: v for s, v in board.odds.items()}, chances_of(state))
+    return track_html(
+        "course_hippique", box, t("The track"), drawing, _narrated(board), cheer, odds
+    )
+
+
+def finishers(state: Public) -> tuple[Finisher, ...]:
+    """The horse that won the race just over (the only place Course hippique pays)."""
+    board = state.board
+    if not isinstance(board, CourseHippiqueBoard) or state.view.get("phase") != "race_over":
+        return ()
+    winner = board.winner or (board.results[-1].winner if board.results else None)
+    if winner is None:
+        return ()
+    return (Finisher(1, _suit(winner.letter), horse_colour(winner.letter)),)
 
 
 PAGES = GamePages(
@@ -388,4 +428,5 @@ PAGES = GamePages(
     extras=chances,
     status=status,
     track=track,
+    finishers=finishers,
 )

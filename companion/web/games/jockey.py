@@ -32,9 +32,9 @@ from companion.web.games import GamePages, SeatSight
 from companion.web.html import Chip, card_picker, chips, e, entry_form, grid, lane, stepper
 from companion.web.inputs import PageRefusal
 from companion.web.shapes import whole
-from companion.web.state import Public, Series, running
+from companion.web.shared import Finisher, Public, Series, running
 from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
-from companion.web.words import marked, t, tn
+from companion.web.words import marked, t, tn, typeset
 
 #: The game's phases in the pages' words.
 PHASES = {
@@ -55,6 +55,8 @@ class PickerRow:
     kind: str
     label: str
     count: int
+    #: The horse a colour card moves (its colour word), None for a neutral card.
+    colour: str | None = None
 
 
 def status(view: Mapping[str, Any], offers: Offers) -> tuple[str, str | None]:
@@ -89,7 +91,8 @@ def by_kind(deck: Deck, ids: Iterable[str]) -> tuple[PickerRow, ...]:
     for card in deck.cards:
         kind = kind_of(card.id)
         if kind in counts and kind not in kinds:
-            kinds[kind] = PickerRow(kind, card_label(card.label), counts[kind])
+            colour = None if card.colour is None else str(card.colour)
+            kinds[kind] = PickerRow(kind, typeset(card_label(card.label)), counts[kind], colour)
     return tuple(kinds.values())
 
 
@@ -111,12 +114,9 @@ def board_html(state: Public) -> str:
     if not isinstance(board, JockeyBoard):
         return ""
     length = board.track_length or 80
-    lanes = "".join(
-        lane(word(h), v, length, h if h != "yellow" else "#d4b000")
-        for h, v in board.progress.items()
-    )
+    lanes = "".join(lane(word(h), v, length, h) for h, v in board.progress.items())
     effect = board.last_effect
-    said = f'<p class="status">{e(say(effect.message()))}</p>' if effect is not None else ""
+    said = f'<p class="status">{e(typeset(say(effect.message())))}</p>' if effect else ""
     balances = grid(
         (t("player"), t("balance"), t("limit"), t("cards")),
         (
@@ -207,7 +207,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
             kinds = by_kind(deck, details.playable)
         else:
             kinds = by_kind(deck, [c.id for c in deck.cards if c.id not in board.pile])
-        choices = ((k.kind, _kind_words(k)) for k in kinds)
+        choices = ((k.kind, _kind_words(k), k.colour) for k in kinds)
         parts.append("<h3>" + e(t("Play a card")) + "</h3>" + card_picker("play_card", choices))
     return "".join(parts)
 
@@ -219,7 +219,7 @@ def _hand_form(deck: Deck, owed: int, leftover: Sequence[str]) -> str:
     if leftover:
         keep = "".join(
             f'<label><input type="checkbox" name="kept[]" value="{e(c)}"> '
-            f"{e(card_label(label_of(deck, kind_of(c))))}</label>"
+            f"{e(typeset(card_label(label_of(deck, kind_of(c)))))}</label>"
             for c in leftover
         )
         fields = "<p>" + e(t("Keep from the last race (at most 2):")) + f"</p>{keep}" + fields
@@ -327,12 +327,17 @@ def _dealt_copies(fields: dict[str, Any], sight: SeatSight) -> Any:
     return cards
 
 
-#: The track's drawing: an oval of squares, the start (and finish line) at the bottom, raced
-#: counter-clockwise; the start box and the podium inside.
-OVAL = (700.0, 390.0, 630.0, 320.0)
-SQUARE_R = 18
-JOCKEY_PODIUM = (700.0, 250.0)
-JOCKEY_START = (700.0, 560.0)
+#: The track's drawing: an oval racecourse of four lanes, one a horse (so no horse ever
+#: hides another), cut into the squares across the lanes; the start (place 0, where the
+#: finish line is) at the bottom, raced counter-clockwise; the podium in the middle. OVAL is
+#: the middle of the lanes: its centre and half widths; the drawing is about one unit a pixel
+#: on a 1920x1080 TV.
+OVAL = (550.0, 430.0, 404.0, 284.0)
+#: The width of a lane, and how far the lanes reach either side of the oval's middle line.
+LANE_W = 68.0
+BAND = 2 * LANE_W
+JOCKEY_PODIUM = (550.0, 390.0)
+HORSE_LANE = {str(horse): lane for lane, horse in enumerate(HORSES)}
 
 
 @lru_cache(maxsize=4)
@@ -356,57 +361,78 @@ def _angles(squares: int) -> tuple[float, ...]:
     return tuple(found)
 
 
-def _on_oval(square: int, squares: int, out: float = 0.0) -> Point:
-    """Square ``square``'s middle (``out`` units outside the oval); -1: the finish line, half
-    way from the last square to the start."""
+def _at_angle(angle: float, out: float) -> Point:
+    """The point of the oval at ``angle`` (from the bottom, counter-clockwise on the screen),
+    ``out`` units outside its middle line (inside when negative)."""
     x, y, across, high = OVAL
-    angles = _angles(squares)
-    angle = (angles[-1] + 2 * math.pi) / 2 if square < 0 else angles[square % (squares + 1)]
-    turn = math.pi / 2 - angle  # from the bottom, counter-clockwise on the screen
+    turn = math.pi / 2 - angle
     return (x + (across + out) * math.cos(turn), y + (high + out) * math.sin(turn))
+
+
+def _angle(square: float, squares: int) -> float:
+    """The angle of place ``square`` (0..squares; a half place between two places)."""
+    angles = _angles(squares)
+    whole = math.floor(square)
+    before = angles[whole % (squares + 1)]
+    after = angles[(whole + 1) % (squares + 1)] if whole + 1 <= squares else 2 * math.pi
+    if whole + 1 <= squares and after < before:
+        after += 2 * math.pi
+    return before + (after - before) * (square - whole)
+
+
+def _on_oval(square: float, squares: int, out: float = 0.0) -> Point:
+    """Place ``square``'s middle, ``out`` units outside the oval's middle line."""
+    return _at_angle(_angle(square, squares), out)
+
+
+def _in_lane(square: float, squares: int, horse: str) -> Point:
+    """Where ``horse`` stands on place ``square``: in its own lane."""
+    lane = HORSE_LANE.get(horse, 0)
+    return _on_oval(square, squares, (lane - 1.5) * LANE_W)
 
 
 @lru_cache(maxsize=8)
 def _ground(squares: int, language: str) -> str:
-    """The oval without its horses (drawn once per length and language)."""
+    """The oval's lanes, cut into squares, without the horses (drawn once per length and
+    language): place 0 is the start, where the finish line is drawn."""
     parts = []
-    for square in range(1, squares + 1):
-        x, y = _on_oval(square, squares)
-        number = (
-            f'<text x="{x:.0f}" y="{y + 6:.0f}" text-anchor="middle" font-size="16">{square}</text>'
-            if square % 5 == 0
-            else ""
-        )
+    for square in range(squares + 1):
+        corners = [
+            _on_oval(square + edge, squares, side * BAND)
+            for edge, side in ((-0.5, -1), (-0.5, 1), (0.5, 1), (0.5, -1))
+        ]
+        shape = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+        start = " start" if square == 0 else ""
         parts.append(
-            f'<g class="sq" data-place="{square}"><circle cx="{x:.0f}" cy="{y:.0f}" '
-            f'r="{SQUARE_R}"/>{number}</g>'
+            f'<g class="sq lane{start}" data-place="{square}"><polygon points="{shape}"/></g>'
         )
-    inner, outer = _on_oval(-1, squares, -40), _on_oval(-1, squares, 40)
+    for border in range(1, len(HORSE_LANE)):  # the lines between the lanes
+        out = (border - len(HORSE_LANE) / 2) * LANE_W
+        ring = [_on_oval(place / 4, squares, out) for place in range(4 * squares + 4)]
+        shape = " ".join(f"{x:.1f},{y:.1f}" for x, y in ring)
+        parts.append(f'<polygon class="lane-line" points="{shape}"/>')
+    for square in range(5, squares + 1, 5):  # a number every fifth square, inside the oval
+        x, y = _on_oval(square, squares, -BAND - 24)
+        parts.append(
+            f'<text class="sq-n" x="{x:.0f}" y="{y + 8:.0f}" text-anchor="middle">{square}</text>'
+        )
+    inner, outer = _on_oval(-0.5, squares, -BAND - 6), _on_oval(-0.5, squares, BAND + 6)
     parts.append(
         f'<line class="finish-line" x1="{inner[0]:.0f}" y1="{inner[1]:.0f}" '
         f'x2="{outer[0]:.0f}" y2="{outer[1]:.0f}"/>'
-    )
-    x, y = JOCKEY_START
-    said = e(t("start"))
-    parts.append(
-        f'<rect class="box" data-place="0" x="{x - 130:.0f}" y="{y - 30:.0f}" width="260" '
-        f'height="76" rx="12"/><text class="box-name" x="{x:.0f}" y="{y - 38:.0f}" '
-        f'text-anchor="middle">{said}</text>'
     )
     parts.append(podium_svg(*JOCKEY_PODIUM, (t("1st"), t("2nd"), t("3rd"))))
     return "".join(parts)
 
 
-def _spot(board: JockeyBoard, horse: str, progress: int, slot: int, count: int) -> Point:
-    """Where a horse stands: on its square (side by side with others there), in the start
-    box, or on the podium (a fourth finisher beside it)."""
+def _spot(board: JockeyBoard, horse: str, progress: int) -> Point:
+    """Where a horse stands: in its lane on its square (at the start, place 0), or on the
+    podium (a fourth finisher beside it)."""
     length = board.track_length or 80
     if progress > length:
         place = [str(h) for h in board.finish_order].index(horse) + 1
         return podium_spot(*JOCKEY_PODIUM, place)
-    if progress <= 0:
-        return (JOCKEY_START[0] + (slot - (count - 1) / 2) * 52, JOCKEY_START[1] + 8)
-    return _on_oval(progress, length, (slot - (count - 1) / 2) * 11)
+    return _in_lane(max(progress, 0), length, horse)
 
 
 def _where(board: JockeyBoard, horse: str, progress: int) -> str:
@@ -417,38 +443,46 @@ def _where(board: JockeyBoard, horse: str, progress: int) -> str:
 
 
 def track(state: Public) -> str:
-    """The TV's track: the 80 squares round the oval, every horse at its square, finishers on
-    the podium in their order, the last card's move in words."""
+    """The TV's track: the squares round the oval, every horse in its lane at its square,
+    finishers on the podium in their order, the last card's move in words."""
     board = state.board
     if not isinstance(board, JockeyBoard):
         return ""
     length = board.track_length or 80
-    places: dict[str, list[str]] = {}
-    for horse, progress in board.progress.items():
-        places.setdefault(_where(board, str(horse), progress), []).append(str(horse))
     effect = board.last_effect
     runners = []
     for horse, progress in board.progress.items():
         name = str(horse)
         where = _where(board, name, progress)
-        together = places[where]
-        at = _spot(board, name, progress, together.index(name), len(together))
+        at = _spot(board, name, progress)
         path: tuple[Point, ...] = ()
         origin = ""
         if effect is not None and effect.moved and effect.horse == horse:
             step = 1 if effect.end >= effect.start else -1
             passed = range(effect.start + step, min(effect.end, length) + step, step)
-            path = (*(_on_oval(s, length) for s in passed if 0 < s <= length), at)
+            path = (*(_in_lane(s, length, name) for s in passed if 0 < s <= length), at)
             origin = str(max(effect.start, 0))
         runners.append(Runner(name, word(name), name, at, where, path, origin))
-    said = say(effect.message()) if effect is not None else ""
+    said = typeset(say(effect.message())) if effect is not None else ""
     over = state.view.get("phase") in ("race_over", "game_over")
     cheer = f"{len(board.results)}-{state.view.get('phase')}" if over else ""
-    drawing = _ground(length, current()) + runners_svg(runners, 17)
-    return track_html("jockey", "0 0 1400 780", t("The track"), drawing, said, cheer)
+    drawing = _ground(length, current()) + runners_svg(runners)
+    return track_html("jockey", "0 0 1100 860", t("The track"), drawing, said, cheer)
+
+
+def finishers(state: Public) -> tuple[Finisher, ...]:
+    """The first three horses of the race just over."""
+    board = state.board
+    if not isinstance(board, JockeyBoard) or state.view.get("phase") != "race_over":
+        return ()
+    return tuple(
+        Finisher(place, word(str(horse)), str(horse))
+        for place, horse in enumerate(board.finish_order[:3], 1)
+    )
 
 
 PAGES = GamePages(
+    finishers=finishers,
     board=board_html,
     seat=seat_html,
     chart=chart,

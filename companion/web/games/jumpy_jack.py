@@ -22,9 +22,9 @@ from companion.render.language import current, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
 from companion.web.html import Chip, chips, dot, e, entry_form, grid, lane
-from companion.web.shared import Public, Series, running
+from companion.web.shared import Finisher, Public, Series, running
 from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
-from companion.web.words import marked, t
+from companion.web.words import colon, marked, t
 
 #: The match's phases in the pages' words.
 PHASES = {
@@ -36,16 +36,22 @@ PHASES = {
 }
 
 
-def _horse_state(code: str) -> str:
-    """A horse's state in the pages' words."""
-    said = {"racing": t("racing"), "finished": t("finished"), "out": t("out")}
-    return said.get(code, code)
+#: A horse and its state in the pages' words (a horse's own words: a horse "finished" is
+#: home, not a game that is over).
+HORSE_STATES = {
+    "racing": marked("{horse} (racing)"),
+    "finished": marked("{horse} (finished)"),
+    "out": marked("{horse} (out)"),
+}
 
 
 def _lane(horse: HorseStanding, top: int) -> str:
     """A horse's lane: a racing horse at its square; a finished one at the end of its lane with
     its place; an OUT one with no bar and no square."""
-    label = f"{word(horse.name)} ({_horse_state(horse.state.value)})"
+    state = horse.state.value
+    label = (
+        t(HORSE_STATES[state]).format(horse=word(horse.name)) if state in HORSE_STATES else state
+    )
     podium = _podium_word(horse.place)
     if horse.state is HorseState.FINISHED:
         return lane(label, top, top, horse.colour, podium or "✓")
@@ -108,7 +114,7 @@ def _reveal(board: JumpyJackBoard) -> str:
 def _guess_words(guess: Guess | None) -> str:
     if guess is None:
         return t("no guess")
-    return f"{guess.target}: {' '.join(map(word, guess.horses))}"
+    return guess.target + colon() + " ".join(map(word, guess.horses))
 
 
 def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
@@ -175,10 +181,14 @@ def chart(
 
 #: The track's drawing: a ring of squares round the middle, raced counter-clockwise from the
 #: start square at the bottom; the podium and the OUT box inside the ring.
-MIDDLE, RING, SQUARE_R = 500.0, 400.0, 27
+MIDDLE, RING, SQUARE_R = 500.0, 400.0, 36
 PODIUM = (500.0, 360.0)
-#: The start box (under the podium) and the OUT box: their middles and half widths.
-START_BOX, OUT_BOX, BOX_HALF = (500.0, 770.0), (500.0, 600.0), 135.0
+#: The start box (under the podium) and the OUT box: their middles and half widths (room
+#: for five horses in a row).
+START_BOX, OUT_BOX, BOX_HALF = (500.0, 770.0), (500.0, 600.0), 180.0
+#: How far apart, across the ring, two horses sharing a square stand (a barrage): their
+#: discs side by side, both inside the square.
+SHARED = 33.0
 #: The hurdles as printed on the board (the game's own names, in every language).
 HURDLES = ("stop", "double", "out", "restart")
 
@@ -204,7 +214,7 @@ def _on_ring(square: float, squares: int, radius: float = RING) -> Point:
 
 def _in_box(box: Point, slot: int, count: int) -> Point:
     """The ``slot``-th of ``count`` horses standing in a row in a box."""
-    return (box[0] + (slot - (count - 1) / 2) * 50, box[1] + 8)
+    return (box[0] + (slot - (count - 1) / 2) * 68, box[1] + 8)
 
 
 @lru_cache(maxsize=8)
@@ -221,13 +231,13 @@ def _ground(squares: int, hurdles: tuple[tuple[str, int], ...], language: str) -
             f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{SQUARE_R}"/>'
             f'<text x="{x:.0f}" y="{y + 6:.0f}" text-anchor="middle">{square}</text></g>'
         )
-        if name in HURDLES:  # its name outside the ring, running away from the square
-            lx, ly = _on_ring(square, squares, RING + 38)
+        if name in HURDLES:  # its name outside the ring, beyond a horse standing there
+            lx, ly = _on_ring(square, squares, RING + 76)
             anchor = "end" if lx < MIDDLE - 60 else "start" if lx > MIDDLE + 60 else "middle"
             if anchor != "middle":
-                ly += 9  # beside the square, on its middle
+                ly += 11  # beside the square, on its middle
             elif ly > MIDDLE:
-                ly += 24  # under a square at the bottom
+                ly += 30  # under a square at the bottom
             parts.append(
                 f'<text class="hurdle-name {name}" x="{lx:.0f}" y="{ly:.0f}" '
                 f'text-anchor="{anchor}">{name.upper()}</text>'
@@ -242,7 +252,7 @@ def _ground(squares: int, hurdles: tuple[tuple[str, int], ...], language: str) -
         parts.append(
             f'<rect class="box {place}" data-place="{place}" x="{x - BOX_HALF:.0f}" '
             f'y="{y - 30:.0f}" width="{2 * BOX_HALF:.0f}" height="76" rx="12"/>'
-            f'<text class="box-name" x="{x:.0f}" y="{y - 38:.0f}" text-anchor="middle">'
+            f'<text class="box-name" x="{x:.0f}" y="{y - 40:.0f}" text-anchor="middle">'
             f"{e(said)}</text>"
         )
     parts.append(podium_svg(*PODIUM, (t("1st"), t("2nd"), t("3rd"))))
@@ -283,7 +293,8 @@ def _runners(board: JumpyJackBoard, squares: int) -> list[Runner]:
             elif key == "0":
                 at = _in_box(START_BOX, slot, len(horses))
             else:
-                x, y = _on_ring(int(key), squares, RING + (slot - (len(horses) - 1) / 2) * 24)
+                across = (slot - (len(horses) - 1) / 2) * 2 * SHARED
+                x, y = _on_ring(int(key), squares, RING + across)
                 at = (x, y)
             made = move is not None and move.horse == horse.name
             path = _walked(move, squares, at) if made and move is not None else ()
@@ -344,7 +355,7 @@ def track(state: Public) -> str:
     blocked = {w for w in on_squares if on_squares.count(w) > 1 or w == stop}
     barrages = "".join(
         f'<circle class="barrage" data-barrage="{square}" cx="{x:.0f}" cy="{y:.0f}" '
-        f'r="{SQUARE_R + 12}"/>'
+        f'r="{SQUARE_R + 10}"/>'
         for square in sorted(blocked, key=int)
         for x, y in (_on_ring(int(square), squares),)
     )
@@ -356,7 +367,7 @@ def track(state: Public) -> str:
     ]
     if out_on_podium:
         x, y = PODIUM
-        said = t("out") + ": " + ", ".join(out_on_podium)
+        said = t("out") + colon() + ", ".join(out_on_podium)
         horses += (
             f'<text class="label" x="{x:.0f}" y="{y + 100:.0f}" text-anchor="middle">'
             f"{e(said)}</text>"
@@ -367,7 +378,7 @@ def track(state: Public) -> str:
     label = t("The track")
     return track_html(
         "jumpy_jack",
-        "-110 0 1220 1000",  # room for the hurdles' names beside the ring
+        "-70 10 1140 970",  # room for the hurdles' names beside the ring
         label,
         drawing,
         _narrated(board, state.view.get("turn") or ""),
@@ -375,4 +386,27 @@ def track(state: Public) -> str:
     )
 
 
-PAGES = GamePages(board=board_html, seat=seat_html, chart=chart, phases=PHASES, track=track)
+def finishers(state: Public) -> tuple[Finisher, ...]:
+    """The podium of the race just over (an eliminated horse keeps the place it scored)."""
+    board = state.board
+    if not isinstance(board, JumpyJackBoard) or state.view.get("phase") != "race_over":
+        return ()
+    if not board.results:
+        return ()
+    podium = board.results[-1].podium
+    colours = {h.name: h.colour for h in board.horses}
+    return tuple(
+        Finisher(place, word(horse), colours.get(horse, horse), horse in podium.eliminated)
+        for place, horse in enumerate(podium.top3, 1)
+        if horse is not None
+    )
+
+
+PAGES = GamePages(
+    board=board_html,
+    seat=seat_html,
+    chart=chart,
+    phases=PHASES,
+    track=track,
+    finishers=finishers,
+)

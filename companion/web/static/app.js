@@ -278,11 +278,31 @@
     if (!fresh) { return; }
     var touched = old.querySelectorAll("form[data-touched]");
     for (var i = 0; i < touched.length; i++) { carry(touched[i], fresh); }
+    keepFolds(old, fresh);
     old.parentNode.replaceChild(fresh, old);
     place();
     ownRefusal();
     turn();
     awake();
+  }
+  // A part folded or unfolded by hand stays so in the new picture (the host page's parts, the
+  // evening's standings): the server's choice holds only until the person chooses.
+  document.addEventListener("click", function (event) {  // a tap (or Enter) on its title
+    var summary = up(event.target, "SUMMARY");
+    if (summary && summary.parentNode.tagName === "DETAILS") { summary.parentNode.setAttribute("data-toggled", "1"); }
+  }, true);
+  function keepFolds(old, fresh) {
+    var folds = old.querySelectorAll("details[data-toggled]");
+    for (var i = 0; i < folds.length; i++) {
+      var key = folds[i].getAttribute("data-fold") || folds[i].className;
+      var twins = fresh.querySelectorAll("details");
+      for (var j = 0; j < twins.length; j++) {
+        if ((twins[j].getAttribute("data-fold") || twins[j].className) === key) {
+          twins[j].open = folds[i].open;
+          twins[j].setAttribute("data-toggled", "1");
+        }
+      }
+    }
   }
   // What a player entered in a form (counts stepped, cards tapped, a choice) goes on into the
   // same form of the new picture.
