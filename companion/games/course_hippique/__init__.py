@@ -27,7 +27,7 @@ from companion.games.course_hippique.table import (
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
 from companion.games.face import names_from
 from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
-from companion.games.info import GameInfo, Option
+from companion.games.info import GameInfo, Measure, Option
 from companion.games.text import N_
 
 if TYPE_CHECKING:
@@ -104,4 +104,5 @@ GAME = GameInfo(
     entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "pass", "turn_card"}),
     has_secret=True,
     uses_cards=True,
+    measure=Measure("chips", "balances", since_start=True),
 )
