@@ -30,7 +30,8 @@ def board_html(state: Public) -> str:
 
 def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     """Nothing is secret and nothing is entered from a phone: the seat says whose it is."""
-    return f'<p class="secret">{e(t("You are {player}").format(player=player))}</p>'
+    said = t("You are {player}").format(player=player)
+    return f'<p class="secret">{e(said)}</p>'
 
 
 def chart(players: tuple[str, ...], board: PublicBoard, options: Mapping[str, Any]) -> Chart:
