@@ -8,7 +8,7 @@ A game may also be added from outside the package, by naming its folder as a pac
 the ``COMPANION_EXTRA_GAMES`` environment variable (comma-separated): the test suite adds
 its fixture game that way. Such a package keeps every part in one place: ``engine`` (its
 face, declaring ``GAME``), ``binding``, ``flow``, ``render``, ``pages`` and ``bench``, and
-its board file, ``board.toml``.
+its board file, ``board.toml``, and its own styles of the pages, ``pages.css``, if any.
 """
 
 from __future__ import annotations
@@ -76,6 +76,17 @@ def board_file(kind: str) -> Traversable:
     if home is not None:
         return resources.files(home).joinpath("board.toml")
     return resources.files(LAYERS["render"]).joinpath("boards", f"{kind}.toml")
+
+
+def style_file(kind: str) -> Traversable:
+    """The game's own styles of the pages (its squares' colours on the track...), which may
+    be absent: ``companion/web/games/<kind>.css``, or ``pages.css`` in an added game's own
+    folder. Raises Refusal ``unknown_game`` for a kind the registry does not list."""
+    kind = find_game(kind).kind
+    home = HOMES.get(kind)
+    if home is not None:
+        return resources.files(home).joinpath("pages.css")
+    return resources.files(LAYERS["pages"]).joinpath(f"{kind}.css")
 
 
 def part(kind: str, layer: str) -> str:

@@ -25,7 +25,7 @@ def board_html(state: Public) -> str:
         lane(player, square, board.finish, board.horse(player))
         for player, square in zip(board.players, board.squares, strict=True)
     )
-    return f'<div class="track">{lanes}</div>'
+    return f'<div class="track chevaux">{lanes}</div>'
 
 
 def seat_html(player: str, details: PrivateDetails, state: Public) -> str:

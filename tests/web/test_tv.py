@@ -183,6 +183,12 @@ def test_jumpy_jack_on_the_tv_through_a_whole_race(browser: Any) -> None:
     )
     assert podium == [h for h in board.podium if h is not None]
     assert met == {*Landing, "bounce"}  # walked onto STOP, OUT, RESTART, over the line, a DOUBLE
+    fills = page.evaluate(  # each hurdle in its colour: the game's own styles reach the TV
+        "() => Object.fromEntries(['stop', 'double', 'out', 'restart'].map(h => [h,"
+        " getComputedStyle(document.querySelector(`.sq.${h} circle`)).fill]))"
+    )
+    assert fills == {"stop": "rgb(179, 89, 0)", "double": "rgb(107, 47, 163)",
+                     "out": "rgb(163, 18, 31)", "restart": "rgb(13, 115, 119)"}  # fmt: skip
     assert walks and max(walks) > 2  # horses walked square by square
     check_labels(page)
     check_fit(page)
