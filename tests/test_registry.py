@@ -115,7 +115,7 @@ def test_the_glass_benchmark_starts_and_plays_every_registered_game(game: GameIn
         table.handle(event)
     started = table.session.table
     assert started is not None and started.kind == kind
-    assert len(started.entries) == 1 + len(bench.GLASS_OPENING) // 3, "every opening input taken"
+    assert len(started.entries) == 1 + len(bench.GLASS_OPENING), "every opening entry taken"
     board = table.session.view().board
     labels = [label for label, _ in bench.glass_inputs(random.Random(3), lambda: board)]
     assert labels and set(labels) <= {"die", "roll", "horse", "card"}, "inputs glass measures"
