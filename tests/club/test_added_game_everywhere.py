@@ -13,10 +13,8 @@ from companion.club.league import League, Scope
 from companion.club.listener import Listener
 from companion.club.page import board_body, player_body
 from companion.club.payloads import content_hash, dump
-from companion.club.publisher import Publisher
 from companion.commands.check_config import modes
 from companion.devices.config.checker import parse_config
-from companion.devices.config.sections import ClubSection
 from companion.render.language import speaking
 from companion.session.evening import EveningBook
 from companion.session.log import NewGame, Roll
@@ -24,9 +22,9 @@ from companion.session.session import Session
 from companion.web.fragments import evening_html, public_html
 from companion.web.pages import scoreboard_page
 from companion.web.state import public_state
-from tests.club.conftest import CLUB, FAST, login, wait_for
+from tests.club.conftest import CLUB, wait_for
 from tests.club.games import PLAYERS, open_table
-from tests.club.test_league import send, sender
+from tests.club.test_league import publisher_for, send, sender
 from tests.fixture_game.engine import GAME
 
 #: Anna rolls 5 then 3 and reaches square 8 first; Bob stays on 1, Chloé on 2.
@@ -66,11 +64,7 @@ def test_the_league_stores_it_under_its_title_and_ranks_by_its_figure(
     broker: Any, tmp_path: Path, league: tuple[League, Listener]
 ) -> None:
     store, _ = league
-    path = tmp_path / "table1.sqlite3"
-    session = open_table(path)
-    publisher = Publisher(
-        ClubSection(CLUB, "table1", login(broker, "table1")), path, reconnect_s=FAST
-    )
+    session, publisher = publisher_for(broker, tmp_path, "table1")
     publisher.start()
     try:
         chevaux(session)
