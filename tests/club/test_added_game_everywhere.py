@@ -14,7 +14,10 @@ from companion.club.listener import Listener
 from companion.club.page import board_body, player_body
 from companion.club.payloads import content_hash, dump
 from companion.commands.check_config import modes
+from companion.daemon.table import TableController
+from companion.devices.base import EncoderTurned
 from companion.devices.config.checker import parse_config
+from companion.games.registry import KINDS
 from companion.render.language import speaking
 from companion.session.evening import EveningBook
 from companion.session.log import NewGame, Roll
@@ -46,12 +49,16 @@ def test_the_evening_the_pages_and_the_tv_name_it_and_rank_by_its_figure(tmp_pat
     (game,) = evening.games
     assert game.figures == (("Anna", 8), ("Bob", 1), ("Chloé", 2))  # its squares, not 1 and 0
     assert dict(game.points) == {"Anna": 3, "Bob": 1, "Chloé": 2}
-    for language, word in (("en", "points"), ("fr", "points"), ("de", "Punkte")):
+    for language, title, word in (
+        ("en", "Petits chevaux", "points"),
+        ("fr", "Petits chevaux", "points"),
+        ("de", "Pferdchenrennen", "Punkte"),  # its own title in German (GameInfo.titles)
+    ):
         with speaking(language):
             standings = evening_html(evening, shown=True)
             tv = scoreboard_page(public_html(public_state(session)))
-        assert "Petits chevaux: " in standings and f"{word}: Anna 8 · Bob 1 · Chloé 2" in standings
-        assert "Petits chevaux" in tv and "petits_chevaux" not in tv.replace('"petits_chevaux"', "")
+        assert f"{title}: " in standings and f"{word}: Anna 8 · Bob 1 · Chloé 2" in standings
+        assert title in tv and "petits_chevaux" not in tv.replace('"petits_chevaux"', "")
     session.close()
 
 
@@ -117,3 +124,11 @@ def test_the_league_keeps_and_names_a_game_it_has_never_seen(
         board = board_body(store, [], "de")
     assert "<h3>Steeple</h3>" in board and "<h3>Water jump</h3>" in board
     assert {s.name for s in store.standings(Scope(kind="steeple"))} == set(PLAYERS)
+
+
+def test_the_menu_offers_it_under_its_title_in_the_tables_language() -> None:
+    for language, title in (("de", "Pferdchenrennen"), ("fr", "Petits chevaux")):
+        table = TableController(Session.in_memory(), clock=lambda: 0.0, language=language)
+        table.handle(EncoderTurned(KINDS.index(GAME.kind)))  # the knob down to it
+        assert title in " ".join(table.screen().lcd), language
+        table.close()

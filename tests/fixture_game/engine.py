@@ -29,6 +29,7 @@ GAME = GameInfo(
     uses_die=True,
     shortest=3,
     measure=Measure("points", "squares"),  # a horse's square: the last one wins
+    titles=(("de", "Pferdchenrennen"),),  # its name where it is not the same in every language
 )
 
 
