@@ -1,6 +1,6 @@
 """Where each registered game keeps its files: its board file and its rules page.
 
-A built-in game keeps them in ``hardware/boards/<kind>.toml`` and ``docs/rules/<kind>.md``
+A built-in game keeps them in ``companion/render/boards/<kind>.toml`` and ``docs/rules/<kind>.md``
 (``_`` written ``-``); a game added from outside the package (the fixture game) keeps them in
 its own folder, as ``board.toml`` and ``rules.md``.
 """
@@ -29,7 +29,7 @@ def board_file(kind: str) -> Path:
     """The board file of a game's default strip."""
     folder = home(kind)
     if folder is None:
-        return ROOT / "hardware" / "boards" / f"{kind}.toml"
+        return ROOT / "companion" / "render" / "boards" / f"{kind}.toml"
     return folder / "board.toml"
 
 

@@ -202,8 +202,11 @@ def test_each_class_name_means_one_thing() -> None:
 #: (never an engine), the configuration's sections; the hook alone the loop and the screens;
 #: the league's page alone the pages' shared HTML pieces, their door (the host names, the
 #: security headers) and the table's languages.
+#: The club reads what each game declares (its title, the figure that ranks its players) from
+#: the registry and ``GameInfo``, never an engine.
 CLUB_ALLOWED = (
     "companion.club", "companion.session", "companion.devices.config.sections",
+    "companion.games.registry", "companion.games.info",
 )  # fmt: skip
 CLUB_ONLY_IN = {
     "hook.py": ("companion.daemon.loop", "companion.render.screen"),

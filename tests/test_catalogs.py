@@ -161,10 +161,17 @@ def test_the_f_string_check_finds_a_sentence_marked_inside_one() -> None:
     assert marked_inside_f_strings(source) == [1, 3]
 
 
+def game_folders() -> list[Path]:
+    """Every place a game can live: the package, and each added game's own folder."""
+    return [ROOT / "companion", *(folder for kind in HOMES if (folder := home(kind)))]
+
+
 def test_no_sentence_hides_inside_an_f_string() -> None:
+    assert ROOT / "tests" / "fixture_game" in game_folders()
     hidden = [
         f"{path.relative_to(ROOT)}:{line}"
-        for path in sorted((ROOT / "companion").rglob("*.py"))
+        for folder in game_folders()
+        for path in sorted(folder.rglob("*.py"))
         for line in marked_inside_f_strings(path.read_text(encoding="utf-8"))
     ]
     assert not hidden, "marked sentences Babel cannot see (take them out of the f-string)"

@@ -42,6 +42,11 @@ def test_the_command_line_starts_without_loading_the_games_it_does_not_play() ->
     assert "companion.commands.replay" in loaded
     games = {"companion.games.registry", "companion.games.jumpy_jack", "companion.games.jockey"}
     assert not games & loaded
+    # `odds` offers the setback variants from Course hippique's light face, not its engine.
+    assert "companion.games.course_hippique.variants" in loaded
+    engine = ("table", "track", "odds", "rules", "game", "public")
+    assert not {f"companion.games.course_hippique.{part}" for part in engine} & loaded
+    assert "companion.games.cards" not in loaded
     assert not {"companion.session.session", "companion.session.autoplay"} & loaded
 
 
@@ -83,11 +88,16 @@ def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
-#: What describing the commands' options must not load: the Course hippique engine (odds),
-#: the configuration checker and its TOML reader (check-config, cards), the cards file, the
-#: card readers and the device events (cards).
+#: What describing the commands' options must not load: the Course hippique engine (odds
+#: reads its setback variants from the game's light face, ``variants`` alone), the playing
+#: cards, the configuration checker and its TOML reader (check-config, cards), the cards
+#: file, the card readers and the device events (cards).
 HEAVY_FOR_THE_PARSER = (
-    "companion.games.course_hippique",
+    "companion.games.course_hippique.table",
+    "companion.games.course_hippique.track",
+    "companion.games.course_hippique.odds",
+    "companion.games.course_hippique.game",
+    "companion.games.cards",
     "companion.devices.config",
     "companion.devices.config.checker",
     "tomllib",

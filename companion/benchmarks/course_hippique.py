@@ -26,7 +26,7 @@ SESSION: tuple[tuple[str, ...], dict[str, Any]] = (tuple("ABCDEF"), {"rounds": 3
 #: The web benchmark's heaviest page of this game: the croupier laying the course.
 WEB_PAGE: tuple[tuple[str, ...], dict[str, str], str] = (("A", "B", "C"), {}, "croupier")
 #: The glass benchmark's presses once the menu has started the game: none.
-GLASS_OPENING: tuple[str, ...] = ()
+GLASS_OPENING: tuple[tuple[str, ...], ...] = ()
 #: How often the glass benchmark's random input is a card scanned.
 GLASS_SHARE = 0.35
 #: The cards the glass benchmark scans: the whole pack.

@@ -378,8 +378,10 @@ def opening(game: str) -> tuple[Event, ...]:
     """The inputs that start ``game`` (three players, options as they are): its horse button
     in the menu (its place in the registry; past the last button, the knob turned to it and
     a push), two pushes, then the game's own presses (``GLASS_OPENING`` of its benchmark
-    module)."""
-    own: tuple[str, ...] = importlib.import_module(part(game, "bench")).GLASS_OPENING
+    module: the presses of each table-log entry, entry by entry)."""
+    bench = importlib.import_module(part(game, "bench"))
+    entries: tuple[tuple[str, ...], ...] = bench.GLASS_OPENING
+    own = tuple(press for entry in entries for press in entry)
     place = KINDS.index(game)
     if place < len(HORSE_BUTTONS):
         pick: tuple[Event, ...] = (ButtonPressed(HORSE_BUTTONS[place]),)

@@ -20,7 +20,7 @@ SESSION: tuple[tuple[str, ...], dict[str, Any]] = (tuple("ABCDEF"), {"hands": Tr
 #: players, options and the page's name).
 WEB_PAGE: tuple[tuple[str, ...], dict[str, str], str] = (("A", "B"), {"hands": "true"}, "hand")
 #: The glass benchmark's presses once the menu has started the game: none.
-GLASS_OPENING: tuple[str, ...] = ()
+GLASS_OPENING: tuple[tuple[str, ...], ...] = ()
 #: How often the glass benchmark's random input is a card scanned.
 GLASS_SHARE = 0.35
 #: The cards the glass benchmark scans: the 54 of the deck, by their number.

@@ -26,8 +26,8 @@ NAME = "jumpy_jack"
 SESSION: tuple[tuple[str, ...], dict[str, Any]] = (("Anna", "Bob", "Chloé"), {"target": 60})
 
 #: The glass benchmark's presses once the menu has started the match: three predictions.
-GLASS_OPENING = ("horse1", "horse2", "horse3", "horse2", "horse3", "horse4", "horse3",
-                 "horse4", "horse5")  # fmt: skip
+GLASS_OPENING = (("horse1", "horse2", "horse3"), ("horse2", "horse3", "horse4"),
+                 ("horse3", "horse4", "horse5"))  # fmt: skip
 #: How often the glass benchmark's random input is a roll and a move.
 GLASS_SHARE = 0.7
 #: The web benchmark's taps, in turn (each undone by the host): a prediction sealed.

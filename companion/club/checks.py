@@ -17,16 +17,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from companion.club.payloads import FIGURES, RESULT_SCHEMA, content_hash
+from companion.club.payloads import RESULT_SCHEMA, content_hash
 from companion.devices.config.sections import CLUB_NAME_RE
+from companion.games.info import FIGURES
 from companion.session.names import fold_name
 
 #: The largest result the league reads (a real one is under 3 KiB).
 MAX_RESULT_BYTES = 8 * 1024
 #: The largest state the league reads (ten players of Course hippique: about 8 KiB).
 MAX_STATE_BYTES = 24 * 1024
-#: The game kinds a result or a state may name.
-KINDS = ("jumpy_jack", "course_hippique", "jockey")
+#: A game kind a result or a state may name: any short word, so that a table playing a game
+#: the league's own companion does not list is still counted (its title comes with it).
+KIND = re.compile(r"[a-z][a-z0-9_]{0,31}")
 #: At most this many players at one table, names of at most this many characters.
 MAX_PLAYERS, MAX_NAME = 10, 40
 #: The largest outbox number and game id (a table playing all night for a century is far
@@ -42,7 +44,7 @@ AHEAD = timedelta(days=2)
 
 RESULT_KEYS = frozenset(
     {"schema", "id", "hash", "club", "table", "seq", "game", "options", "players", "winners",
-     "started", "ended", "game_id"}
+     "started", "ended", "game_id", "title"}
 )  # fmt: skip
 PLAYER_KEYS = frozenset({"seat", "name", "rank", *FIGURES})
 STATE_KEYS = frozenset(
@@ -208,8 +210,10 @@ def result_problem(data: Mapping[str, Any], now: datetime | None = None) -> str 
         return "hash must be 64 hex digits"
     if not all(_text(data.get(k), 32) for k in ("club", "table")):
         return "club and table must be short names"
-    if data.get("game") not in KINDS:
-        return "game must be one of " + ", ".join(KINDS)
+    if not isinstance(data.get("game"), str) or not KIND.fullmatch(data["game"]):
+        return "game must be a short word (a game's kind)"
+    if "title" in data and not (_text(data["title"], MAX_NAME) and data["title"].strip()):
+        return f"title must be a text of 1 to {MAX_NAME} characters"
     options = _options_problem(data.get("options"))
     if options is not None:
         return options
@@ -273,8 +277,9 @@ def _state_problem(data: Mapping[str, Any]) -> str | None:
     unknown = sorted(set(data) - STATE_KEYS)
     if unknown:
         return f"unknown field {unknown[0][:32]!r}"
-    if data.get("game") is not None and data.get("game") not in KINDS:
-        return "game must be null or one of " + ", ".join(KINDS)
+    game = data.get("game")
+    if game is not None and not (isinstance(game, str) and KIND.fullmatch(game)):
+        return "game must be null or a short word (a game's kind)"
     if not (isinstance(data.get("phase"), str) and _WORD.fullmatch(data["phase"])):
         return "phase must be a short word"
     if not _whole(data.get("race"), 0, 1000):

@@ -28,9 +28,17 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Send
 from starlette.types import Scope as AsgiScope
 
-from companion.club.checks import KINDS
-from companion.club.league import HistoryLine, League, LeagueStanding, Scope, rows_for_export
+from companion.club.checks import KIND
+from companion.club.league import (
+    HistoryLine,
+    League,
+    LeagueStanding,
+    Result,
+    Scope,
+    rows_for_export,
+)
 from companion.club.listener import LiveTable
+from companion.games.registry import GAMES
 from companion.render.language import LANGUAGES, catalog, current, speaking
 from companion.web.door import HEADERS, NO_STORE, SHARED, HostNames
 from companion.web.html import e, grid
@@ -38,8 +46,6 @@ from companion.web.html import e, grid
 log = logging.getLogger("companion.league")
 
 STYLE = Path(__file__).resolve().parent.parent / "web" / "static" / "style.css"
-#: The games' names as the board shows them (the games' own names, in every language).
-TITLES = {"jumpy_jack": "Jumpy Jack", "course_hippique": "Course hippique", "jockey": "Jockey"}
 #: What the league board adds to the pages' stylesheet: its sections and their tables.
 STYLE_MORE = (
     "body.league{font-size:1.15rem}body.league h1{font-size:1.8rem}"
@@ -94,6 +100,29 @@ def para(text: str) -> str:
     return f"<p>{e(text)}</p>"
 
 
+def title_of(kind: str, said: object = None) -> str:
+    """A game's name on the board: for a game this companion lists, the registry's title in
+    the board's language; for one it does not, ``said`` (the title its result carried), else
+    its kind in words (``steeple_chase``: "Steeple chase")."""
+    known = next((game for game in GAMES if game.kind == kind), None)
+    if known is not None:
+        return known.title_in(current())
+    if isinstance(said, str) and said.strip():
+        return said.strip()
+    return kind.replace("_", " ").capitalize()
+
+
+def kinds_of(results: Iterable[Result]) -> list[tuple[str, str]]:
+    """The games the results were played at, each with its title: the registry's games in
+    the menu's order, then the others by kind (titled by their latest result)."""
+    said: dict[str, object] = {}
+    for result in results:  # oldest first: the latest title is kept
+        said[result.data["game"]] = result.data.get("title")
+    order = [game.kind for game in GAMES if game.kind in said]
+    order += sorted(kind for kind in said if kind not in order)
+    return [(kind, title_of(kind, said[kind])) for kind in order]
+
+
 def heading(text: str, level: int = 2) -> str:
     """A heading of escaped text."""
     return f"<h{level}>{e(text)}</h{level}>"
@@ -105,7 +134,7 @@ def live_part(tables: Sequence[LiveTable]) -> str:
     rows = []
     for table in tables:
         board = table.board
-        game = TITLES.get(board.game, "—") if board.game else "—"
+        game = title_of(board.game) if board.game else "—"
         status = t("online") if table.status == "online" else t("offline")
         leaders = ", ".join(board.leaders) or "—"
         rows.append((table.name, status, game, board.phase or "—", board.race or "—", leaders))
@@ -122,7 +151,7 @@ def results_part(league: League, evening: str | None) -> str:
         d = result.data
         ranked = sorted(d["players"], key=lambda p: (p["rank"], p["seat"]))
         order = ", ".join(f"{p['rank']}. {p['name']}" for p in ranked)
-        rows.append((d["ended"][11:16], d["table"], TITLES[d["game"]], order))
+        rows.append((d["ended"][11:16], d["table"], title_of(d["game"], d.get("title")), order))
     return grid([t("Ended"), t("Table"), t("Game"), t("Ranking")], rows, "results")
 
 
@@ -174,11 +203,10 @@ def board_body(league: League, tables: Sequence[LiveTable], lang: str) -> str:
             break
         parts.append(heading(title) + heading(t("All games"), 3))
         parts.append(standings_part(league.standings(scope), lang))
-        for kind in KINDS:
+        for kind, shown in kinds_of(league.results(scope)):
             kind_scope = Scope(scope.evening, scope.season, kind)
-            if league.results(kind_scope):
-                parts.append(f"<h3>{e(TITLES[kind])}</h3>")
-                parts.append(standings_part(league.standings(kind_scope), lang))
+            parts.append(f"<h3>{e(shown)}</h3>")
+            parts.append(standings_part(league.standings(kind_scope), lang))
     links = '<a href="/results.csv">CSV</a> · <a href="/results.json">JSON</a>'
     every = e(t("Every result:"))
     parts.append(f'<p class="note">{every} {links}</p>')
@@ -213,7 +241,7 @@ def scope_of(request: Request) -> Scope | None:
         return None
     if season is not None and not SEASON.fullmatch(season):
         return None
-    if kind is not None and kind not in KINDS:
+    if kind is not None and not KIND.fullmatch(kind):
         return None
     return Scope(evening, season, kind)
 
@@ -252,7 +280,13 @@ def player_body(league: League, name: str) -> str | None:
     if not history:
         return None
     rows = [
-        (h.result.evening, h.result.table, TITLES[h.result.kind], h.rank, f"{h.rating:.2f}")
+        (
+            h.result.evening,
+            h.result.table,
+            title_of(h.result.kind, h.result.data.get("title")),
+            h.rank,
+            f"{h.rating:.2f}",
+        )
         for h in reversed(history)
     ]
     head = [t("Evening"), t("Table"), t("Game"), t("Rank"), t("Rating")]

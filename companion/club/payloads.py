@@ -1,9 +1,11 @@
 """What a table publishes, as JSON: its public board (``state``) and a finished game's result.
 
 Both are made from the session's public view, never from a player's private view, so they
-hold nothing the scoreboard may not show. The result also carries the game's options and
-the players' final figures; its ``hash`` is the SHA-256 of its content (everything but the
-id, the hash and the table's names), so the league can tell a repeat from a forgery.
+hold nothing the scoreboard may not show. The result also carries the game's options, its
+title (so a league that does not know the game still names it) and the players' final
+figures (the one the game's ``measure`` declares); its ``hash`` is the SHA-256 of its
+content (everything but the id, the hash and the table's names), so the league can tell a
+repeat from a forgery.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.info import FIGURES
+from companion.games.registry import find_game
 from companion.session.session import Game
 from companion.session.view import View
 
@@ -28,8 +32,6 @@ STATE_FIELDS = (
     "board", "finished", "winners", "events",
 )  # fmt: skip
 
-#: The figures a player's result may carry (each game has some of them).
-FIGURES = ("points", "chips", "balance")
 
 #: The fields that identify a result rather than describe it (left out of its hash): ``seq``
 #: is its number in its table's outbox (1, 2, 3...: a gap tells the league one went missing).
@@ -115,6 +117,12 @@ def player_results(view: View) -> list[dict[str, Any]]:
             ranks = _ranks(totals)
     for player, balance in board.get("balances", {}).items():
         figures[player]["balance"] = balance
+    measure = find_game(view.game).measure if view.game is not None else None
+    if measure is not None and not measure.since_start:  # any other game: its own figure
+        values = {p: v for p, v in board.get(measure.field, {}).items() if p in figures}
+        for player, value in values.items():
+            figures[player].setdefault(measure.figure, value)
+        ranks = ranks or _ranks(values)
     for standing in board.get("ranking", []):
         player = standing["player"]
         ranks[player] = standing["place"]
@@ -135,6 +143,7 @@ def result_payload(game: Game, view: View, game_id: int, started: str, ended: st
         "schema": RESULT_SCHEMA,
         "id": uuid.uuid4().hex,
         "game": game.kind,
+        "title": find_game(game.kind).title,
         "options": dict(game.start.options),
         "players": player_results(view),
         "winners": list(view.winners),

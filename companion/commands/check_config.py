@@ -154,13 +154,18 @@ _MODE_WORDS = {
 def modes(config: Config) -> list[str]:
     """Which die mode and which card mode each game will use with this file."""
     from companion.devices.config import card_mode, die_mode
+    from companion.games.registry import GAMES
 
     die, cards = die_mode(config), card_mode(config)
-    return [
-        f"  Jumpy Jack: die {die} ({_MODE_WORDS[die]})",
-        f"  Course hippique: cards {cards} ({_MODE_WORDS[cards]})",
-        f"  Jockey: cards {cards} ({_MODE_WORDS[cards]})",
-    ]
+    lines = []
+    for game in GAMES:  # every game of the registry, in the menu's order
+        if game.uses_die:
+            lines.append(f"  {game.title}: die {die} ({_MODE_WORDS[die]})")
+        if game.uses_cards:
+            lines.append(f"  {game.title}: cards {cards} ({_MODE_WORDS[cards]})")
+        if not (game.uses_die or game.uses_cards):
+            lines.append(f"  {game.title}: no die and no cards to read")
+    return lines
 
 
 def _table(connections: list[Wire]) -> list[str]:

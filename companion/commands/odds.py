@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
+from companion.games.course_hippique import DEFAULT_SAMPLES, Setback
 
 if TYPE_CHECKING:
     from companion.games.cards import Card

@@ -7,13 +7,16 @@ A new game is one more line in ``BUILT_IN``.
 A game may also be added from outside the package, by naming its folder as a package in
 the ``COMPANION_EXTRA_GAMES`` environment variable (comma-separated): the test suite adds
 its fixture game that way. Such a package keeps every part in one place: ``engine`` (its
-face, declaring ``GAME``), ``binding``, ``flow``, ``render``, ``pages`` and ``bench``.
+face, declaring ``GAME``), ``binding``, ``flow``, ``render``, ``pages`` and ``bench``, and
+its board file, ``board.toml``, and its own styles of the pages, ``pages.css``, if any.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+from importlib import resources
+from importlib.resources.abc import Traversable
 
 from companion.games import course_hippique, jockey, jumpy_jack
 from companion.games.errors import Refusal
@@ -62,6 +65,28 @@ def find_game(kind: str) -> GameInfo:
     if game is None:
         raise Refusal("unknown_game", "The companion does not know this game.")
     return game
+
+
+def board_file(kind: str) -> Traversable:
+    """The board file of a game's default strip (which LED lights each place a horse can
+    be): ``companion/render/boards/<kind>.toml``, or ``board.toml`` in an added game's own
+    folder. Raises Refusal ``unknown_game`` for a kind the registry does not list."""
+    kind = find_game(kind).kind
+    home = HOMES.get(kind)
+    if home is not None:
+        return resources.files(home).joinpath("board.toml")
+    return resources.files(LAYERS["render"]).joinpath("boards", f"{kind}.toml")
+
+
+def style_file(kind: str) -> Traversable:
+    """The game's own styles of the pages (its squares' colours on the track...), which may
+    be absent: ``companion/web/games/<kind>.css``, or ``pages.css`` in an added game's own
+    folder. Raises Refusal ``unknown_game`` for a kind the registry does not list."""
+    kind = find_game(kind).kind
+    home = HOMES.get(kind)
+    if home is not None:
+        return resources.files(home).joinpath("pages.css")
+    return resources.files(LAYERS["pages"]).joinpath(f"{kind}.css")
 
 
 def part(kind: str, layer: str) -> str:

@@ -42,19 +42,6 @@ from companion.render.text import (
 
 HORSES = GAME.horses
 
-#: The strip of the default build (hardware/boards/course_hippique.toml): four lanes of 9 LEDs
-#: in a zigzag, each named by its suit.
-LAYOUT = LaneLeds(
-    36,
-    {
-        "S": tuple(range(0, 9)),
-        "H": tuple(range(17, 8, -1)),
-        "D": tuple(range(18, 27)),
-        "C": tuple(range(35, 26, -1)),
-    },
-    {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
-)
-
 
 @dataclass(frozen=True)
 class RevealedBet:

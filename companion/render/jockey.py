@@ -43,9 +43,6 @@ from companion.render.text import (
 
 HORSES = GAME.horses
 
-#: The strip of the default build (hardware/boards/jockey.toml): two squares per LED, the
-#: start on LED 0 and the finish on LED 41.
-LAYOUT = TrackLeds(42, (0, *((s + 1) // 2 for s in range(1, 81))), (41,))
 
 #: A strip LED that two horses share (two squares per LED, or a tie).
 SHARED: RGB = (200, 200, 200)

@@ -63,10 +63,6 @@ COLOURS = (N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("white"))
 
 _MARKS = {"stop": STOP_MARK, "double": DOUBLE_MARK, "out": OUT_MARK, "restart": RESTART_MARK}
 
-#: The strip of the default build (hardware/boards/jumpy_jack.toml): square s is LED 2 * s,
-#: LED 59 the finish line.
-LAYOUT = TrackLeds(60, tuple(2 * s for s in range(30)), (59,), (0, 1, 3, 5, 7))
-
 
 @dataclass(frozen=True)
 class TrackShape:

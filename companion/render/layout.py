@@ -1,22 +1,22 @@
 """Where each track square lights on the LED strip: one layout per game, from a board file.
 
-The board files (``hardware/boards/<game>.toml``) give the LED of every place a horse can be.
-``load_layout`` reads one; each game's screens module (``companion/render/<kind>.py``)
-declares ``LAYOUT``, the same layout as the file of the default build, so the companion
-lights the strip without them. ``Layouts`` gives the layout of each registered game. A square a
+The board files (``companion/render/boards/<game>.toml``, or ``board.toml`` in an added
+game's own folder: ``registry.board_file``) give the LED of every place a horse can be, and
+are the only place a layout is written. ``load_layout`` reads one; ``Layouts`` gives the
+layout of each registered game, a game's file read when a game of its kind is first lit. A square a
 layout does not know is simply not lit.
 """
 
 from __future__ import annotations
 
-import importlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.games.registry import KINDS, part
+from companion.games.registry import KINDS, board_file, find_game
 
 
 class LayoutError(ValueError):
@@ -76,25 +76,26 @@ class LaneLeds:
 Layout = TrackLeds | LaneLeds
 
 
+@cache
 def default_layout(kind: str) -> Layout:
-    """Return the layout a game's screens module declares (``LAYOUT``); KeyError if none."""
+    """Return the layout of a game's board file of the default build; KeyError if none."""
     if kind not in KINDS:
         raise KeyError(f"no layout for {kind!r}: the registry lists {', '.join(KINDS)}")
-    layout: Layout = importlib.import_module(part(kind, "render")).LAYOUT
-    return layout
+    board = board_file(kind)
+    return load_layout(board.read_text(encoding="utf-8"), str(board), kind)
 
 
 @dataclass(frozen=True)
 class Layouts:
     """The layout of each registered game's strip, by the game's kind: the one ``given`` for
-    it (read from a board file), else the game's own, loaded with its screens module when a
-    game of that kind is first played (a start loads no game's screens)."""
+    it (read from a board file of another folder), else the game's own board file, read when
+    a game of that kind is first lit (a start reads none)."""
 
     given: Mapping[str, Layout] = field(default_factory=dict)
 
     @classmethod
     def default(cls) -> Layouts:
-        """Return the layouts of the default build (the board files in hardware/boards/)."""
+        """Return the layouts of the default build (the games' own board files)."""
         return cls()
 
     @classmethod
@@ -133,8 +134,9 @@ class Layouts:
 def load_layout(text: str, source: str, game: str | None = None) -> Layout:
     """Read the layout of a board file's text; ``game`` (if given) must match its ``game``.
 
-    The file has the shape of the game's own layout (a track, or lanes named as it names
-    them). Raises LayoutError naming ``source`` and the key.
+    A file whose ``[track]`` names ``lanes`` (one word per horse, in the game's horse order)
+    lays out lanes, each under its word in ``[leds]``; any other a track of ``squares``.
+    Raises LayoutError naming ``source`` and the key.
     """
     try:
         data = tomllib.loads(text)
@@ -147,12 +149,17 @@ def load_layout(text: str, source: str, game: str | None = None) -> Layout:
     leds = data.get("leds")
     if not isinstance(leds, dict):
         raise LayoutError(f"{source}: leds: missing table")
-    shape = default_layout(kind)
-    if isinstance(shape, LaneLeds):
-        lanes: dict[str, tuple[int, ...]] = {}
-        for horse, key in shape.keys.items():
-            lanes[horse] = _leds(leds.get(key), source, f"leds.{key}", count)
-        return LaneLeds(count, lanes, shape.keys)
+    track = data.get("track", {})
+    words = track.get("lanes") if isinstance(track, dict) else None
+    if words is not None:
+        horses = find_game(kind).horses
+        if not (isinstance(words, list) and len(words) == len(horses)):
+            raise LayoutError(f"{source}: track.lanes: expected {len(horses)} names, one a horse")
+        keys = {horse: str(word) for horse, word in zip(horses, words, strict=True)}
+        lanes = {
+            horse: _leds(leds.get(key), source, f"leds.{key}", count) for horse, key in keys.items()
+        }
+        return LaneLeds(count, lanes, keys)
     squares = _leds(leds.get("squares"), source, "leds.squares", count)
     finish = _leds(leds.get("finish", []), source, "leds.finish", count)
     start = _leds(leds.get("start", []), source, "leds.start", count)

@@ -4,23 +4,22 @@ Worked out from the journal: every finished game since the evening began (the ma
 keeps in the journal's file, ``Journal.evening_since``) is rebuilt from its accepted inputs.
 Games of different kinds are combined by place: in a game of ``n`` players the first gets
 ``n`` points, the second ``n - 1``, and so on down to 1 for the last; players level share
-the better place. A game with no figure of its own (one added to the registry) ranks its
-winners first and the others level behind them. The evening's ranking adds these points;
-wins break a tie, then who played first this evening (never the room's seat order, which
-each new game changes). The table controller (the LCD's page at the end of a game) and the
-pages read the same standings.
+the better place. Each game's figure is the one its ``GameInfo.measure`` declares; a game
+that declares none ranks its winners first and the others level behind them. The
+evening's ranking adds these points; wins break a tie, then who played first this evening
+(never the room's seat order, which each new game changes). The table controller (the
+LCD's page at the end of a game) and the pages read the same standings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from companion.games.registry import find_game
 from companion.session.journal import GameNotRebuilt, Journal
 from companion.session.session import rebuild
-
-#: What each kind of game counts for its players: match points, chips won or lost, balance.
-MEASURES = {"jumpy_jack": "points", "course_hippique": "chips", "jockey": "balance"}
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ class GameResult:
     kind: str
     players: tuple[str, ...]
     winners: tuple[str, ...]
-    #: Jumpy Jack's match points, Course hippique's chips won (or lost), Jockey's balance.
+    #: Each player's figure, the one the game's ``measure`` declares (winners 1 without one).
     figures: tuple[tuple[str, int], ...]
     points: tuple[tuple[str, int], ...]
 
@@ -78,18 +77,13 @@ def place_points(figures: dict[str, int]) -> dict[str, int]:
     }
 
 
-def _figures(kind: str, board: object, start: object, winners: Sequence[str]) -> dict[str, int]:
-    """Each player's figure from a game's last board (and, for chips, its first); a game
-    that counts no figure of its own gives its winners 1 and the others 0."""
-    if kind not in MEASURES:
+def _figures(kind: str, board: Any, start: Any, winners: Sequence[str]) -> dict[str, int]:
+    """Each player's figure from a game's last board (and, for a gain, its first), as its
+    ``measure`` reads them; a game that counts none gives its winners 1 and the others 0."""
+    measure = find_game(kind).measure
+    if measure is None:
         return {player: 1 for player in winners}
-    if kind == "jumpy_jack":
-        return dict(getattr(board, "scores", {}))
-    balances: dict[str, int] = dict(getattr(board, "balances", {}))
-    if kind == "course_hippique":
-        first: dict[str, int] = dict(getattr(start, "balances", {}))
-        return {p: chips - first.get(p, 0) for p, chips in balances.items()}
-    return balances
+    return measure.of(board.to_json(), start.to_json())
 
 
 class EveningBook:

@@ -6,8 +6,8 @@ and value goes through ``e``: a player's name is typed on a phone.
 
 from __future__ import annotations
 
-from companion.games.registry import GAMES
-from companion.render.language import figure, say
+from companion.games.registry import GAMES, find_game
+from companion.render.language import current, figure, say
 from companion.session.evening import Evening
 from companion.session.view import PrivateView, RefusalView
 from companion.web.chart import chart_svg
@@ -19,8 +19,13 @@ from companion.web.words import colon, marked, t, tn, typeset
 
 #: Why a player of a paused game may not leave the room (their page, and the refusal).
 PAUSED_NEEDS_YOU = marked("A paused game still needs you: the host can abandon it.")
+#: Each figure a game may rank its players by (``Measure.figure``), in the pages' words.
+FIGURE_WORDS = {"points": marked("points"), "chips": marked("chips"), "balance": marked("balance")}
 
-GAME_TITLES = {game.kind: game.title for game in GAMES}
+
+def game_title(kind: str) -> str:
+    """A game's name in the table's language (its kind for one the registry does not list)."""
+    return next((g.title_in(current()) for g in GAMES if g.kind == kind), kind)
 
 
 def _phase(pages: GamePages, code: str) -> str:
@@ -49,7 +54,7 @@ def public_html(state: Public, evening: str = "") -> str:
             f'<div class="side"><p>{start}</p>{evening}</div></section>'
         )
     pages = pages_of(game)
-    title = t("{game} · race {race}").format(game=GAME_TITLES.get(game, game), race=view["race"])
+    title = t("{game} · race {race}").format(game=game_title(game), race=view["race"])
     said = []
     phase, _turn = pages.status(view, state.offers)
     status = t("Phase: {phase}").format(phase=_phase(pages, phase))
@@ -158,17 +163,19 @@ def evening_html(evening: Evening, shown: bool) -> str:
         f"<tr><td>{e(s.person)}</td><td>{s.points}</td><td>{s.wins}</td><td>{s.played}</td></tr>"
         for s in ranking
     )
-    measures = {"jumpy_jack": t("points"), "course_hippique": t("chips"), "jockey": t("balance")}
     games = []
     for game in evening.games:
-        title = GAME_TITLES.get(game.kind, game.kind)
+        info = find_game(game.kind)
         won = t("won by {players}").format(players=", ".join(game.winners))
-        signed = game.kind == "course_hippique"  # chips won or lost
-        figures = " · ".join(f"{player} {figure(n, signed)}" for player, n in game.figures)
-        games.append(
-            f"<li>{e(title)}{colon()}{e(won)} — {e(measures.get(game.kind, ''))}{colon()}"
-            f"{e(figures)}</li>"
-        )
+        line = e(info.title_in(current()))
+        if info.measure is not None:
+            signed = info.measure.signed  # chips won or lost
+            figures = " · ".join(f"{player} {figure(n, signed)}" for player, n in game.figures)
+            word = t(FIGURE_WORDS[info.measure.figure])
+            line += f"{colon()}{e(won)} — {e(word)}{colon()}{e(figures)}"
+        else:
+            line += f"{colon()}{e(won)}"
+        games.append(f"<li>{line}</li>")
     opened, title = " open" if shown else "", e(t("The evening"))
     return (
         f'<details class="evening"{opened}><summary>{title}</summary>'

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from companion.games.info import Option
 from companion.games.registry import GAMES, find_game
-from companion.render.language import _
+from companion.render.language import _, current
 from companion.session.journal import GameRecord
-from companion.web.fragments import GAME_TITLES
+from companion.web.fragments import game_title
 from companion.web.games import pages_of
 from companion.web.html import e
 from companion.web.joins import JoinRequest
@@ -44,7 +44,7 @@ def host_html(
     if pending:
         parts.append(_pending(pending, taken))
     if playing is not None:
-        title = GAME_TITLES.get(playing.kind, playing.kind)
+        title = game_title(playing.kind)
         on = t("{game} is on: {players}").format(game=title, players=", ".join(playing.players))
         this = t("This game")
         parts.append(f'<h2>{e(this)}</h2><p class="on">{e(on)}</p>')
@@ -143,7 +143,7 @@ def _games(games: Sequence[GameRecord], current: int | None) -> str:
         if game.refused:  # the league's reason, until `companion outbox --send-again`
             status += " · " + t("refused by the league: {reason}").format(reason=game.refused)
         rows.append(
-            f"<tr><td>{game.id}</td><td>{e(GAME_TITLES.get(game.kind, game.kind))}</td>"
+            f"<tr><td>{game.id}</td><td>{e(game_title(game.kind))}</td>"
             f"<td>{e(status)}{on if game.id == current else ''}</td>"
             f"<td>{e(', '.join(game.players))}</td><td>{actions}</td></tr>"
         )
@@ -214,7 +214,7 @@ def _label(kind: str, option: Option) -> str:
 def _new_game(people: Sequence[str], folded: bool) -> str:
     """The new game's form: the game, the players (the room's people), the game's options;
     folded during a game (it would end it), open at the top between games."""
-    games = "".join(f'<option value="{g.kind}">{e(g.title)}</option>' for g in GAMES)
+    games = "".join(f'<option value="{g.kind}">{e(g.title_in(current()))}</option>' for g in GAMES)
     sets = []
     for game in GAMES:
         fields = "".join(
@@ -227,7 +227,8 @@ def _new_game(people: Sequence[str], folded: bool) -> str:
             for option in host_options(game.kind)
         )
         hidden = "" if game is GAMES[0] else " hidden"  # the page's script shows the chosen one
-        sets.append(f'<fieldset data-game="{e(game.kind)}"{hidden}><legend>{e(game.title)}</legend>'
+        title = e(game.title_in(current()))
+        sets.append(f'<fieldset data-game="{e(game.kind)}"{hidden}><legend>{title}</legend>'
                     f"{fields}</fieldset>")  # fmt: skip
     new, which, players, start = (
         e(t("New game")),

@@ -18,7 +18,8 @@ _HEAD = (
     '<link rel="apple-touch-icon" href="/static/icon-192.png">'
     '<meta name="theme-color" content="#00bb55">'
     '<link rel="stylesheet" href="/static/style.css">'
-    '<link rel="stylesheet" href="/static/tv.css"></head>'
+    '<link rel="stylesheet" href="/static/tv.css">'
+    '<link rel="stylesheet" href="/static/games.css"></head>'
     '<body class="{kind}" data-page="{kind}" data-words="{words}">'
 )
 #: A join code as the form takes it: the usual short one, or the long one.

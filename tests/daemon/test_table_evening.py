@@ -4,6 +4,7 @@ for every game (the fixture game added to the registry included), in every langu
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,12 @@ import pytest
 from companion.daemon.flows.base import Context, Reply
 from companion.daemon.table import TableController
 from companion.devices.base import DieRolled, EncoderTurned
+from companion.games.registry import find_game
 from companion.render import jockey as jockey_screens
 from companion.render.evening import standing_row
 from companion.render.language import LANGUAGES, speaking
 from companion.render.text import COLS
+from companion.session import evening
 from companion.session.autoplay import random_log
 from companion.session.evening import EveningStanding
 from companion.session.session import Session
@@ -49,21 +52,35 @@ def pages(table: TableController) -> list[tuple[str, ...]]:
         shown.append(lcd)
 
 
-def test_a_game_that_knows_nothing_of_evenings_ends_on_the_evening_page(tmp_path: Path) -> None:
+def test_an_added_game_ends_on_the_evening_page_ranked_by_its_own_figure(tmp_path: Path) -> None:
     table = TableController(Session.open(tmp_path / "journal.sqlite3"), clock=lambda: 0.0)
-    chevaux(table, [5, 1, 2, 3])  # Anna: 5 + 3 reaches square 8
+    chevaux(table, [5, 1, 2, 3])  # Anna: 5 + 3 reaches square 8; Ben on 1, Cleo on 2
     first = pages(table)
     assert len(first) == 2 and first[0][0].endswith("1/2")  # the game's one screen, marked
-    assert first[1] == ("Evening          2/2", "1. Anna  1 win 3 pts", "2. Ben  0 wins 2 pts",
-                        "2. Cleo 0 wins 2 pts")  # fmt: skip
+    # Its measure is the square each horse reached: Anna 3 place points, Cleo 2, Ben 1.
+    assert first[1] == ("Evening          2/2", "1. Anna  1 win 3 pts", "2. Cleo 0 wins 2 pts",
+                        "3. Ben   0 wins 1 pt")  # fmt: skip
     assert table.screen().oled.die == 3  # the game's own page (the knob went round): its OLED
     table.handle(EncoderTurned(-1))  # back from the first page: the last, the evening's
     assert table.screen().oled.lines == ("Evening", "Anna")
     chevaux(table, [4, 1, 1, 4])  # Anna wins again: the evening counts both games
-    # By hand: a game with no figure of its own ranks its winner first (3 place points of
-    # 3 players) and the others level second (2 each): Anna 3 + 3, Ben and Cleo 2 + 2.
+    # By hand: Anna on 8 (3 place points of 3 players), Ben and Cleo level on 1 (2 each):
+    # Anna 3 + 3, Cleo 2 + 2, Ben 1 + 2.
     assert pages(table)[1] == ("Evening          2/2", "1. Anna 2 wins 6 pts",
-                               "2. Ben  0 wins 4 pts", "2. Cleo 0 wins 4 pts")  # fmt: skip
+                               "2. Cleo 0 wins 4 pts", "3. Ben  0 wins 3 pts")  # fmt: skip
+    table.close()
+
+
+def test_a_game_that_declares_no_figure_ranks_its_winners_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = replace(find_game("petits_chevaux"), measure=None)
+    monkeypatch.setattr(evening, "find_game", lambda kind: plain)
+    table = TableController(Session.open(tmp_path / "journal.sqlite3"), clock=lambda: 0.0)
+    chevaux(table, [5, 1, 2, 3])
+    # Its winner first (3 place points of 3 players), the others level second (2 each).
+    assert pages(table)[1] == ("Evening          2/2", "1. Anna  1 win 3 pts",
+                               "2. Ben  0 wins 2 pts", "2. Cleo 0 wins 2 pts")  # fmt: skip
     table.close()
 
 

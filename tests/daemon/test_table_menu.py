@@ -181,7 +181,7 @@ def test_a_restart_resumes_the_active_game_and_not_a_finished_one(tmp_path: Path
 
 
 def test_the_default_layouts_are_the_board_files_of_the_default_build() -> None:
-    folder = ROOT / "hardware" / "boards"
+    folder = ROOT / "companion" / "render" / "boards"
     read, default = Layouts.from_folder(folder), Layouts.default()
     assert all(read.of(kind) == default.of(kind) for kind in KINDS)
     layouts = Layouts.default()

@@ -7,48 +7,18 @@ of the configuration, and the journal and logs stay the same as in English.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.daemon.flows.base import HORSE_BUTTONS
-from companion.games.registry import KINDS, find_game
+from companion.games.registry import KINDS
 from tests.e2e.conftest import FAST_CONFIG
-from tests.e2e.test_whole_games import (
-    Script,
-    bare,
-    dice,
-    menu,
-    play_course_hippique,
-    play_jockey,
-    play_jumpy_jack,
-)
+from tests.e2e.scripts import Script, bare, script_of
 
 LOCALE = Path(__file__).resolve().parents[2] / "companion" / "locale"
-
-#: Rows each game shows, by language: on the way (each seen at least once), and at its end.
-SCREENS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
-    "fr": {
-        "jumpy_jack": (
-            ("Course 1: scellés", "Lancez le dé", "Joueur 1 joue"),
-            "Match fini!",
-        ),
-        "course_hippique": (("Carte parcours 2/7", "1/3  banque Joueur"), "Partie finie!"),
-        "jockey": (("Course 1/3: paris", "Pari: < gagnant >"), "Partie finie!"),
-    },
-    "de": {
-        "jumpy_jack": (
-            ("Rennen 1: verdeckt", "Würfel drücken", "Spieler 1 ist dran"),
-            "Partie vorbei!",
-        ),
-        "course_hippique": (("Streckenkarte 2/7", "Rennen 1/3 Bank"), "Spielende!"),
-        "jockey": (("Rennen 1/3: Wetten", "Art: < Sieg >"), "Spielende!"),
-    },
-}
 
 
 def config(language: str) -> str:
@@ -63,16 +33,6 @@ def watching(child: Callable[[], Any], seen: list[str]) -> Callable[[dict[str, A
         return False
 
     return check
-
-
-def play_die_race(script: Script, button: str, dice: Iterator[int]) -> dict[str, Any]:
-    """A game whose only input is the die (a game added since the scripted ones): picked by
-    its horse button, started as offered, rolled until it is over."""
-    menu(script, button)
-    while not script.state()["view"]["finished"]:
-        script.child.act(f"die {next(dice)}", "the roll")
-        script.checkpoint()
-    return script.finish()
 
 
 def untranslated(language: str) -> set[str]:
@@ -91,9 +51,7 @@ def untranslated(language: str) -> set[str]:
 def test_a_whole_game_plays_in_the_language_of_the_table(
     daemon: Callable[..., Any], game: str, language: str
 ) -> None:
-    info = find_game(game)
-    if game not in SCREENS[language] and info.entries != {"roll"}:
-        pytest.skip(f"no script plays {game} from the panel yet")
+    played = script_of(game)
     seen: list[str] = []
 
     def start() -> Any:
@@ -102,21 +60,14 @@ def test_a_whole_game_plays_in_the_language_of_the_table(
     holder: list[Script] = []
     script = Script(start, watching(lambda: holder[0].child, seen), language)
     holder.append(script)
-    if game == "jumpy_jack":
-        final = play_jumpy_jack(script, dice(7))
-    elif game == "course_hippique":
-        final = play_course_hippique(script, random.Random(7))
-    elif game == "jockey":
-        final = play_jockey(script, random.Random(7))
-    else:
-        final = play_die_race(script, HORSE_BUTTONS[KINDS.index(game)], dice(7))
+    final = played.play(script, 7)
     assert holder[0].killed is False
     assert final["view"]["finished"]
     english = untranslated(language)
     assert not [row for row in [*seen, *final["lcd"]] if row.strip() in english], "English shown"
-    if game not in SCREENS[language]:
+    if language not in played.SCREENS:
         return
-    rows, last = SCREENS[language][game]
+    rows, last = played.SCREENS[language]
     assert bare(last) in bare(" ".join(final["lcd"])), final["lcd"]
     for row in rows:
         assert any(bare(row) in line for line in seen), f"{row!r} never shown"

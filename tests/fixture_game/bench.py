@@ -20,7 +20,7 @@ SESSION: tuple[tuple[str, ...], dict[str, Any]] = (
 )
 
 #: The glass benchmark's presses once the menu has started the race: none.
-GLASS_OPENING: tuple[str, ...] = ()
+GLASS_OPENING: tuple[tuple[str, ...], ...] = ()
 #: How often the glass benchmark's random input is a roll.
 GLASS_SHARE = 0.5
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.games.errors import DataError, Refusal
-from companion.games.info import GameInfo, Option
+from companion.games.info import GameInfo, Measure, Option
 from companion.games.text import N_
 
 #: Each seat's horse, in seat order (colour words of companion/games/colours.py).
@@ -28,6 +28,8 @@ GAME = GameInfo(
     entries=frozenset({"roll"}),
     uses_die=True,
     shortest=3,
+    measure=Measure("points", "squares"),  # a horse's square: the last one wins
+    titles=(("de", "Pferdchenrennen"),),  # its name where it is not the same in every language
 )
 
 

@@ -10,10 +10,6 @@ from companion.render.screen import OledScreen, Screen
 from companion.render.text import COLS, PublicView, board_as, name_score_row, named, rows, short
 from tests.fixture_game.engine import ChevauxBoard
 
-#: The strip of the default build, as board.toml gives it: one start LED per horse, then
-#: squares 0 to 12, then the finish.
-LAYOUT = TrackLeds(20, tuple(range(6, 19)), (19,), tuple(range(6)))
-
 
 def board_of(view: PublicView) -> ChevauxBoard:
     """The view's board, which is a Petits chevaux board (TypeError otherwise)."""

@@ -9,12 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.cards import Card, Suit
-from companion.games.course_hippique import CourseHippiqueGame
+from companion.games.course_hippique import CourseHippiqueGame, Setback
 from companion.games.course_hippique.odds import finish_order_winner
 from companion.games.course_hippique.table import CoursePhase
 from companion.games.course_hippique.track import HORSES, CourseTrack
 from companion.games.errors import Refusal
-from companion.games.hippique_variants import Setback
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 

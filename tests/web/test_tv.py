@@ -13,6 +13,8 @@ from companion.games.course_hippique import CourseHippiqueBoard
 from companion.games.jockey import JockeyBoard
 from companion.games.jumpy_jack import HorseState, JumpyJackBoard, Landing
 from companion.session.log import BetEntry, MoveEntry
+from tests.fixture_game.engine import GAME as FIXTURE
+from tests.fixture_game.engine import ChevauxBoard
 from tests.web.conftest import PHONE, TV
 from tests.web.tv import REPLACE, Race, open_board
 
@@ -183,6 +185,12 @@ def test_jumpy_jack_on_the_tv_through_a_whole_race(browser: Any) -> None:
     )
     assert podium == [h for h in board.podium if h is not None]
     assert met == {*Landing, "bounce"}  # walked onto STOP, OUT, RESTART, over the line, a DOUBLE
+    fills = page.evaluate(  # each hurdle in its colour: the game's own styles reach the TV
+        "() => Object.fromEntries(['stop', 'double', 'out', 'restart'].map(h => [h,"
+        " getComputedStyle(document.querySelector(`.sq.${h} circle`)).fill]))"
+    )
+    assert fills == {"stop": "rgb(179, 89, 0)", "double": "rgb(107, 47, 163)",
+                     "out": "rgb(163, 18, 31)", "restart": "rgb(13, 115, 119)"}  # fmt: skip
     assert walks and max(walks) > 2  # horses walked square by square
     check_labels(page)
     check_fit(page)
@@ -242,6 +250,29 @@ def test_jockey_on_the_tv_through_a_whole_race_and_a_double_bet(browser: Any) ->
     assert podium == order
     settlement = page.inner_text(".reveal")
     assert "double yellow + brown 200" in settlement
+    check_labels(page)
+    check_fit(page)
+    context.close()
+
+
+def test_the_added_game_on_the_tv_through_a_whole_race(browser: Any) -> None:
+    """The fixture game brings its own track: every horse at its square after each roll, the
+    roller's walk drawn square by square, the page fitting a TV and a phone."""
+    race = Race(FIXTURE.kind, "fr", 11)
+    context, page = open_board(browser, race.page(), TV)
+    for _ in race.until(lambda s: s.view().finished):
+        board = race.session.view().board
+        assert isinstance(board, ChevauxBoard)
+        page.evaluate(REPLACE, race.drawn())
+        drawn = page.evaluate(
+            "() => Object.fromEntries([...document.querySelectorAll('.tv-track g.horse')]"
+            ".map(h => [h.dataset.horse, [h.dataset.square, h.dataset.from || '']]))"
+        )
+        walked = board.squares[board.players.index(board.roller)] - (board.die or 0)
+        assert drawn == {
+            board.horse(p): [str(s), str(max(walked, 0)) if p == board.roller else ""]
+            for p, s in zip(board.players, board.squares, strict=True)
+        }
     check_labels(page)
     check_fit(page)
     context.close()

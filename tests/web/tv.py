@@ -23,6 +23,7 @@ from companion.session.log import LogEntry
 from companion.session.session import Session
 from companion.web.fragments import evening_html, public_html
 from companion.web.pages import scoreboard_page
+from companion.web.routes.pages import GAMES_CSS, games_css
 from companion.web.state import public_state
 from tests.web.conftest import CHROMIUM, TV
 
@@ -111,6 +112,8 @@ def open_board(browser: Any, html: str, viewport: dict[str, int], still: bool = 
         name = route.request.url.rsplit("/", 1)[-1]
         if route.request.url.endswith("/scoreboard"):
             route.fulfill(body=html, content_type="text/html")
+        elif name == GAMES_CSS:  # the games' own styles, gathered as the route does
+            route.fulfill(body=games_css(), content_type="text/css")
         elif name in SERVED:
             route.fulfill(body=static.joinpath(name).read_bytes(), content_type=SERVED[name])
         else:

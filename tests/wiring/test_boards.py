@@ -18,7 +18,7 @@ from companion.games.registry import BUILT_IN, GAMES
 from tests.registered import board_file
 
 BOARDS = tuple(game.kind for game in GAMES)
-#: The games the companion ships: their board files are in hardware/boards/.
+#: The games the companion ships: their board files are in companion/render/boards/.
 SHIPPED = tuple(game.kind for game in BUILT_IN)
 
 
@@ -32,7 +32,7 @@ def all_leds(board: dict[str, Any]) -> list[int]:
 
 
 def test_there_is_one_board_file_per_game(root: Path) -> None:
-    files = sorted(p.stem for p in (root / "hardware" / "boards").glob("*.toml"))
+    files = sorted(p.stem for p in (root / "companion" / "render" / "boards").glob("*.toml"))
     assert files == sorted(SHIPPED)
 
 

@@ -34,7 +34,7 @@ from companion.games.info import GameInfo, Option
 from companion.games.registry import GAMES
 from companion.games.text import N_
 from companion.render import menu as render
-from companion.render.language import LANGUAGE_NAMES, LANGUAGES, _, say
+from companion.render.language import LANGUAGE_NAMES, LANGUAGES, _, current, say
 from companion.render.screen import Cue, Screen
 from companion.session.log import NewGame
 from companion.session.names import same_person
@@ -250,7 +250,7 @@ class MenuFlow(StartMenu):
             return refused(say(error.message))
         factory = self.ctx.game_flow
         assert factory is not None
-        reply = notice(_("{game}: go!").format(game=self.spec.title))
+        reply = notice(_("{game}: go!").format(game=self.spec.title_in(current())))
         reply.goto = factory(self.ctx)
         return reply
 
@@ -267,10 +267,16 @@ class MenuFlow(StartMenu):
     def screen(self) -> Screen:
         """Return the menu step as it stands."""
         if self.step == "game":
-            return render.games([g.title for g in GAMES], self.cursor, len(HORSE_BUTTONS))
+            return render.games(
+                [g.title_in(current()) for g in GAMES], self.cursor, len(HORSE_BUTTONS)
+            )
         if self.step == "players":
             return render.players(
-                self.spec.title, self.count, self.spec.low, self.spec.high, self.names()
+                self.spec.title_in(current()),
+                self.count,
+                self.spec.low,
+                self.spec.high,
+                self.names(),
             )
         items = [(o.label, o.shown(self._value(o))) for o in self.offered()]
         if self.host_row() is not None:
@@ -279,4 +285,6 @@ class MenuFlow(StartMenu):
         items.append((N_("Start"), ""))
         if self.ctx.end_evening is not None:
             items.append((EVENING_LABEL, N_("sure?") if self.ending else ""))
-        return render.options(self.spec.title, self.count, items, self.cursor, self.teams())
+        return render.options(
+            self.spec.title_in(current()), self.count, items, self.cursor, self.teams()
+        )

@@ -5,29 +5,24 @@ The engine lives in six modules: ``track`` (the four lanes and the setback varia
 estimated chances), ``rules`` (the state machine), ``game`` (the game a table plays) and
 ``public`` (the public board and a player's private view, typed). The rest of the companion
 imports from this module only.
-It loads what ``GAME`` is made of at once, each other module when one of its names is first
-used (``companion/games/face.py``).
+It loads what ``GAME`` is made of at once (``variants``: the setback variants, the seats, the
+horses' letters, light enough for the command line), each other module when one of its
+names is first used (``companion/games/face.py``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.games.course_hippique.table import (
-    COURSE_LENGTHS,
+from companion.games.course_hippique.variants import (
+    DEFAULT_SAMPLES,
+    HORSE_LETTERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    CourseBet,
-    CoursePhase,
-    CourseRaceResult,
-    CourseStanding,
-    HippiqueOptions,
-    Turn,
+    Setback,
 )
-from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
 from companion.games.face import names_from
-from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
-from companion.games.info import GameInfo, Option
+from companion.games.info import GameInfo, Measure, Option
 from companion.games.text import N_
 
 if TYPE_CHECKING:
@@ -43,10 +38,30 @@ if TYPE_CHECKING:
         CourseHippiqueBoard,
         CourseHippiquePrivate,
     )
+    from companion.games.course_hippique.table import (
+        COURSE_LENGTHS,
+        CourseBet,
+        CoursePhase,
+        CourseRaceResult,
+        CourseStanding,
+        HippiqueOptions,
+        Turn,
+    )
+    from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
 else:
     __getattr__ = names_from(
         __name__,
         {
+            "track": ("CARDS_PER_SUIT", "HORSES", "CourseTrack"),
+            "table": (
+                "COURSE_LENGTHS",
+                "CourseBet",
+                "CoursePhase",
+                "CourseRaceResult",
+                "CourseStanding",
+                "HippiqueOptions",
+                "Turn",
+            ),
             "game": ("Action", "CourseHippiqueGame"),
             "odds": (
                 "HorseChance",
@@ -92,7 +107,7 @@ GAME = GameInfo(
     title="Course hippique",
     low=MIN_PLAYERS,
     high=MAX_PLAYERS,
-    horses=tuple(suit.letter for suit in HORSES),
+    horses=HORSE_LETTERS,
     options=(
         Option("starting_chips", N_("Chips"), (100, 200, 500, 50)),
         Option("rounds", N_("Rounds"), (1, 2, 3)),
@@ -104,4 +119,5 @@ GAME = GameInfo(
     entries=frozenset({"deal_card", "deal_course", "set_max_bet", "bet", "pass", "turn_card"}),
     has_secret=True,
     uses_cards=True,
+    measure=Measure("chips", "balances", since_start=True),
 )

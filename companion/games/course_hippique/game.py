@@ -16,8 +16,6 @@ from companion.games.cards import Card, Suit
 from companion.games.course_hippique.odds import RaceChances
 from companion.games.course_hippique.rules import CourseState, Rules
 from companion.games.course_hippique.table import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     CourseBet,
     CoursePhase,
     CourseRaceResult,
@@ -26,8 +24,8 @@ from companion.games.course_hippique.table import (
     Turn,
 )
 from companion.games.course_hippique.track import CARDS_PER_SUIT, HORSES, CourseTrack
+from companion.games.course_hippique.variants import DEFAULT_SAMPLES, MAX_PLAYERS, MIN_PLAYERS
 from companion.games.errors import DataError, GameError, Refusal
-from companion.games.hippique_variants import DEFAULT_SAMPLES
 from companion.games.text import short
 
 __all__ = ["Action", "CourseHippiqueGame"]

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from companion.games.cards import Suit
 from companion.games.course_hippique.track import HORSES, CourseTrack
-from companion.games.hippique_variants import DEFAULT_SAMPLES, Setback
+from companion.games.course_hippique.variants import DEFAULT_SAMPLES, Setback
 
 #: Announced odds ("N to 1") by the number of the horse's suit in the course row.
 ODDS: Mapping[int, int] = {0: 1, 1: 2, 2: 3, 3: 5, 4: 10}

@@ -7,11 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from companion.games.cards import Card, Suit
+from companion.games.course_hippique.variants import Setback
 from companion.games.errors import Refusal
-from companion.games.hippique_variants import Setback
 
-MIN_PLAYERS = 3
-MAX_PLAYERS = 10
 COURSE_LENGTHS = (5, 6, 7)
 
 

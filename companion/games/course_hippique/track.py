@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games.cards import Suit
-from companion.games.hippique_variants import Setback
+from companion.games.course_hippique.variants import HORSE_LETTERS, Setback
 
 #: The four horses, in the order the table lists them: the aces of spades, hearts, diamonds, clubs.
-HORSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+HORSES: tuple[Suit, ...] = tuple(Suit(letter) for letter in HORSE_LETTERS)
 
 #: Non-ace cards of one suit in a 52-card deck.
 CARDS_PER_SUIT = 12

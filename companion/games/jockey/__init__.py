@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games.face import names_from
-from companion.games.info import GameInfo, Option
+from companion.games.info import GameInfo, Measure, Option
 from companion.games.jockey.deck import (
     DECK_SIZE,
     HORSES,
@@ -106,4 +106,5 @@ GAME = GameInfo(
     entries=frozenset({"bet", "hand", "play_card"}),
     has_secret=True,
     uses_cards=True,
+    measure=Measure("balance", "balances"),
 )

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games.face import names_from
-from companion.games.info import GameInfo, Option
+from companion.games.info import GameInfo, Measure, Option
 from companion.games.jumpy_jack.board import DIE_FACES, Board, Horse, Hurdle
 from companion.games.text import N_
 
@@ -116,4 +116,5 @@ GAME = GameInfo(
     teams=True,
     has_secret=True,
     uses_die=True,
+    measure=Measure("points", "scores"),
 )

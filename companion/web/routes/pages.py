@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from companion.games.registry import KINDS, style_file
 from companion.web.pages import home_page, host_page, play_page, scoreboard_page
 from companion.web.routes.common import html_in_language, is_host, refused, seat_of, served
 
@@ -52,8 +53,21 @@ async def host(request: Request) -> Response:
     return html_in_language(side, lambda: host_page(snap.public, snap.host))
 
 
+#: The styles every game brings to the pages (each game's own file, one after the other).
+GAMES_CSS = "games.css"
+
+
+def games_css() -> bytes:
+    """Every registered game's own styles, in the menu's order (a game may bring none)."""
+    found = (style_file(kind) for kind in KINDS)
+    return b"".join(style.read_bytes() for style in found if style.is_file())
+
+
 async def static(request: Request) -> Response:
     name = request.path_params["name"]
+    if name == GAMES_CSS:
+        headers = {"cache-control": "max-age=300"}
+        return Response(games_css(), media_type="text/css", headers=headers)
     if name not in STATIC:
         return refused(served(request).side, "not_found", "There is no such page.", 404)
     data = resources.files("companion.web").joinpath("static", name).read_bytes()
