@@ -25,6 +25,7 @@ from companion.session.session import Session
 from companion.web.fragments import evening_html, public_html
 from companion.web.pages import scoreboard_page
 from companion.web.state import public_state
+from companion.web.words import colon
 from tests.club.conftest import CLUB, wait_for
 from tests.club.games import PLAYERS, open_table
 from tests.club.test_league import publisher_for, send, sender
@@ -57,7 +58,9 @@ def test_the_evening_the_pages_and_the_tv_name_it_and_rank_by_its_figure(tmp_pat
         with speaking(language):
             standings = evening_html(evening, shown=True)
             tv = scoreboard_page(public_html(public_state(session)))
-        assert f"{title}: " in standings and f"{word}: Anna 8 · Bob 1 · Chloé 2" in standings
+            said = colon()  # ": ", with a narrow no-break space before it in French
+        assert f"{title}{said}" in standings
+        assert f"{word}{said}Anna 8 · Bob 1 · Chloé 2" in standings
         assert title in tv and "petits_chevaux" not in tv.replace('"petits_chevaux"', "")
     session.close()
 

@@ -105,7 +105,8 @@ def vocabulary() -> set[str]:
             words.update(LETTERS.findall(literal))
     words.update(LETTERS.findall("".join(_literals(ROOT / "companion/daemon/table.py"))))
     for game in MENU:  # the titles and option labels each game declares for the menu
-        words.update(LETTERS.findall(" ".join([game.title, *(o.label for o in game.options)])))
+        titles = [game.title, *dict(game.titles).values()]  # the menu says it in each language
+        words.update(LETTERS.findall(" ".join([*titles, *(o.label for o in game.options)])))
     for po in sorted((ROOT / "companion/locale").glob("*/LC_MESSAGES/companion.po")):
         with po.open("rb") as handle:  # the same sentences in French and German
             for message in read_po(handle):
