@@ -12,6 +12,7 @@ import ast
 import gettext
 import re
 import runpy
+import shutil
 import string
 import subprocess
 import sys
@@ -295,3 +296,28 @@ def test_every_option_of_make_catalogs_update_is_one_the_pinned_babel_takes() ->
         ).stdout
         for option in re.findall(r"(--[a-z-]+)", arguments):
             assert re.search(rf"{option}\b", usage), f"pybabel {command} has no {option}"
+
+
+def test_updating_the_catalogs_of_a_clean_checkout_changes_nothing(tmp_path: Path) -> None:
+    """`make catalogs-update` keeps the catalogs in the tool's own order, so a new sentence's
+    lines are all its diff shows: on catalogs already up to date it changes nothing."""
+    repo = ROOT
+    copy = tmp_path / "checkout"
+    for name in ("Makefile", "babel.cfg", "babel-pages.cfg"):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        (copy / name).write_bytes((repo / name).read_bytes())
+    shutil.copytree(
+        repo / "companion", copy / "companion", ignore=shutil.ignore_patterns("*.mo", "__pycache__")
+    )
+    venv = Path(sys.prefix)
+    made = subprocess.run(
+        ["make", "-C", str(copy), f"VENV={venv}", "-o", f"{venv}/.dev", "catalogs-update"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    for kept in sorted((repo / "companion" / "locale").glob("*/LC_MESSAGES/*.po")):
+        updated = copy / kept.relative_to(repo)
+        assert updated.read_text("utf-8") == kept.read_text("utf-8"), kept.relative_to(repo)
+    assert not list((copy / "companion" / "locale").glob("*.pot"))  # no template is kept
