@@ -416,6 +416,7 @@ class Panel:
             self._send({"move": lambda: strip.animate_move(frame, path, answer.colour)})
         else:
             self._send({"strip": lambda: strip.show(frame)})
+        self._let_walk_out()  # the strip's writer has the CPU first, the table then
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         """Play a tone and animate a move on the strip (ending on ``leds``, its new frame)."""
