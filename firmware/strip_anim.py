@@ -1,7 +1,10 @@
-"""The LED track on the Pico: the held frame, its brightness and the horse-move animation."""
+"""The LED track on the Pico: the held frame, its brightness, the horse-move animation, and the
+answers the Pi prepared for presses (lit from buffers made ready beforehand)."""
 
-# MicroPython subset. An output is a NeoPixel-like object: len(o), o[i] = (r, g, b), o.write().
-# Several outputs (strips on different pins) form one track, indexed in the order given.
+# MicroPython subset. An output is a NeoPixel-like object: len(o), o[i] = (r, g, b), o.write();
+# one whose ``buf`` is a bytearray (MicroPython's neopixel) is filled from a prepared buffer in
+# one copy, in its own byte order (``ORDER``, ``bpp``). Several outputs (strips on different
+# pins) form one track, indexed in the order given.
 
 
 def scale(channel, level):
@@ -9,6 +12,35 @@ def scale(channel, level):
     if channel == 0 or level == 0:
         return 0
     return max(1, (channel * level + 127) // 255)
+
+
+def fill(frame, start, runs, clear_rest):
+    """Put colour ``runs`` ([0xRRGGBB, count] pairs) into ``frame`` (3 bytes an LED) from LED
+    ``start``; LEDs past its end are ignored. ``clear_rest`` darkens every other LED."""
+    if clear_rest:
+        for at in range(len(frame)):
+            frame[at] = 0
+    index = start
+    count = len(frame) // 3
+    for run in runs:
+        if index >= count:
+            break
+        rgb = run[0]
+        red = (rgb >> 16) & 255
+        green = (rgb >> 8) & 255
+        blue = rgb & 255
+        stop = min(count, index + run[1])
+        while index < stop:
+            at = 3 * index
+            frame[at] = red
+            frame[at + 1] = green
+            frame[at + 2] = blue
+            index += 1
+
+
+def _fast(output):
+    """Whether ``output`` keeps its pixels in a bytearray ``buf`` (MicroPython's neopixel)."""
+    return isinstance(getattr(output, "buf", None), bytearray)
 
 
 class Track:
@@ -34,32 +66,25 @@ class Track:
         """Put colour ``runs`` ([0xRRGGBB, count] pairs) from LED ``start``; LEDs past the end
         of the track are ignored. ``clear_rest`` darkens every other LED. A running move goes
         on over the new frame."""
-        frame = self.frame
-        if clear_rest:
-            for at in range(len(frame)):
-                frame[at] = 0
-        index = start
-        count = self.count
-        for run in runs:
-            if index >= count:
-                break
-            rgb = run[0]
-            red = (rgb >> 16) & 255
-            green = (rgb >> 8) & 255
-            blue = rgb & 255
-            stop = min(count, index + run[1])
-            while index < stop:
-                at = 3 * index
-                frame[at] = red
-                frame[at + 1] = green
-                frame[at + 2] = blue
-                index += 1
+        fill(self.frame, start, runs, clear_rest)
         self.refresh()
+
+    def frame_of(self, runs):
+        """Return a frame of this track (3 bytes an LED) holding ``runs`` from LED 0."""
+        frame = bytearray(3 * self.count)
+        fill(frame, 0, runs, True)
+        return frame
 
     def clear(self):
         """Stop a move and darken every LED."""
         self.move = None
         self.paint(0, [], True)
+
+    def stop(self):
+        """Stop a move; the held frame alone stays."""
+        self.move = None
+        self.step = -1
+        self.render()
 
     def set_brightness(self, level):
         """Scale every colour by ``level``/255 (0..255) from now on; a lit channel stays lit."""
@@ -98,20 +123,63 @@ class Track:
 
     def render(self, lit=-1, lit_rgb=0):
         """Write the held frame, scaled, to every output; LED ``lit`` shows ``lit_rgb``."""
-        frame = self.frame
+        self.write(self.prepare(self.frame, lit, lit_rgb))
+
+    def prepare(self, frame, lit=-1, lit_rgb=0):
+        """Return what ``frame`` (3 bytes an LED) scaled, with LED ``lit`` showing ``lit_rgb``,
+        puts on each output: a bytearray in the output's own order, or a list of colours."""
         level = self.brightness
+        prepared = []
         index = 0
         for output in self.outputs:
+            fast = _fast(output)
+            if fast:
+                data = bytearray(len(output.buf))
+                bpp = output.bpp
+                order = output.ORDER
+                first, second, third = order[0], order[1], order[2]
+            else:
+                data = []
             for local in range(len(output)):
                 if index == lit:
-                    red = (lit_rgb >> 16) & 255
-                    green = (lit_rgb >> 8) & 255
-                    blue = lit_rgb & 255
+                    red = scale((lit_rgb >> 16) & 255, level)
+                    green = scale((lit_rgb >> 8) & 255, level)
+                    blue = scale(lit_rgb & 255, level)
                 else:
                     at = 3 * index
-                    red = frame[at]
-                    green = frame[at + 1]
-                    blue = frame[at + 2]
-                output[local] = (scale(red, level), scale(green, level), scale(blue, level))
+                    red = scale(frame[at], level)
+                    green = scale(frame[at + 1], level)
+                    blue = scale(frame[at + 2], level)
+                if fast:
+                    offset = local * bpp
+                    data[offset + first] = red
+                    data[offset + second] = green
+                    data[offset + third] = blue
+                else:
+                    data.append((red, green, blue))
                 index += 1
+            prepared.append(data)
+        return prepared
+
+    def write(self, prepared):
+        """Put ``prepared`` (from ``prepare``) on the outputs and send it down the wires."""
+        for index, output in enumerate(self.outputs):
+            data = prepared[index]
+            if isinstance(data, bytearray):
+                output.buf[:] = data
+            else:
+                for local in range(len(data)):
+                    output[local] = data[local]
             output.write()
+
+    def show_answer(self, frame, walk, prepared, now):
+        """Light an answer made ready beforehand: hold ``frame``, start ``walk`` (path, rgb,
+        step_ms, or None) at its first LED, and write ``prepared`` (that very picture)."""
+        self.frame[:] = frame
+        if walk is None:
+            self.move = None
+            self.step = -1
+        else:
+            self.move = (walk[0], walk[1], walk[2], now)
+            self.step = 0
+        self.write(prepared)

@@ -285,3 +285,83 @@ def test_a_bench_stopped_under_the_model_leaves_no_cgroup_nor_child(
         assert inside
         for pid in inside:  # the child bench was stopped with it
             assert not Path(f"/proc/{pid}").exists()
+
+
+def test_a_press_on_the_board_is_its_cpu_over_the_share_then_its_waits_and_wire() -> None:
+    from companion.benchmarks.glass import Step
+
+    step = Step(cpu=0.0012, waits=0.002, wire=0.008)
+    assert step.on_board(0.04) == pytest.approx(0.030 + 0.002 + 0.008)
+    assert step.on_board(1.0) == pytest.approx(0.0112), "at this machine's share: as measured"
+
+
+def test_the_figures_given_as_on_a_board_are_taken_out_of_this_machines() -> None:
+    from companion.benchmarks._model import split_prefixed
+
+    here = {
+        "glass": {
+            "100 kHz: horse press -> LEDs lit (p99)": Figure(4.0, "ms"),
+            "trace: 100 kHz: horse press -> LEDs lit (p99)": Figure(21.0, "ms"),
+            "rp2040: Pico-wired horse press -> strip lit (p99)": Figure(3.8, "ms"),
+        }
+    }
+    taken, models = split_prefixed(here)
+    assert here == {"glass": {"100 kHz: horse press -> LEDs lit (p99)": Figure(4.0, "ms")}}
+    assert taken["glass"]["100 kHz: horse press -> LEDs lit (p99)"] == Figure(21.0, "ms")
+    assert models["glass"] == {
+        "100 kHz: horse press -> LEDs lit (p99)": "trace",
+        "Pico-wired horse press -> strip lit (p99)": "micropython-rp2040",
+    }
+
+
+def test_a_small_share_is_modelled_from_the_traces_on_any_kernel(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from companion.benchmarks._model import keyed, run_model, summary
+
+    calibration = Calibration(BOARDS["pi-zero-2w"], here_step_s=3.3e-6)  # a share of 0.035
+    traced = {
+        "glass": {
+            "100 kHz: horse press -> LEDs lit (p99)": Figure(21.0, "ms"),
+            "Pico-wired horse press -> strip lit (p99)": Figure(3.8, "ms"),
+            "400 kHz: horse press -> OLED (median)": Figure(60.0, "ms"),
+        }
+    }
+    models = {
+        "glass": {
+            "100 kHz: horse press -> LEDs lit (p99)": "trace",
+            "Pico-wired horse press -> strip lit (p99)": "micropython-rp2040",
+            "400 kHz: horse press -> OLED (median)": "trace",
+        }
+    }
+    glass = SimpleNamespace(NAME="glass", CPU_MODEL="process")
+    said: list[str] = []
+    run = run_model(  # no cpu controller at tmp_path: the traced figures need none
+        BOARDS["pi-zero-2w"], [glass], True, [tmp_path], said.append, calibration, traced, models
+    )
+    assert run.models == {"glass": "trace"} and said == []
+    assert summary(run)["models"] == {"glass": "trace"}
+    keys = keyed(run)
+    assert keys["pi-zero-2w.glass.press_to_leds.p99"] == {
+        "value": 21.0,
+        "unit": "ms",
+        "model": "trace",
+        "label": "100 kHz: horse press -> LEDs lit (p99)",
+    }
+    assert keys["pi-zero-2w.glass.press_to_leds_pico.p99"]["model"] == "micropython-rp2040"
+    assert keys["pi-zero-2w.glass.400_khz_horse_press_oled_median"]["value"] == 60.0
+
+
+def test_a_large_share_keeps_the_quota_model_and_the_traces_stand_beside_it(
+    tmp_path: Path,
+) -> None:
+    from types import SimpleNamespace
+
+    from companion.benchmarks._model import run_model
+
+    calibration = Calibration(BOARDS["pi-4"], here_step_s=6.0e-6)  # a share of 0.19
+    traced = {"glass": {"100 kHz: horse press -> LEDs lit (p99)": Figure(9.0, "ms")}}
+    models = {"glass": {"100 kHz: horse press -> LEDs lit (p99)": "trace"}}
+    glass = SimpleNamespace(NAME="glass", CPU_MODEL="process")
+    with pytest.raises(ModelError):  # the quota model needs a cgroup; there is none here
+        run_model(BOARDS["pi-4"], [glass], True, [tmp_path], print, calibration, traced, models)

@@ -1,5 +1,7 @@
-"""`companion bench --cpu BOARD`: the daemon's benchmarks run again, held to a board's CPU
-share in a cgroup of the bench's own, and shown beside this machine's figures."""
+"""`companion bench --cpu BOARD`: the daemon's benchmarks as on a board, beside this machine's
+figures: run again held to the board's CPU share in a cgroup of the bench's own (the quota
+model), or, for the press-to-glass bench on a board whose share is too small for the
+kernel's quota, worked out from each press's own trace (the trace model, any kernel)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,19 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
 from companion.benchmarks import Figure
-from companion.benchmarks._board import Calibration, PiBoard, Quota, calibrate, quota_for
+from companion.benchmarks._board import (
+    Calibration,
+    ModelError,
+    PiBoard,
+    Quota,
+    calibrate,
+    quota_for,
+)
 from companion.benchmarks._cgroup import ENV, ROOTS, CpuCgroup, find
 
 Report = dict[str, dict[str, Figure]]
@@ -23,13 +32,41 @@ Report = dict[str, dict[str, Figure]]
 STOPS = {signal.SIGINT, signal.SIGTERM}
 
 
+#: Below this share the kernel's smallest quota (1 ms) refills only every 10 ms or more, a
+#: grain as long as the press targets: the glass bench is modelled from its traces instead.
+QUOTA_SHARE_FLOOR = 0.1
+#: The prefixes of the figures a benchmark gives as a board takes them, and their models.
+PREFIXED = {"trace: ": "trace", "rp2040: ": "micropython-rp2040"}
+
+
 @dataclass(frozen=True)
 class ModelRun:
-    """The figures of the modelled benchmarks, and the share that modelled the board."""
+    """The figures of the modelled benchmarks, the share that modelled the board, which model
+    gave each benchmark's figures (``models``: "quota", "trace"), the figures of another model
+    beside them (``checks``: the trace model where the quota one gave the figures), and the
+    models of single figures (``figure_models``: the Pico's own)."""
 
     calibration: Calibration
     quota: Quota
     figures: Report
+    models: dict[str, str] = field(default_factory=dict)
+    checks: Report = field(default_factory=dict)
+    figure_models: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+def split_prefixed(here: Report) -> tuple[Report, dict[str, dict[str, str]]]:
+    """Take the figures a benchmark gave as a board takes them out of ``here``: return them
+    (their prefix dropped) and, for each, the model that gave it."""
+    taken: Report = {}
+    models: dict[str, dict[str, str]] = {}
+    for name, figures in here.items():
+        for label in list(figures):
+            for prefix, model in PREFIXED.items():
+                if label.startswith(prefix):
+                    bare = label.removeprefix(prefix)
+                    taken.setdefault(name, {})[bare] = figures.pop(label)
+                    models.setdefault(name, {})[bare] = model
+    return taken, models
 
 
 def modelled(modules: Sequence[ModuleType]) -> list[ModuleType]:
@@ -44,25 +81,71 @@ def run_model(
     quick: bool,
     roots: Sequence[Path] = ROOTS,
     say: Callable[[str], None] = lambda line: None,
+    calibration: Calibration | None = None,
+    traced: Report | None = None,
+    traced_models: dict[str, dict[str, str]] | None = None,
 ) -> ModelRun:
-    """Calibrate the share, make the cgroup, run each benchmark in a child bench, remove the
-    cgroup (raises ``ModelError`` where no cgroup can be made)."""
-    controller = find(roots)
-    calibration = calibrate(board)
+    """Calibrate the share (unless given), make the cgroup, run each benchmark in a child
+    bench, remove the cgroup. A benchmark whose figures were traced (``traced``: its
+    ``trace: `` figures from this machine's run) is modelled from its traces on a board whose
+    share is under ``QUOTA_SHARE_FLOOR``, and its traced figures stand beside the quota run's
+    otherwise (a check of one model against the other). Raises ``ModelError`` where no cgroup
+    can be made and nothing was traced."""
+    calibration = calibration or calibrate(board)
     quota = quota_for(calibration.share)
+    traced = traced or {}
     figures: Report = {}
-    count = len(modules)
+    models: dict[str, str] = {}
+    checks: Report = {}
+    by_trace = calibration.share < QUOTA_SHARE_FLOOR
+    for name, its in traced.items():
+        traced_only = {
+            label: figure
+            for label, figure in its.items()
+            if (traced_models or {}).get(name, {}).get(label, "trace") == "trace"
+        }
+        if by_trace or name not in {m.NAME for m in modules}:
+            figures[name] = dict(its)
+            models[name] = "trace"
+        else:
+            checks[name] = traced_only
+    quoted = [m for m in modules if m.NAME not in models]
+    if quoted:
+        try:
+            controller = find(roots)
+        except ModelError as error:
+            if not figures:
+                raise
+            say(f"companion bench: no quota model ({error}); the traced figures only")
+            quoted = []
+    count = len(quoted)
     # A stop (SIGTERM) unwinds like Ctrl-C, so the cgroup is removed either way.
     previous = signal.signal(signal.SIGTERM, _stopped)
     try:
-        with CpuCgroup(controller, quota) as group:
-            for number, module in enumerate(modules, start=1):
-                say(f"companion bench: {module.NAME} as on a {board.name} ({number}/{count})…")
-                measured = run_child(module.NAME, quick, group, module.CPU_MODEL, say)
-                figures[module.NAME] = as_on_board(measured, quota.share)
+        if quoted:
+            with CpuCgroup(controller, quota) as group:
+                for number, module in enumerate(quoted, start=1):
+                    say(f"companion bench: {module.NAME} as on a {board.name} ({number}/{count})…")
+                    measured = run_child(module.NAME, quick, group, module.CPU_MODEL, say)
+                    measured = {
+                        label: figure
+                        for label, figure in measured.items()
+                        if not label.startswith(tuple(PREFIXED))
+                    }
+                    figures[module.NAME] = {
+                        **figures.get(module.NAME, {}),
+                        **as_on_board(measured, quota.share),
+                    }
+                    models[module.NAME] = "quota"
     finally:
         signal.signal(signal.SIGTERM, previous)
-    return ModelRun(calibration, quota, figures)
+    for name, kinds in (traced_models or {}).items():
+        for label, kind in kinds.items():
+            if kind != "trace" and name in models:
+                figures.setdefault(name, {})[label] = traced[name][label]
+    return ModelRun(
+        calibration, quota, figures, models, checks, figure_models=dict(traced_models or {})
+    )
 
 
 def _stopped(signum: int, frame: object) -> None:
@@ -146,13 +229,16 @@ def _text(figure: Figure | None) -> str:
     return figure.text()
 
 
-def table(here: dict[str, Figure], model: dict[str, Figure], board: str) -> list[str]:
-    """One line per figure: this machine, the board's model, the wire floor (this machine's,
-    then the model's where they differ); floors are a column, not lines of their own."""
+def table(
+    here: dict[str, Figure], model: dict[str, Figure], board: str, first: str = "here"
+) -> list[str]:
+    """One line per figure: this machine (``first`` names the column), the board's model, the
+    wire floor (this machine's, then the model's where they differ); floors are a column, not
+    lines of their own."""
     labels = [label for label in here if ", wire floor (" not in label]
     labels += [label for label in model if label not in here and ", wire floor (" not in label]
     width = max((len(label) for label in labels), default=0)
-    lines = [f"  {'':<{width}} {'here':>10} {board:>12} {'wire floor':>16}"]
+    lines = [f"  {'':<{width}} {first:>10} {board:>12} {'wire floor':>16}"]
     for label in labels:
         key = floor_of(label)
         floors = [_text(f.get(key)) if key else "-" for f in (here, model)]
@@ -163,14 +249,70 @@ def table(here: dict[str, Figure], model: dict[str, Figure], board: str) -> list
 
 
 def summary(run: ModelRun) -> dict[str, object]:
-    """What modelled the board, for the JSON report."""
+    """What modelled the board, for the JSON report: the calibration, the quota, and the
+    model that gave each benchmark's figures."""
     calibration = run.calibration
     return {
         "board": calibration.board.name,
         "basis": calibration.board.basis,
         "board n-body step (us)": calibration.board.step_s * 1e6,
         "here n-body step (us)": calibration.here_step_s * 1e6,
-        "share": run.quota.share,
+        "share": calibration.share,
+        "quota share": run.quota.share,
         "quota (us)": run.quota.quota_us,
         "period (us)": run.quota.period_us,
+        "models": dict(run.models),
     }
+
+
+def model_of(run: ModelRun, name: str, label: str) -> str:
+    """The model that gave the figure ``label`` of benchmark ``name``."""
+    own = run.figure_models.get(name, {}).get(label)
+    if own is not None and own != "trace":
+        return own
+    return run.models.get(name, "quota")
+
+
+#: The stable keys of the figures the targets name: benchmark, label, key (after the board).
+KEYS: tuple[tuple[str, str, str], ...] = (
+    ("glass", "Pico-wired horse press -> strip lit (p99)", "glass.press_to_leds_pico.p99"),
+    ("glass", "Pico-wired horse press -> strip lit (median)", "glass.press_to_leds_pico.median"),
+    ("glass", "100 kHz: horse press -> LEDs lit (p99)", "glass.press_to_leds.p99"),
+    ("glass", "100 kHz: horse press -> LEDs lit (median)", "glass.press_to_leds.median"),
+    ("glass", "100 kHz: horse press -> first LCD row (p99)", "glass.press_to_lcd_row.p99"),
+    ("glass", "100 kHz: horse press -> first LCD row (median)", "glass.press_to_lcd_row.median"),
+    ("glass", "LCD 100k, OLED on bus 4 at 400k: horse press -> OLED (p99)",
+     "glass.press_to_oled.p99"),
+    ("glass", "LCD 100k, OLED on bus 4 at 400k: horse press -> OLED (median)",
+     "glass.press_to_oled.median"),
+    ("glass", "100 kHz: CPU per press, the daemon's threads without the bus models and probes"
+     " (median)", "glass.cpu_per_press.median"),
+    ("web", "tap to 10 scoreboards (p99)", "web.tap_to_scoreboards.p99"),
+    ("web", "tap to 10 scoreboards (median)", "web.tap_to_scoreboards.median"),
+    ("web", "idle CPU, 10 pages open (one core)", "web.idle_cpu"),
+    ("daemon", "start-up to READY=1", "daemon.start_to_ready"),
+)  # fmt: skip
+
+
+def slug(label: str) -> str:
+    """A key made of a label: lower case, each run of other characters one underscore."""
+    return "_".join("".join(c if c.isalnum() else " " for c in label.lower()).split())
+
+
+def keyed(run: ModelRun) -> dict[str, dict[str, object]]:
+    """Every modelled figure under a key that stays (``<board>.<benchmark>.<figure>``): the
+    targets' figures under the names of ``KEYS``, the others under their label's slug; each
+    with its value, unit, the model that gave it and the label it is printed under."""
+    board = run.calibration.board.name
+    named = {(name, label): key for name, label, key in KEYS}
+    out: dict[str, dict[str, object]] = {}
+    for name, figures in run.figures.items():
+        for label, figure in figures.items():
+            key = named.get((name, label), f"{name}.{slug(label)}")
+            out[f"{board}.{key}"] = {
+                "value": figure.value,
+                "unit": figure.unit,
+                "model": model_of(run, name, label),
+                "label": label,
+            }
+    return out

@@ -6,12 +6,24 @@ wire would, by sleeping on the wall clock. A figure is therefore the real time o
 code plus the modelled time of the wires. Each press waits until everything is on the glass
 before the next one, except in the "press during a transfer" run, which presses again while
 a display is being written.
+
+Each press is also traced: for each output, the CPU time the daemon's threads spent from the
+press to the moment that output's transfer was handed to its wire, the waits that are no CPU
+(the wires before it, the SD card's flush, wake-ups), and the transfer's own time. With
+``COMPANION_BENCH_TRACE_SHARE`` set (``companion bench --cpu`` sets it to the board's share),
+the figures are given again as that board would take them, each press from its own trace
+(the CPU time divided by the share, the rest as it was), labelled ``trace: ...``. A horse
+press on the Pi's pins is lit from the table's hand (what each legal button lights, worked
+out before the press), and horse buttons wired to the Pico are modelled on MicroPython
+(``_pico_press``). Every accepted input's commit waits for a modelled SD card (``_sd_card``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
+import os
 import random
 import statistics
 import tempfile
@@ -23,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.benchmarks import Figure, percentile
+from companion.benchmarks._sd_card import SdCard
 from companion.daemon.flows.base import HORSE_BUTTONS
 from companion.devices.base import RGB, ButtonPressed, EncoderTurned, Event
 from companion.devices.bus import (
@@ -64,6 +77,14 @@ ROLL_POLL_S = 0.02
 #: board's quota, spent by the bench's own work since the last input (reading the board,
 #: waking up), comes back before the press is timed (a quota period is 10-15 ms).
 PACE_S = 0.03
+#: The board's share of this machine's CPU that the trace model divides CPU time by.
+TRACE_SHARE_ENV = "COMPANION_BENCH_TRACE_SHARE"
+#: The prefix of a figure the trace model gives.
+TRACED = "trace: "
+#: The prefix of the Pico's own figures as an RP2040 takes them (its MicroPython model).
+ON_RP2040 = "rp2040: "
+#: Presses of a Pico-wired button timed on MicroPython (its model of an RP2040).
+PICO_PRESSES = 200
 
 
 class PicoWireStrip(MemoryStrip):
@@ -86,6 +107,36 @@ class PicoWireStrip(MemoryStrip):
         self.wire.transfer(8 * len(line), USB_FRAME_S + ws2812_s(self.count))
         super()._write(leds)
         self.on_lit(8 * len(line) / self.wire.hz + ws2812_s(self.count))
+
+
+@dataclass(frozen=True)
+class Handed:
+    """One transfer handed to a wire: when (wall clock), the product's CPU time by then (all
+    the daemon's threads, the bench's models and probes left out), and when each of its
+    transactions ended."""
+
+    at: float
+    cpu: float
+    ends: tuple[float, ...]
+
+
+class TracingBus(Bus):
+    """A modelled wire that notes each transfer handed to it (see ``Handed``)."""
+
+    def trace_with(self, cpu: Callable[[], float], note: Callable[..., Any]) -> None:
+        """Read the product's CPU time with ``cpu``; note through ``note`` (a probe)."""
+        self.handed: list[Handed] = []
+        self._cpu = cpu
+        self._note = note
+
+    def _occupy(self, durations: Sequence[float], bits: int) -> list[float]:
+        at, cpu = self._note(self._snapshot)
+        ends = super()._occupy(durations, bits)
+        self.handed.append(Handed(at, cpu, tuple(ends)))
+        return ends
+
+    def _snapshot(self) -> tuple[float, float]:
+        return time.perf_counter(), self._cpu()
 
 
 class SilentNotifier:
@@ -241,6 +292,24 @@ class GlassRig:
     applied: threading.Event
     thread: threading.Thread
     folder: tempfile.TemporaryDirectory[str]
+    #: The product's CPU time so far (every thread, the bench's models and probes left out).
+    product_cpu: Callable[[], float]
+    #: Each SD card flush waited for, in seconds.
+    flushes: list[float]
+    #: Each OLED frame: when its first byte was handed to the wire, and when it ended.
+    oled_frames: list[Handed]
+
+    def handed(self, mark: float, since: float) -> Handed | None:
+        """What was handed to a wire after ``since`` and ended at ``mark``: an OLED frame
+        from its first transfer, else the transfer (an output's mark is the end of one of
+        its transactions)."""
+        for handings in (self.oled_frames, *(getattr(bus, "handed", ()) for bus in self.buses)):
+            for handed in reversed(handings):
+                if handed.at < since:
+                    break
+                if mark in handed.ends:
+                    return handed
+        return None
 
     def quiet(self) -> None:
         """Wait until every output has finished what it was given. The writers are waited for,
@@ -272,7 +341,7 @@ def wired(lcd_hz: int, oled_hz: int, own_bus: bool) -> Config:
     )
 
 
-def build(config: Config) -> GlassRig:
+def build(config: Config, seed: int = 0) -> GlassRig:
     """Open the journal, the table and the panel on buses modelled at the configured speeds;
     start the loop."""
     from companion.daemon.app import collect_from_now_on
@@ -287,14 +356,23 @@ def build(config: Config) -> GlassRig:
     names = bus_names(config)
     clock = WallClock()
     marks = Marks()
-    i2c1 = Bus(names["lcd"], config.lcd.i2c_hz, clock, SLACK_S)
+    i2c1 = TracingBus(names["lcd"], config.lcd.i2c_hz, clock, SLACK_S)
     oled_bus = (
         i2c1
         if names["oled"] == i2c1.name
-        else Bus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
+        else TracingBus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
     )
-    serial = Bus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
+    serial = TracingBus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
     model, probes = Meter(), Meter()
+
+    def product_cpu() -> float:
+        return time.process_time() - model.cpu - probes.cpu
+
+    def note(read: Callable[[], tuple[float, float]]) -> tuple[float, float]:
+        return read()
+
+    for traced in {id(b): b for b in (i2c1, oled_bus, serial)}.values():
+        traced.trace_with(product_cpu, probes.wrap(note))
     serial.transfer = model.wrap(serial.transfer)  # type: ignore[method-assign]
     lcd_config = config.lcd
     pcf = WirePcf8574(lcd_config.address, lcd_config.cols, lcd_config.rows, i2c1, lcd_config.rom)
@@ -317,10 +395,15 @@ def build(config: Config) -> GlassRig:
 
     start = probes.wrap(marks.start)
 
+    oled_frames: list[Handed] = []
+    snapshot = probes.wrap(lambda: (time.perf_counter(), product_cpu()))
+
     def write_messages(payloads: Sequence[bytes]) -> None:
+        at, cpu = snapshot()  # the frame's first byte is handed to the wire now
         start()
         send(payloads)
         sent()
+        oled_frames.append(Handed(at, cpu, (oled_bus.busy_until,)))
 
     wire.write_messages = write_messages  # type: ignore[method-assign]
     oled = Oled.on_wire(wire, config.oled.driver, config.oled.rotate)
@@ -336,8 +419,23 @@ def build(config: Config) -> GlassRig:
     panel = Panel(lcd=lcd, oled=oled, strip=strip, buzzer=buzzer, buses=names)
     folder = tempfile.TemporaryDirectory(prefix="cmp-glass-")
     session = Session.open(Path(folder.name) / "journal.sqlite3")
+    card = SdCard(seed)
+    flushes: list[float] = []
+    journal = session.journal
+    assert journal is not None
+    append = journal.append
+
+    def append_on_sd(*args: Any, **kwargs: Any) -> Any:
+        done = append(*args, **kwargs)
+        flush = card.flush_s()
+        flushes.append(flush)
+        time.sleep(flush)  # the card's flush, on top of this machine's
+        return done
+
+    journal.append = append_on_sd  # type: ignore[method-assign]
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
     daemon = Daemon(table, panel, [], SilentNotifier())
+    daemon.hand = table.hand  # as `companion run` does: a legal press is lit from it
     daemon.after_ready.append(collect_from_now_on)  # as `companion run` does once ready
     # A companion reads its figures aside once it plays (`read_figures_aside`); here they are
     # read before the first press, as players take longer than that to choose a game.
@@ -367,7 +465,8 @@ def build(config: Config) -> GlassRig:
     table.handle = handle_noted  # type: ignore[method-assign]
     thread = threading.Thread(target=daemon.run, daemon=True)
     rig = GlassRig(daemon, panel, marks, [i2c1, oled_bus, serial], oled, pcf, wire, strip, model,
-              probes, handled, applied, thread, folder)  # fmt: skip
+              probes, handled, applied, thread, folder, product_cpu, flushes,
+              oled_frames)  # fmt: skip
     thread.start()
     daemon.running.wait(10)
     rig.quiet()
@@ -419,9 +518,16 @@ class Samples:
     """Latencies in seconds, by what was measured."""
 
     by: dict[str, list[float]] = field(default_factory=dict)
+    #: Each press's trace, by output (see ``Step``).
+    steps: dict[str, list[Step]] = field(default_factory=dict)
 
     def add(self, label: str, value: float) -> None:
         self.by.setdefault(label, []).append(value)
+
+    def trace(self, label: str, step: Step | None) -> None:
+        """Keep the trace of one output of a press (none when its transfer was not found)."""
+        if step is not None:
+            self.steps.setdefault(label, []).append(step)
 
 
 def board_now(rig: GlassRig) -> PublicBoard | None:
@@ -438,23 +544,51 @@ def board_now(rig: GlassRig) -> PublicBoard | None:
         return None
 
 
+@dataclass(frozen=True)
+class Step:
+    """One output of a press, traced: the product's CPU time from the press until the
+    output's transfer was handed to its wire, the time that was no CPU of the product before
+    then (the press's own waits: the SD card, wake-ups), and from then to the mark (the
+    wire, and the transfers it queued behind)."""
+
+    cpu: float
+    waits: float
+    wire: float
+
+    def on_board(self, share: float) -> float:
+        """The output's time on a board that has ``share`` of this machine's CPU."""
+        return self.cpu / share + self.waits + self.wire
+
+
+def traced(rig: GlassRig, mark: float, began: float, cpu: float) -> Step | None:
+    """The trace of the output that reached the glass at ``mark`` for a press posted at
+    ``began`` when the product had spent ``cpu``."""
+    handed = rig.handed(mark, began)
+    if handed is None:
+        return None
+    path = max(0.0, handed.cpu - cpu)
+    return Step(path, max(0.0, handed.at - began - path), mark - handed.at)
+
+
 def press(
     rig: GlassRig, event: Event
-) -> tuple[float, tuple[int, int, int, int], float, float, float]:
+) -> tuple[float, tuple[int, int, int, int], float, float, float, float]:
     """Post one input and wait until it is on the glass; return when, the marks before, the
-    CPU time the daemon's threads (the loop, the bus writers, animations) spent on it, and
-    how much of that was the bus models' and the bench's probes'."""
+    CPU time the daemon's threads (the loop, the bus writers, animations) spent on it, how
+    much of that was the bus models' and the bench's probes', and the product's CPU time
+    when it was posted (where its traces start)."""
     time.sleep(PACE_S)
     before = rig.marks.sizes()
     cpu, own = time.process_time(), time.thread_time()
     model, probes = rig.model.cpu, rig.probes.cpu
     rig.handled.clear()
+    product = rig.product_cpu()
     began = time.perf_counter()
     rig.daemon.post(event)
     rig.handled.wait(5)
     rig.quiet()
     spent = (time.process_time() - cpu) - (time.thread_time() - own)
-    return began, before, spent, rig.model.cpu - model, rig.probes.cpu - probes
+    return began, before, spent, rig.model.cpu - model, rig.probes.cpu - probes, product
 
 
 def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed: int) -> None:
@@ -468,7 +602,7 @@ def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed:
             press(rig, event)
             continue
         frames = rig.oled.frames_sent
-        began, before, cpu, model, probes = press(rig, event)
+        began, before, cpu, model, probes, product = press(rig, event)
         if kind == "menu":
             continue
         count += kind in ("horse", "card")
@@ -495,14 +629,18 @@ def measure_game(rig: GlassRig, game: str, presses: int, samples: Samples, seed:
             if leds:
                 samples.add("horse leds", leds[0] - began)
                 samples.add("horse leds floor", marks.leds_floor[before[2]])
+                samples.trace("horse leds", traced(rig, leds[0], began, product))
             if lcd:
                 samples.add("horse lcd row", lcd[0] - began)
                 samples.add("horse lcd row floor", lcd_floor[0])
                 samples.add("horse lcd", lcd[-1] - began)
                 samples.add("horse lcd floor", sum(lcd_floor))
+                samples.trace("horse lcd row", traced(rig, lcd[0], began, product))
+                samples.trace("horse lcd", traced(rig, lcd[-1], began, product))
             if oled:
                 samples.add("horse oled", oled[-1] - began)
                 samples.add("horse oled floor", sum(oled_floor))
+                samples.trace("horse oled", traced(rig, oled[-1], began, product))
             ends = [m[-1] for m in (lcd, oled, leds) if m]
             if ends:
                 samples.add("horse all", max(ends) - began)
@@ -558,19 +696,34 @@ LABELS = {
 }
 
 
+def trace_share() -> float | None:
+    """The board's share the trace model divides by (``TRACE_SHARE_ENV``), or None."""
+    text = os.environ.get(TRACE_SHARE_ENV, "")
+    try:
+        share = float(text)
+    except ValueError:
+        return None
+    return share if share > 0 and math.isfinite(share) else None
+
+
 def run(quick: bool) -> dict[str, Figure]:
-    """Measure each wiring set-up: scripted inputs for each game, then overlapping presses."""
+    """Measure each wiring set-up: scripted inputs for each game, then overlapping presses;
+    a Pico-wired button on MicroPython; each figure as the board takes it when a trace share
+    is given."""
     presses = 12 if quick else 40
+    share = trace_share()
     figures: dict[str, Figure] = {}
+    flushes: list[float] = []
     for name, lcd_hz, oled_hz, own in SETUPS:
         samples = Samples()
         for number, game in enumerate(KINDS):
-            rig = build(wired(lcd_hz, oled_hz, own))
+            rig = build(wired(lcd_hz, oled_hz, own), seed=number)
             try:
                 measure_game(rig, game, presses, samples, seed=number)
             finally:
                 rig.close()
-        rig = build(wired(lcd_hz, oled_hz, own))
+            flushes += rig.flushes
+        rig = build(wired(lcd_hz, oled_hz, own), seed=9)
         try:
             measure_overlap(rig, presses // 3 or 1, samples, seed=9)
         finally:
@@ -589,4 +742,52 @@ def run(quick: bool) -> dict[str, Figure]:
         )
         length = samples.by.get("roll length", [])
         figures[f"{name}: roll, press to last frame"] = Figure(_ms(length, 0.5), "ms")
+        if share is not None:
+            figures.update(on_board(name, samples, share))
+    figures["journal flush, SD card model (median)"] = Figure(_ms(flushes, 0.5), "ms")
+    figures["journal flush, SD card model (p99)"] = Figure(_ms(flushes, 0.99), "ms")
+    figures.update(pico_figures(60 if quick else PICO_PRESSES))
+    return figures
+
+
+def on_board(name: str, samples: Samples, share: float) -> dict[str, Figure]:
+    """The set-up's press figures as a board with ``share`` of this machine's CPU takes them,
+    each press from its own trace; its CPU per press divided by the share."""
+    figures: dict[str, Figure] = {}
+    for key, steps in samples.steps.items():
+        values = [step.on_board(share) for step in steps]
+        for fraction, which in ((0.5, "median"), (0.99, "p99")):
+            figures[f"{TRACED}{name}: {LABELS[key]} ({which})"] = Figure(
+                _ms(values, fraction), "ms"
+            )
+    for key in ("product cpu", "loop cpu"):
+        values = [cpu / share for cpu in samples.by.get(key, [])]
+        figures[f"{TRACED}{name}: {LABELS[key]} (median)"] = Figure(_ms(values, 0.5), "ms")
+    return figures
+
+
+def pico_figures(presses: int) -> dict[str, Figure]:
+    """A horse button wired to the Pico: press to the strip lit, on MicroPython here (its
+    path, and the strip's wire) and as an RP2040 takes it; none without MicroPython."""
+    from companion.benchmarks import _pico_press
+
+    if _pico_press.micropython() is None:
+        return {}
+    try:
+        model = _pico_press.model(presses)
+    except (RuntimeError, OSError, ValueError):
+        return {}
+    label = "Pico-wired horse press -> strip lit"
+    here = [path / model.factor + model.wire for path in model.path_ms]
+    figures = {
+        f"{label} (median)": Figure(percentile(here, 0.5), "ms"),
+        f"{label} (p99)": Figure(percentile(here, 0.99), "ms"),
+        f"{label}, wire floor (median)": Figure(model.wire, "ms"),
+        f"{label}, wire floor (p99)": Figure(model.wire, "ms"),
+        f"{ON_RP2040}{label} (median)": Figure(percentile(list(model.lit_ms), 0.5), "ms"),
+        f"{ON_RP2040}{label} (p99)": Figure(percentile(list(model.lit_ms), 0.99), "ms"),
+        f"{ON_RP2040}Pico: a frame and a one-button hand offered -> armed": Figure(
+            model.offer_ms, "ms"
+        ),
+    }
     return figures

@@ -186,6 +186,7 @@ def build(
         cards=card_mode(config),
     )
     daemon = Daemon(table, rig.panel, rig.inputs, notifier or Notifier())
+    daemon.hand = table.hand
     daemon.after_ready.append(lambda: read_figures_aside(language))
     queue_sink.append(daemon.post)
     for event in early:

@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.devices.base import RGB, Event, InputDevice
+from companion.devices.base import RGB, ButtonPressed, Event, InputDevice, PressAnswers
 from companion.render.screen import Cue, Screen
 
 log = logging.getLogger("companion.daemon")
@@ -70,6 +70,12 @@ class Outputs(Protocol):
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         """Play a tone, animate a move (ending on ``leds``, the strip's new frame) or a roll."""
 
+    def offer(self, hand: PressAnswers) -> None:
+        """Keep what each legal button lights now (a strip that answers by itself gets it)."""
+
+    def answer(self, button: str) -> None:
+        """Light at once what a press of ``button`` lights, when the hand offered holds it."""
+
     def maintain(self) -> float | None:
         """Retry failed devices; return seconds until the next retry is due, or None."""
 
@@ -89,6 +95,12 @@ class OutputsBeside:
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         self.panel.cue(cue, leds)
+
+    def offer(self, hand: PressAnswers) -> None:
+        self.panel.offer(hand)
+
+    def answer(self, button: str) -> None:
+        self.panel.answer(button)
 
     def maintain(self) -> float | None:
         return self.panel.maintain()
@@ -165,6 +177,9 @@ class Daemon:
         self.handled = 0
         #: Called after each event's outputs are sent (the latency benchmark listens here).
         self.after_event: Callable[[], None] | None = None
+        #: What each legal button lights now (the table controller's ``hand``): offered to the
+        #: outputs after every change, so a legal press is lit before the table takes it.
+        self.hand: Callable[[], PressAnswers] | None = None
         #: Called once, on the loop's thread, when the table plays (READY=1 is sent): what
         #: may come up beside it rather than before it (the pages).
         self.after_ready: list[Callable[[], None]] = []
@@ -220,6 +235,8 @@ class Daemon:
         for cue in cues:
             self.outputs.cue(cue, leds)
         self.outputs.show(self.table.screen())
+        if self.hand is not None:
+            self.outputs.offer(self.hand())
 
     def run(self) -> int:
         """Start the inputs, say ready, and process events until stopped; return 0."""
@@ -253,6 +270,9 @@ class Daemon:
                     cues.extend(_run_input(item))
                     self.handled += 1
                 elif item is not None:
+                    if isinstance(item, ButtonPressed):
+                        # The strip first: before the journal's flush, the screens, the pages.
+                        self.outputs.answer(item.button)
                     cues.extend(self.table.handle(item))
                     self.handled += 1
                 self._send(cues)

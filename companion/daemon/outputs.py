@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 from operator import ne
 from typing import Any
 
-from companion.devices.base import OFF, RGB, Buzzer, LedStrip, PixelDisplay, TextDisplay
+from companion.devices.base import (
+    OFF,
+    RGB,
+    ButtonAnswer,
+    Buzzer,
+    LedStrip,
+    PixelDisplay,
+    PressAnswers,
+    TextDisplay,
+)
 from companion.devices.resilience import Resilient
 from companion.render.screen import Cue, OledScreen, Screen
 
@@ -26,10 +35,10 @@ log = logging.getLogger("companion.outputs")
 
 #: What goes first on a bus: a move and the LEDs, the first LCD row, a roll, the OLED, the rest;
 #: last, reopening a failed device (a display's whole set-up).
-PRIORITY = ("move", "strip", "lcd", "roll", "oled", "lcd-rest", "reopen strip", "reopen lcd",
-            "reopen oled")  # fmt: skip
+PRIORITY = ("move", "strip", "hand", "lcd", "roll", "oled", "lcd-rest", "reopen strip",
+            "reopen lcd", "reopen oled")  # fmt: skip
 #: The output whose bus a job goes on, where it is not the job's own name.
-OUTPUT_OF = {"move": "strip", "roll": "oled"}
+OUTPUT_OF = {"move": "strip", "hand": "strip", "roll": "oled"}
 
 
 class BusWriter:
@@ -183,6 +192,10 @@ class Panel:
         self._held: dict[BusWriter, dict[str, Callable[[], object]]] = {}
         self._leds_waiting = False
         self._held_lock = threading.Lock()
+        #: What each legal button lights now, and the answer lit for a press the table has not
+        #: yet drawn (see ``answer``).
+        self._hand = PressAnswers()
+        self._answered: ButtonAnswer | None = None
 
     def _writer(self, output: str) -> BusWriter | None:
         """The writer of ``output``'s bus (started on first use), or None without buses."""
@@ -237,9 +250,13 @@ class Panel:
         strip, lcd, oled = self.strip, self.lcd, self.oled
         jobs: dict[str, Callable[[], object]] = {}
         moved_to, self._moved_to = self._moved_to, None
-        if strip is not None and (moved_to is not None or last is None or last.leds != screen.leds):
+        answered, self._answered = self._answered, None
+        if strip is not None and (
+            moved_to is not None or last is None or last.leds != screen.leds or answered is not None
+        ):
             frame = fit_frame(screen.leds, strip.count)
-            if frame != moved_to:  # a walk ends on its frame: nothing more to send then
+            lit = answered is not None and tuple(frame) == answered.frame
+            if frame != moved_to and not lit:  # a walk ends on its frame: nothing more then
                 jobs["strip"] = lambda: strip.show(frame)
         if lcd is not None and (last is None or last.lcd != screen.lcd):
             rows = fit_rows(screen.lcd, lcd.rows)
@@ -359,6 +376,48 @@ class Panel:
         lcd.show(rows, first)
         self._lcd_sent = rows
 
+    def offer(self, hand: PressAnswers) -> None:
+        """Keep ``hand``, what each legal button lights now, to light a press at once; a strip
+        that answers presses by itself (the Pico's) is offered it too, after its frames, and
+        puts the table's frame back when it lit an answer the table did not take."""
+        changed = hand != self._hand
+        self._hand = hand
+        strip = self.strip
+        offer = getattr(strip, "offer", None)
+        if strip is None or not callable(offer):
+            return
+        if not changed and not getattr(strip, "answered", False):
+            return
+        last = self._last
+        frame = fit_frame(last.leds if last is not None else (), strip.count)
+        fitted = fit_hand(hand, strip.count)
+        self._send({"hand": lambda: offer(frame, fitted)})
+
+    def answer(self, button: str) -> None:
+        """Light what a press of ``button`` lights when the hand holds it (a legal press): on
+        the strip's writer at once, before the table takes the press (its journal, its
+        screens). The table's own frame and walk then find the strip showing them; a press
+        the table refuses finds the strip put back. A strip that answered the press itself
+        (the Pico) is left alone."""
+        answer = self._hand.of(button)
+        strip = self.strip
+        if answer is None or strip is None:
+            return
+        self._hand = PressAnswers()  # spent: the table offers the next one
+        frame = fit_frame(answer.frame, strip.count)
+        path = [i for i in answer.path if 0 <= i < strip.count]
+        self._answered = ButtonAnswer(button, tuple(frame), tuple(path), answer.colour)
+        if getattr(strip, "answered", False):
+            return
+        if path:
+            writer = self._writer("strip")
+            if writer is not None:
+                writer.take_back(("strip",))
+            self._send({"move": lambda: strip.animate_move(frame, path, answer.colour)})
+        else:
+            self._send({"strip": lambda: strip.show(frame)})
+        self._let_walk_out()  # the strip's writer has the CPU first, the table then
+
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         """Play a tone and animate a move on the strip (ending on ``leds``, its new frame)."""
         if cue.tone is not None and self.buzzer is not None:
@@ -366,8 +425,12 @@ class Panel:
         strip = self.strip
         if cue.move is not None and strip is not None:
             path = [i for i in cue.move.path if 0 <= i < strip.count]
-            if path:
-                frame, colour = fit_frame(leds, strip.count), cue.move.colour
+            frame, colour = fit_frame(leds, strip.count), cue.move.colour
+            answered = self._answered
+            walk = (tuple(frame), tuple(path), colour)
+            if answered is not None and (answered.frame, answered.path, answered.colour) == walk:
+                self._moved_to = frame  # the press's answer walks it already
+            elif path:
                 writer = self._writer("strip")
                 if writer is not None:
                     writer.take_back(("strip",))  # an older frame must not follow the walk
@@ -414,6 +477,22 @@ def fit_rows(rows: tuple[str, ...], count: int) -> list[str]:
 def fit_frame(leds: Sequence[RGB], count: int) -> list[RGB]:
     """Return exactly ``count`` LED colours: cut or pad with dark LEDs."""
     return (list(leds) + [OFF] * count)[:count]
+
+
+def fit_hand(hand: PressAnswers, count: int) -> PressAnswers:
+    """Return ``hand`` for a strip of ``count`` LEDs: each frame fitted, each walk kept to the
+    LEDs the strip has."""
+    return PressAnswers(
+        tuple(
+            ButtonAnswer(
+                answer.button,
+                tuple(fit_frame(answer.frame, count)),
+                tuple(i for i in answer.path if 0 <= i < count),
+                answer.colour,
+            )
+            for answer in hand.answers
+        )
+    )
 
 
 def draw_oled(oled: PixelDisplay, content: OledScreen) -> None:

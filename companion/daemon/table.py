@@ -32,7 +32,14 @@ from typing import Any, TypeVar
 
 from companion.daemon.flows.base import NOTICE_S, Context, Flash, Flow, Reply, refused
 from companion.daemon.flows.menu import MenuFlow
-from companion.devices.base import RGB, ButtonHeld, ButtonPressed, DeviceStatus, Event
+from companion.devices.base import (
+    RGB,
+    ButtonHeld,
+    ButtonPressed,
+    DeviceStatus,
+    Event,
+    PressAnswers,
+)
 from companion.games.registry import part
 from companion.games.text import N_
 from companion.render.language import _, current, speaking
@@ -144,6 +151,9 @@ class TableController:
         self._down: dict[str, tuple[str, float]] = {}
         self._screen_failed = False
         self._disk_full = False
+        #: The hand worked out last, and what it was worked out for (see ``hand``).
+        self._hand = PressAnswers()
+        self._hand_for: tuple[object, ...] = ()
         with speaking(language):
             self.flow: Flow = self._first_flow()
 
@@ -320,6 +330,24 @@ class TableController:
             return self.flow.leds()
         except Exception:
             return ()  # as screen() draws the table when drawing fails; it logs why
+
+    @spoken
+    def hand(self) -> PressAnswers:
+        """What each legal button lights now (the flow's ``hand``), worked out once for each
+        picture of the game and flow: a refusal or an ignored press reuses it."""
+        session = self.ctx.session
+        key = (self.flow, session.game_view(), session.offers())
+        if len(key) == len(self._hand_for) and all(
+            a is b for a, b in zip(key, self._hand_for, strict=True)
+        ):
+            return self._hand
+        try:
+            hand = self.flow.hand()
+        except Exception:
+            log.exception("working out what the buttons light failed")
+            hand = PressAnswers()
+        self._hand, self._hand_for = hand, key
+        return hand
 
     def close(self) -> None:
         """Close the journal."""

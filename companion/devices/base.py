@@ -66,6 +66,33 @@ class DeviceStatus:
     message: str
 
 
+@dataclass(frozen=True)
+class ButtonAnswer:
+    """What the strip shows once a legal press of ``button`` is taken: its whole new frame, and
+    the walk of a horse's move (the LEDs of ``path`` in ``colour``; none when ``path`` is
+    empty), worked out before the press comes."""
+
+    button: str
+    frame: tuple[RGB, ...]
+    path: tuple[int, ...] = ()
+    colour: RGB = OFF
+
+
+@dataclass(frozen=True)
+class PressAnswers:
+    """The buttons that are legal now and what each one lights: the strip answers their
+    press at once, before the table has taken it (an empty hand answers none)."""
+
+    answers: tuple[ButtonAnswer, ...] = ()
+
+    def of(self, button: str) -> ButtonAnswer | None:
+        """The answer to a press of ``button``, or None when it has none."""
+        for answer in self.answers:
+            if answer.button == button:
+                return answer
+        return None
+
+
 InputEvent = ButtonPressed | ButtonHeld | DieRolled | DieIgnored | EncoderTurned | CardScanned
 Event = InputEvent | DeviceStatus
 

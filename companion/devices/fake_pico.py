@@ -77,23 +77,44 @@ def firmware_module(name: str) -> ModuleType:
 
 
 class RecordingStrip:
-    """A NeoPixel stand-in: holds the pixels written and counts the writes."""
+    """A NeoPixel stand-in, as MicroPython's: GRB bytes in ``buf`` (``ORDER``, ``bpp``), sent
+    by ``write``, which records what the LEDs then show, how often and when (``clock``, ms)."""
 
-    def __init__(self, count: int, history: int = 2000) -> None:
-        self.pixels: list[RGB] = [(0, 0, 0)] * count
-        self.shown: tuple[RGB, ...] = tuple(self.pixels)
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(
+        self, count: int, history: int = 2000, clock: Callable[[], float] | None = None
+    ) -> None:
+        self.n = count
+        self.bpp = 3
+        self.buf = bytearray(3 * count)
+        self.shown: tuple[RGB, ...] = ((0, 0, 0),) * count
         self.writes = 0
+        self.written_at = 0.0
         self.history: deque[tuple[RGB, ...]] = deque(maxlen=history)
+        self._clock = clock or time.monotonic
+
+    @property
+    def pixels(self) -> list[RGB]:
+        """The colours in ``buf``, written or not."""
+        order, buf = self.ORDER, self.buf
+        return [
+            (buf[at + order[0]], buf[at + order[1]], buf[at + order[2]])
+            for at in range(0, len(buf), self.bpp)
+        ]
 
     def __len__(self) -> int:
-        return len(self.pixels)
+        return self.n
 
     def __setitem__(self, index: int, colour: RGB) -> None:
-        self.pixels[index] = colour
+        at = index * self.bpp
+        for channel in range(3):
+            self.buf[at + self.ORDER[channel]] = colour[channel]
 
     def write(self) -> None:
         self.shown = tuple(self.pixels)
         self.writes += 1
+        self.written_at = self._clock()
         self.history.append(self.shown)
 
 

@@ -10,6 +10,7 @@ letters the ROM lacks in its eight custom characters, chosen per screen, and wri
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -465,11 +466,12 @@ class RplcdPort:
         """Move the cursor and write raw codes, for each run (RPLCD's own text codec is
         bypassed).
 
-        On a PCF8574 each run is one I2C message (``pcf8574_stream``): the expander takes
-        each byte in turn, and at any bus speed a byte lasts longer than the controller
-        needs, so RPLCD's pauses and per-byte transactions are not needed. The messages go
-        in one ``i2c_rdwr`` call (42 at most a call, as the kernel takes), so the caller
-        waits once for the whole screen.
+        On a PCF8574 the runs of one row are one I2C message, one transaction on the bus: for
+        each run its cursor move then its characters (``pcf8574_stream``), back to back. The
+        expander takes each byte in turn, and at any bus speed a byte lasts longer than the
+        controller needs, so RPLCD's pauses and per-byte transactions are not needed. The
+        rows' messages go in one ``i2c_rdwr`` call (42 at most a call, as the kernel takes),
+        so the caller waits once for the whole screen, the first row on the glass first.
         """
         if self._message is None:
             for run in runs:
@@ -478,7 +480,17 @@ class RplcdPort:
                     self.lcd.write(code)
             return
         offsets = row_offsets(self.lcd.lcd.cols)
-        messages = [self._stream(0x80 | (offsets[run.row] + run.col), run.codes) for run in runs]
+        light = bool(self.lcd._backlight)
+        messages = [
+            self._message(
+                self.lcd._address,
+                b"".join(
+                    pcf8574_stream(0x80 | (offsets[row] + run.col), run.codes, backlight=light)
+                    for run in row_runs
+                ),
+            )
+            for row, row_runs in itertools.groupby(runs, key=lambda run: run.row)
+        ]
         for start in range(0, len(messages), I2C_RDWR_MAX_MESSAGES):
             self.lcd.bus.i2c_rdwr(*messages[start : start + I2C_RDWR_MAX_MESSAGES])
 

@@ -10,11 +10,21 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 
-from companion.devices.base import OFF, RGB, ButtonPressed, CardScanned, EventSink
+from companion.devices.base import (
+    OFF,
+    RGB,
+    ButtonAnswer,
+    ButtonPressed,
+    CardScanned,
+    EventSink,
+    PressAnswers,
+)
 from companion.devices.pico_link import PicoLink
-from companion.devices.pico_protocol import PicoMessage, runs_of
+from companion.devices.pico_protocol import PicoMessage, Value, runs_of
 from companion.devices.pico_types import (
     Command,
     LinkStats,
@@ -40,11 +50,19 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
+#: Hands offered to the Pico that a press it answered may still name.
+HANDS_KEPT = 4
+#: The first protocol minor version that takes a hand.
+HAND_SINCE = 1
+
+
 class PicoStrip:
-    """The LED strip on the Pico (an LedStrip): frames, brightness, moves animated by the Pico.
+    """The LED strip on the Pico (an LedStrip): frames, brightness, moves animated by the Pico,
+    and the hand: what each legal button lights, so the Pico answers its press by itself.
 
     ``show`` returns at once: the frame is sent by the link's thread, and sent again after the
-    Pico comes back. ``step_ms`` is the time the moving light spends on each LED.
+    Pico comes back. ``step_ms`` is the time the moving light spends on each LED. Make the
+    strip before the Pico's buttons: its note of a press the Pico answered comes first.
     """
 
     def __init__(
@@ -62,7 +80,20 @@ class PicoStrip:
         self._level = round(brightness * 255)
         self._frame: tuple[RGB, ...] = (OFF,) * count
         self._closed = False
+        self._lock = threading.Lock()
+        #: The hand to offer, its number on the Pico (0: none armed), the hands a press may name.
+        self._hand = PressAnswers()
+        self._number = 0
+        self._last_number = 0
+        self._offered: dict[int, PressAnswers] = {}
+        #: The last walk lit (its frame, path, colour) and when it ends (monotonic seconds).
+        self._walk: tuple[tuple[RGB, ...], tuple[int, ...], RGB] | None = None
+        self._walk_ends = 0.0
+        #: The walk the Pico lit by itself for a press, not yet asked for by the table.
+        self._answered_walk: tuple[tuple[RGB, ...], tuple[int, ...], RGB] | None = None
+        self._answered = False
         link.add_restorer(self._restore)
+        link.add_listener(self._on_message)
         link.acquire()
 
     @property
@@ -70,13 +101,20 @@ class PicoStrip:
         """The frame last asked for."""
         return self._frame
 
+    @property
+    def answered(self) -> bool:
+        """Whether the Pico lit an answer by itself that no ``offer`` has confirmed since."""
+        return self._answered
+
     def show(self, frame: Sequence[RGB]) -> None:
         """Light every LED at once. Raises ValueError unless ``frame`` has ``count`` colours."""
         colours = self._checked(frame)
-        if colours == self._frame:
-            return
-        self._frame = colours
-        self._link.send(self.frame_commands(colours), "frame")
+        with self._lock:
+            if colours == self._frame:
+                return
+            commands = self._stop_walk(colours) + self.frame_commands(colours)
+            self._frame = colours
+        self._link.send(commands, "frame")
 
     def animate_move(self, frame: Sequence[RGB], path: Sequence[int], colour: RGB) -> None:
         """Show ``frame`` and have the Pico walk a ``colour`` light over the LEDs of ``path``.
@@ -88,11 +126,39 @@ class PicoStrip:
         for index in steps:
             if not 0 <= index < self.count:
                 raise ValueError(f"LED {index} is not on a {self.count}-LED strip")
-        self._frame = colours
-        commands = self.frame_commands(colours)
-        if steps:
-            commands.append(("MOVE", {"step_ms": self.step_ms, "colour": colour, "path": steps}))
+        walk = (colours, steps, (int(colour[0]), int(colour[1]), int(colour[2])))
+        with self._lock:
+            if walk == self._answered_walk:  # the Pico lit this very walk for the press
+                self._answered_walk = None
+                return
+            self._frame = colours
+            commands = self.frame_commands(colours)
+            if steps:
+                commands.append(
+                    ("MOVE", {"step_ms": self.step_ms, "colour": colour, "path": steps})
+                )
+                self._walking(walk)
         self._link.send(commands, "frame")
+
+    def offer(self, frame: Sequence[RGB], hand: PressAnswers) -> None:
+        """Offer the Pico ``hand`` (what each legal button lights) over ``frame``, the frame
+        the table shows now; when the Pico lit an answer that the table did not take, put
+        ``frame`` back (its walk stopped) first. A firmware older than 1.1 is offered nothing.
+        """
+        colours = self._checked(frame)
+        with self._lock:
+            correction: list[Command] = []
+            if self._answered and colours != self._frame:
+                correction = self._stop_walk(colours, always=True) + self.frame_commands(colours)
+                self._frame = colours
+            self._answered = False
+            self._answered_walk = None
+            commands = self._hand_commands(hand) if hand != self._hand else []
+            self._hand = hand
+        if correction:
+            self._link.send(correction, "frame")
+        if commands:
+            self._link.send(commands, "hand")
 
     def set_brightness(self, brightness: float) -> None:
         """Change the brightness (0..1). Raises ValueError outside 0..1."""
@@ -143,10 +209,111 @@ class PicoStrip:
     def _restore(self, info: PicoInfo) -> Restore:
         if info.leds < self.count:
             log.warning("Pico drives %d LEDs, the strip is set to %d", info.leds, self.count)
-        return [
-            ("bright", [("BRIGHT", {"level": self._level})]),
-            ("frame", self.frame_commands(self._frame)),
-        ]
+        with self._lock:
+            self._number = 0  # a Pico that shook hands again holds no hand
+            self._walk = None
+            restore: Restore = [
+                ("bright", [("BRIGHT", {"level": self._level})]),
+                ("frame", self.frame_commands(self._frame)),
+            ]
+            if self._hand.answers and _takes_hands(info):
+                restore.append(("hand", self._hand_commands(self._hand, info)))
+        return restore
+
+    def _hand_commands(self, hand: PressAnswers, info: PicoInfo | None = None) -> list[Command]:
+        """The lines that arm ``hand`` on the Pico under a new number (or disarm it); none
+        for a firmware without hands, or before the handshake (the restore offers it)."""
+        info = info or self._link.info
+        if info is None or not _takes_hands(info):
+            return []
+        if not hand.answers:
+            if not self._number:
+                return []
+            self._number = 0
+            return [("HAND", {"hand": 0})]
+        self._last_number = self._last_number % self._link.table.max_seq + 1
+        number = self._last_number
+        commands: list[Command] = []
+        for answer in hand.answers:
+            commands += self._answer_commands(number, answer)
+        self._offered[number] = hand
+        while len(self._offered) > HANDS_KEPT:
+            del self._offered[next(iter(self._offered))]
+        self._number = number
+        commands.append(("HAND", {"hand": number}))
+        return commands
+
+    def _answer_commands(self, number: int, answer: ButtonAnswer) -> list[Command]:
+        """``ANSWER`` (and ``WALK``) for one button; none when a line would be too long or the
+        answer does not fit this strip (that button then waits for the Pi)."""
+        codec = self._link.codec
+        colours = tuple(answer.frame)
+        if len(colours) != self.count or any(not 0 <= i < self.count for i in answer.path):
+            return []
+        fields: dict[str, Value] = {
+            "hand": number,
+            "button": answer.button,
+            "colours": runs_of(colours),
+        }
+        commands: list[Command] = [("ANSWER", fields)]
+        if answer.path:
+            walk: dict[str, Value] = {
+                "hand": number,
+                "button": answer.button,
+                "step_ms": self.step_ms,
+                "colour": answer.colour,
+                "path": answer.path,
+            }
+            commands.append(("WALK", walk))
+        try:
+            for name, values in commands:
+                codec.encode(1, name, **values)
+        except ValueError:
+            return []
+        return commands
+
+    def _on_message(self, message: PicoMessage) -> None:
+        """The Pico answered a press by itself: note what it shows now (the link's thread)."""
+        if message.name != "ANSWERED":
+            return
+        number = message.number("hand")
+        with self._lock:
+            hand = self._offered.get(number)
+            answer = hand.of(message.text("name")) if hand is not None else None
+            if number == self._number:
+                self._number = 0  # spent: the next offer arms a new one
+                self._hand = PressAnswers()
+            self._answered = True
+            if answer is None:
+                self._frame = ()  # unknown: the next frame asked for is sent
+                return
+            self._frame = answer.frame
+            if answer.path:
+                walk = (answer.frame, answer.path, answer.colour)
+                self._answered_walk = walk
+                self._walking(walk)
+
+    def _walking(self, walk: tuple[tuple[RGB, ...], tuple[int, ...], RGB]) -> None:
+        """Note a walk just lit, and when it ends."""
+        self._walk = walk
+        self._walk_ends = time.monotonic() + len(walk[1]) * self.step_ms / 1000
+
+    def _stop_walk(self, frame: tuple[RGB, ...], always: bool = False) -> list[Command]:
+        """``STOP`` when a walk still runs that ``frame`` takes back (its horse is no longer
+        where the walk leads: an undo, a refusal); ``always`` when it runs at all. A frame
+        that keeps the horse there (the next roll's) lets the walk go on."""
+        walk = self._walk
+        if walk is None or time.monotonic() >= self._walk_ends:
+            self._walk = None
+            return []
+        info = self._link.info
+        if info is None or not _takes_hands(info):
+            return []
+        end = walk[1][-1]
+        if not always and frame[end] == walk[0][end]:
+            return []
+        self._walk = None
+        return [("STOP", {})]
 
     def _checked(self, frame: Sequence[RGB]) -> tuple[RGB, ...]:
         if len(frame) != self.count:
@@ -158,10 +325,15 @@ class PicoStrip:
         return colours
 
 
-class _PicoInput:
-    """What the Pico's input devices share: a sink, the link, a listener for one message."""
+def _takes_hands(info: PicoInfo) -> bool:
+    """Whether the Pico's firmware takes a hand (protocol 1.1 or later)."""
+    return int(info.protocol.split(".")[1]) >= HAND_SINCE
 
-    message = ""
+
+class _PicoInput:
+    """What the Pico's input devices share: a sink, the link, a listener for its messages."""
+
+    messages: tuple[str, ...] = ()
 
     def __init__(self, link: PicoLink) -> None:
         self._link = link
@@ -185,7 +357,7 @@ class _PicoInput:
 
     def _on_message(self, message: PicoMessage) -> None:
         sink = self._sink
-        if sink is not None and message.name == self.message:
+        if sink is not None and message.name in self.messages:
             sink(self._event(message))
 
     def _event(self, message: PicoMessage) -> CardScanned | ButtonPressed:
@@ -200,7 +372,7 @@ class PicoCardReader(_PicoInput):
     ``repeat_window_s``.
     """
 
-    message = "CARD"
+    messages = ("CARD",)
 
     def __init__(
         self,
@@ -231,12 +403,13 @@ class PicoCardReader(_PicoInput):
 
 
 class PicoButtons(_PicoInput):
-    """The buttons wired to the Pico (an InputDevice): emits ButtonPressed(name).
+    """The buttons wired to the Pico (an InputDevice): emits ButtonPressed(name), for a press
+    the Pico answered by itself (ANSWERED) as for any other (BUTTON).
 
     The names are those of the firmware's config.py ("spare1".."spare4" unless renamed).
     """
 
-    message = "BUTTON"
+    messages = ("BUTTON", "ANSWERED")
 
     def _event(self, message: PicoMessage) -> ButtonPressed:
         return ButtonPressed(message.text("name"))

@@ -373,8 +373,7 @@ def oled(view: PublicView, entry: SecretDraft | None) -> OledScreen:
     return OledScreen()
 
 
-@last_drawn
-def leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, ...]:
+def track_leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, ...]:
     """Return the strip: hurdles marked, each horse on its square, a barrage marked.
 
     While every horse waits at the start, each lights its own start LED (the layout's
@@ -416,6 +415,11 @@ def leds(view: PublicView, track: TrackShape, layout: TrackLeds) -> tuple[RGB, .
             continue
         lit[led] = BARRAGE if len(horses) > 1 else shown[horses[0]]
     return frame(layout.count, lit)
+
+
+#: The strip as ``track_leds`` draws it, drawn again only for another view (a press's answer
+#: is drawn with ``track_leds`` itself, so the table's own picture stays kept).
+leds = last_drawn(track_leds)
 
 
 def _place(horse: HorseStanding) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -42,6 +43,12 @@ class Binding(ABC):
         its whole order itself keeps this: nothing more.
         """
         return None
+
+    def snapshot(self) -> Binding:
+        """Return a copy of the game that an input applied to leaves this one as it is (what a
+        legal press would show is worked out on one). A binding whose engine keeps its state
+        in values nobody changes may copy less than everything."""
+        return copy.deepcopy(self)
 
     @abstractmethod
     def offers(self) -> Offers:

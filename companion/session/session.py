@@ -242,7 +242,29 @@ class Game:
 
     def view(self, game_id: int | None, last_refusal: RefusalView | None = None) -> View:
         """Return the public view of the game."""
-        b = self.binding
+        entries = self.entries
+        return self._view_of(self.binding, game_id, entries[-1], len(entries), last_refusal)
+
+    def preview(self, entry: LogEntry, game_id: int | None) -> View:
+        """Return the view the game would have if ``entry`` were accepted now, on a copy of
+        the game: this one is left as it is. Raises Refusal as ``submit`` would, and ValueError
+        for an undo (it takes back, it does not play)."""
+        if isinstance(entry, Undo):
+            raise ValueError("an undo is not previewed")
+        self.check(entry)
+        binding = self.binding.snapshot()
+        binding.order(entry)
+        binding.apply(entry)
+        return self._view_of(binding, game_id, entry, len(self.entries) + 1)
+
+    def _view_of(
+        self,
+        b: Binding,
+        game_id: int | None,
+        last: LogEntry,
+        events: int,
+        last_refusal: RefusalView | None = None,
+    ) -> View:
         return View(
             game_id=game_id,
             game=self.kind,
@@ -255,8 +277,8 @@ class Game:
             board=b.board(),
             finished=b.finished(),
             winners=b.winners(),
-            events=len(self.entries),
-            last=describe(self.entries[-1]),
+            events=events,
+            last=describe(last),
             last_refusal=last_refusal,
         )
 
@@ -481,6 +503,18 @@ class Session:
             table = self._table
             self._offers = NOTHING if table is None else table.offers()
         return self._offers
+
+    def preview(self, entry: LogEntry) -> View | None:
+        """Return the game's view as it would be if ``entry`` were accepted now, or None when
+        the game would refuse it: nothing is applied and nothing journaled (what a legal press
+        would light is drawn from it before the press comes)."""
+        table = self._table
+        if table is None or isinstance(entry, Undo | NewGame):
+            return None
+        try:
+            return table.preview(entry, self._game_id)
+        except Refusal:
+            return None
 
     def private_view(self, player: str) -> PrivateView:
         """Return what only ``player`` may see now (their sealed inputs, hand, refusal)."""

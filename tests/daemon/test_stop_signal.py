@@ -44,6 +44,12 @@ SCRIPT = textwrap.dedent(
         def cue(self, cue, leds):
             pass
 
+        def offer(self, hand):
+            pass
+
+        def answer(self, button):
+            pass
+
         def maintain(self):
             return None
 

@@ -109,7 +109,8 @@ def test_a_screen_of_several_runs_goes_in_one_i2c_call_its_chosen_row_first(
     transactions, bits = wire.transactions, wire.bits
     lcd.show(["Race 2/3", "Anna   14", "Ben    10", "turn: Ben"], first=3)
     # Three runs ("1" -> "2", "2" -> "4", "Anna" -> "Ben "), row 3 first: one call, one
-    # message (one transaction on the wire) per run, each a cursor move and its characters.
+    # message (one transaction on the wire) per row, here one run each: a cursor move and its
+    # characters.
     offsets = row_offsets(20)
     assert calls.calls == [[offsets[3] + 6, offsets[0] + 5, offsets[1] + 8]]
     assert wire.transactions - transactions == 3
@@ -122,10 +123,16 @@ def test_a_screen_of_several_runs_goes_in_one_i2c_call_its_chosen_row_first(
     ]
 
 
-def test_more_runs_than_the_kernel_takes_in_one_call_go_in_several(bus: Pcf8574Bus) -> None:
+def test_the_runs_of_a_row_go_as_one_i2c_transaction(bus: Pcf8574Bus) -> None:
+    bus.wire = Bus("i2c-1", 100_000, ManualClock())
     port = RplcdPort(cols=20, rows=4)
-    calls = Calls(bus)
+    calls, wire = Calls(bus), bus.wire
     port.write_runs([Run(row, col, b"x") for row in range(4) for col in range(0, 20, 2)])
-    port.write_runs([Run(row, col, b"o") for row in range(4) for col in range(1, 20, 2)] * 2)
-    assert [len(call) for call in calls.calls] == [40, 42, 38]
+    transactions, bits = wire.transactions, wire.bits
+    port.write_runs([Run(row, col, b"o") for row in range(4) for col in range(1, 20, 2)])
+    # Ten runs a row, each a cursor move and one character: one message (one transaction)
+    # a row, all four rows in one call.
+    assert [len(call) for call in calls.calls] == [4, 4]
+    assert wire.transactions - transactions == 4
+    assert wire.bits - bits == 4 * i2c_bits(10 * 6 * 2)
     assert bus.lcd.lines() == ["xo" * 10] * 4

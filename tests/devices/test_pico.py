@@ -93,7 +93,7 @@ def test_handshake_reports_the_firmware_and_connects(pico: FakePico, link: PicoL
     buttons.start(sink)
     info = link.wait_ready(5)
     assert info.firmware == firmware_module("app").FIRMWARE_VERSION
-    assert (info.protocol, info.leds, info.reader) == ("1.0", 100, True)
+    assert (info.protocol, info.leds, info.reader) == (link.table.protocol, 100, True)
     sink.wait(status(True, "Pico connected"))
     assert link.ping() < 1.0
     buttons.close()
@@ -399,7 +399,7 @@ def test_the_pico_command_prints_the_firmware_and_can_leave_for_the_repl(
 
     assert main([pico.path]) == 0
     out = capsys.readouterr().out
-    assert "protocol 1.0" in out and "100 LEDs" in out and "card reader answering" in out
+    assert "protocol 1.1" in out and "100 LEDs" in out and "card reader answering" in out
     assert main([pico.path, "--repl"]) == 0
     assert pico.wait_for(lambda: not pico.answer)
     assert main([pico.path, "--timeout", "2"]) == 1

@@ -57,7 +57,7 @@ def board(fw: Any, table: dict[str, Any]) -> Board:
 def test_boot_announces_the_firmware(board: Board) -> None:
     board.firmware.boot()
     (boot,) = board.replies()
-    assert boot.name == "BOOT" and boot.text("protocol") == "1.0"
+    assert boot.name == "BOOT" and boot.text("protocol") == pi.load_table().protocol
     assert board.out[0] == b"\n", "a newline first ends whatever the console printed"
 
 
@@ -67,7 +67,7 @@ def test_hello_is_answered_with_the_versions_and_the_hardware(board: Board, fw: 
     assert welcome.fields == {
         "re": board.seq,
         "firmware": fw.app.FIRMWARE_VERSION,
-        "protocol": "1.0",
+        "protocol": pi.load_table().protocol,
         "leds": 20,
         "reader": 1,
     }
@@ -187,3 +187,115 @@ def test_sequence_numbers_wrap_after_9999(board: Board) -> None:
     board.send("PING")
     board.send("PING")
     assert [m.seq for m in board.replies()] == [1]
+
+
+YELLOW, BLUE, DARK = (255, 200, 0), (0, 0, 255), (0, 0, 0)
+
+
+def offer(board: Board, hand: int = 7) -> tuple[tuple[int, int, int], ...]:
+    """Offer a hand: spare1 moves the yellow horse from LED 3 to LED 6 (a walk over 4..6);
+    undo has no wire here; return the frame spare1 lights."""
+    board.send("FRAME", colours=((DARK, 3), (YELLOW, 1), (DARK, 16)))
+    lit = ((DARK, 6), (YELLOW, 1), (DARK, 13))
+    assert board.send("ANSWER", hand=hand, button="spare1", colours=lit)[0].name == "ACK"
+    board.send("WALK", hand=hand, button="spare1", step_ms=100, colour=YELLOW, path=(4, 5, 6))
+    board.send("ANSWER", hand=hand, button="horse9", colours=((BLUE, 20),))
+    (ack,) = board.send("HAND", hand=hand)
+    assert ack.name == "ACK"
+    return (DARK,) * 6 + (YELLOW,) + (DARK,) * 13
+
+
+def press(board: Board, button: int, start: int) -> list[pi.PicoMessage]:
+    """Hold ``button`` from ``start`` until it is reported; return what the Pico said."""
+    said: list[pi.PicoMessage] = []
+    for now in range(start, start + 200, 5):
+        board.pressed = [index == button for index in range(2)]
+        board.out.clear()
+        board.firmware.poll(now)
+        said += board.replies()
+        if said:
+            break
+    board.pressed = [False, False]
+    for later in range(now + 5, now + 100, 5):
+        board.firmware.poll(later)
+    return said
+
+
+def test_a_legal_press_lights_its_answer_before_the_pico_says_so(board: Board) -> None:
+    answer = offer(board)
+    seen: list[tuple[int, int, int]] = []
+    out = board.firmware.write
+
+    def write(line: bytes) -> None:
+        seen.extend(board.strip.shown)
+        out(line)
+
+    board.firmware.write = write
+    writes = board.strip.writes
+    (said,) = press(board, 0, 1000)
+    assert (said.name, said.fields) == ("ANSWERED", {"hand": 7, "name": "spare1"})
+    walk_first = tuple(YELLOW if i == 4 else c for i, c in enumerate(answer))
+    assert tuple(seen) == walk_first, "the strip was lit before the press was reported"
+    assert board.strip.writes == writes + 1, "one write lights the answer"
+    board.firmware.poll(2000)
+    assert board.strip.shown == answer, "the walk ends on the answer's frame"
+
+
+def test_the_hand_is_spent_by_its_press_and_the_next_press_waits_for_the_pi(board: Board) -> None:
+    offer(board)
+    press(board, 0, 1000)
+    board.firmware.poll(2500)
+    before = board.strip.shown
+    (said,) = press(board, 0, 3000)
+    assert (said.name, said.text("name")) == ("BUTTON", "spare1")
+    assert board.strip.shown == before
+
+
+def test_a_button_without_an_answer_is_reported_for_the_pi_to_answer(board: Board) -> None:
+    offer(board)
+    before = board.strip.shown
+    (said,) = press(board, 1, 1000)
+    assert (said.name, said.text("name")) == ("BUTTON", "undo")
+    assert board.strip.shown == before
+    assert "horse9" not in board.firmware.answers, "a button not wired here is not kept"
+
+
+@pytest.mark.parametrize(
+    "drop",
+    [("HAND", {"hand": 0}), ("HAND", {"hand": 8}), ("HELLO", {"protocol": "1.1"}), ("CLEAR", {})],
+)
+def test_a_hand_dropped_or_replaced_answers_nothing(
+    board: Board, drop: tuple[str, dict[str, Any]]
+) -> None:
+    offer(board)
+    board.send(drop[0], **drop[1])
+    before = board.strip.shown
+    (said,) = press(board, 0, 1000)
+    assert said.name == "BUTTON"
+    assert board.strip.shown == before
+
+
+def test_answers_of_a_half_sent_hand_are_not_armed(board: Board) -> None:
+    offer(board, hand=7)
+    board.send("ANSWER", hand=8, button="spare1", colours=((BLUE, 20),))
+    (said,) = press(board, 0, 1000)
+    assert said.name == "BUTTON", "hand 7's answer was replaced, hand 8 is not armed yet"
+
+
+def test_an_answer_is_lit_at_the_brightness_of_the_moment(board: Board) -> None:
+    answer = offer(board)
+    board.send("BRIGHT", level=128)
+    press(board, 0, 1000)
+    board.firmware.poll(2000)
+    assert board.strip.shown == tuple(tuple((c * 128 + 127) // 255 for c in rgb) for rgb in answer)
+
+
+def test_stop_ends_a_walk_on_the_frame_the_pi_sends(board: Board) -> None:
+    offer(board)
+    press(board, 0, 1000)
+    assert board.firmware.track.move is not None
+    (ack,) = board.send("STOP", 1100)
+    assert ack.name == "ACK" and board.firmware.track.move is None
+    board.send("FRAME", colours=((DARK, 3), (YELLOW, 1), (DARK, 16)))
+    board.firmware.poll(1200)
+    assert board.strip.shown == (DARK,) * 3 + (YELLOW,) + (DARK,) * 16

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.devices.base import RGB, InputEvent, Tone
+from companion.devices.base import RGB, InputEvent, PressAnswers, Tone
 from companion.games.text import Message
 from companion.render.language import _, say
 from companion.render.layout import Layouts
@@ -186,6 +186,13 @@ class Flow(ABC):
     def settle(self) -> Reply:
         """Make any input the rules force (a forfeit); called after every change."""
         return Reply()
+
+    def hand(self) -> PressAnswers:
+        """What each button that is legal now lights once its press is taken (the strip's new
+        frame and a move's walk), so the strip answers the press at once: the table then
+        confirms it or puts the strip back. None by default: every press waits for the table.
+        """
+        return PressAnswers()
 
     def follow_prompt(self) -> None:
         """Called after every change, from the panel or any other door: a flow that keeps a

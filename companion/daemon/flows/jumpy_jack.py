@@ -23,9 +23,9 @@ UI decisions:
 
 from __future__ import annotations
 
-from companion.daemon.flows.base import Context, Flash, Reply, notice
+from companion.daemon.flows.base import HORSE_BUTTONS, Context, Flash, Reply, notice
 from companion.daemon.flows.die import DieGameFlow
-from companion.devices.base import RGB, Tone
+from companion.devices.base import OFF, RGB, ButtonAnswer, PressAnswers, Tone
 from companion.games.jumpy_jack import JumpyJackPrivate, Landing, MatchOptions, Move
 from companion.render import jumpy_jack as render
 from companion.render.language import _, ngettext
@@ -244,6 +244,26 @@ class JumpyJackFlow(DieGameFlow):
             ),
             tone=Tone.REFUSED,
         )
+
+    def hand(self) -> PressAnswers:
+        """In a move, each legal horse's button lights that horse's move: the strip after it
+        and its walk, drawn from the game as the move would leave it (the offers name the
+        horses; a copy of the game is moved, never the game)."""
+        offer = self.ctx.offers().find("move")
+        if offer is None:
+            return PressAnswers()
+        view = self.ctx.view()
+        answers = []
+        for horse in offer.horses:
+            index = self.horses.index(horse) if horse in self.horses else len(HORSE_BUTTONS)
+            after = self.ctx.session.preview(MoveEntry(horse, view.turn))
+            if index >= len(HORSE_BUTTONS) or after is None:
+                continue
+            walk = render.move_cue(render.board_of(after), self.track, self.layout)
+            frame = render.track_leds(after, self.track, self.layout)
+            path, colour = (walk.path, walk.colour) if walk is not None else ((), OFF)
+            answers.append(ButtonAnswer(HORSE_BUTTONS[index], frame, path, colour))
+        return PressAnswers(tuple(answers))
 
     def after_undo(self) -> None:
         """An undone forfeit brings back the roll it lost: take the roll back too."""

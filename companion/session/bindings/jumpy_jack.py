@@ -8,6 +8,7 @@ Predictions and guesses stay sealed until their race is scored.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,12 @@ class JumpyJackBinding(Binding):
             m.next_race()
         else:
             raise Refusal("wrong_game", "Not an input of Jumpy Jack")
+
+    def snapshot(self) -> JumpyJackBinding:
+        """A copy of the match: its states are frozen values, so a shallow copy is one."""
+        twin = copy.copy(self)
+        twin.match = copy.copy(self.match)
+        return twin
 
     def offers(self) -> Offers:
         """Predictions (rewritten until the first roll) and guesses, the roll, the move or the
