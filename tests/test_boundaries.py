@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 #: Libraries that talk to hardware (or draw for it): only companion/devices/ may import them.
 HARDWARE = {
     "gpiozero", "luma", "RPLCD", "smbus2", "serial", "evdev", "mfrc522",
-    "lgpio", "spidev", "RPi", "sdnotify_hw", "colorzero",
+    "lgpio", "spidev", "RPi", "colorzero",
 }  # fmt: skip
 
 
