@@ -322,6 +322,9 @@ class SimulatorApp(App[None]):
             seated = tuple(p for p in web.seats.people() if p in taken)
             self.pages_panel.show_seated(seated)
             self.pages_below.show_seated(seated)
+            code = None if web.side.host_taken() else web.side.joins.code  # as the table shows
+            self.pages_panel.show_code(code)
+            self.pages_below.show_code(code)
         if sim.buzzer is not None:
             self._read_buzzer(sim)
         if self.recent.count != self._warnings_seen:

@@ -169,11 +169,20 @@ class PagesPanel(Widget):
         self.loopback = loopback
         self.with_qr = True
         self.seated: tuple[str, ...] = ()
+        #: The join code while the table shows it (it has no host): the OLED's QR code and
+        #: its digits are drawn too small to read in braille, so the panel says it in words.
+        self.code: str | None = None
 
     def show_seated(self, seated: tuple[str, ...]) -> None:
         """The room's people with a phone, in seat order."""
         if seated != self.seated:
             self.seated = seated
+            self.refresh(layout=True)
+
+    def show_code(self, code: str | None) -> None:
+        """The join code the table shows now, or None once it has a host."""
+        if code != self.code:
+            self.code = code
             self.refresh(layout=True)
 
     def set_qr(self, shown: bool) -> None:
@@ -185,6 +194,8 @@ class PagesPanel(Widget):
     def said(self) -> list[str]:
         """The panel's lines of words: the addresses, the hint, who is seated."""
         lines = [f"pages: {self.url}", f"join:  {self.join_url}"]
+        if self.code is not None:
+            lines.append(f"code:  {self.code} (the host types it)")
         if self.loopback:
             lines.extend(LOOPBACK_HINT)
         lines.append("seated: " + (", ".join(self.seated) or "nobody yet"))

@@ -201,10 +201,14 @@ def test_a_simulator_on_this_computer_alone_says_so_and_how_to_open_it(tmp_path:
         assert has(shown_panel(app), "--web-bind 0.0.0.0")
         assert has(shown_panel(app), "seated: nobody yet")
         assert companion.web is not None
+        code = companion.web.side.joins.code  # no host yet: the table shows it, and so the panel
+        assert has(shown_panel(app), f"code:  {code}")
         companion.web.seats.seat_order(["Anna", "Ben", "Chloé"])  # the room of a game...
         companion.web.seats.issue("Ben")  # ...and the phones the table gave seats to
         companion.web.seats.issue("Anna")
         await until(pilot, lambda: has(shown_panel(app), "seated: Anna, Ben"), "the seated")
+        companion.web.seats.issue("#host")  # a host: the code is on the host page only now
+        await until(pilot, lambda: not has(shown_panel(app), "code: "), "the code gone")
         for size in ((100, 40), (140, 48)):  # no QR code of an address no phone can open
             await pilot.resize_terminal(*size)
             await pilot.pause()
