@@ -16,11 +16,18 @@ from companion.club.listener import Listener
 from companion.club.mqtt import client_for
 from companion.club.publisher import Publisher
 from companion.devices.config.sections import ClubSection
+from companion.session.session import Session
 from tests.club.conftest import CLUB, FAST, Reader, login, start_league, wait_for
 from tests.club.games import open_table, play, whole_game
 from tests.club.test_durability import answered, league_config, stored, unsent
 
 RESULTS = f"companion/{CLUB}/+/results"
+
+
+def finish(session: Session, publisher: Publisher, seed: int) -> None:
+    """The table plays a game to its end, and its publisher is told the table's new view."""
+    play(session, seed=seed)
+    publisher.board(session.view())
 
 
 def table(broker: LocalBroker, path: Path, name: str = "table1") -> Publisher:
@@ -46,12 +53,10 @@ def test_a_tables_first_result_lost_on_the_way_is_asked_for(
     try:
         wait_for(lambda: publisher.figures.connects == 1, what="the table connected")
         stop_hearing(listener)
-        play(session, seed=1)
-        publisher.board(session.view())
+        finish(session, publisher, 1)
         wait_for(lambda: unsent(path) == 0, what="the first acknowledged, for nobody")
         hear_again(listener)
-        play(session, seed=2)
-        publisher.board(session.view())
+        finish(session, publisher, 2)
         wait_for(lambda: len(store.results()) == 2, what="the first, asked for")
     finally:
         publisher.stop()
@@ -70,20 +75,17 @@ def test_a_result_lost_long_before_the_last_one_is_asked_for_by_its_number(
     publisher = table(broker, path)
     publisher.start()
     try:
-        play(session, seed=1)
-        publisher.board(session.view())
+        finish(session, publisher, 1)
         wait_for(lambda: len(store.results()) == 1, what="the first result")
         stop_hearing(listener)
-        play(session, seed=2)
-        publisher.board(session.view())
+        finish(session, publisher, 2)
         wait_for(lambda: unsent(path) == 0, what="the second acknowledged, for nobody")
         db = sqlite3.connect(path)
         db.execute("UPDATE outbox SET sent = '2025-11-14T20:00:00.000+00:00' WHERE id = 2")
         db.commit()
         db.close()
         hear_again(listener)
-        play(session, seed=3)
-        publisher.board(session.view())
+        finish(session, publisher, 3)
         wait_for(lambda: len(store.results()) == 3, what="the lost one, asked for by number")
     finally:
         publisher.stop()
@@ -101,12 +103,10 @@ def test_the_last_result_of_the_evening_lost_on_the_way_is_asked_for(
     publisher = table(broker, path)
     publisher.start()
     try:
-        play(session, seed=1)
-        publisher.board(session.view())
+        finish(session, publisher, 1)
         wait_for(lambda: len(store.results()) == 1, what="the first result")
         stop_hearing(listener)
-        play(session, seed=2)
-        publisher.board(session.view())
+        finish(session, publisher, 2)
         wait_for(lambda: unsent(path) == 0, what="the last acknowledged, for nobody")
         hear_again(listener)
         wait_for(lambda: len(store.results()) == 2, what="the last result, asked for")
@@ -130,8 +130,7 @@ def test_the_outbox_marks_a_result_sent_only_on_the_brokers_acknowledgement(
         assert broker.process is not None
         broker.process.send_signal(signal.SIGSTOP)
         try:
-            play(session, seed=1)
-            publisher.board(session.view())
+            finish(session, publisher, 1)
             wait_for(lambda: publisher.figures.results_handed == 1, what="the result handed")
             assert unsent(path) == 1, "marked sent without the broker's acknowledgement"
         finally:
