@@ -288,9 +288,9 @@ def test_a_bench_stopped_under_the_model_leaves_no_cgroup_nor_child(
 
 
 def test_a_press_on_the_board_is_its_cpu_over_the_share_then_its_waits_and_wire() -> None:
-    from companion.benchmarks.glass import Step
+    from companion.benchmarks.glass import OutputTrace
 
-    step = Step(cpu=0.0012, waits=0.002, wire=0.008)
+    step = OutputTrace(cpu=0.0012, waits=0.002, wire=0.008)
     assert step.on_board(0.04) == pytest.approx(0.030 + 0.002 + 0.008)
     assert step.on_board(1.0) == pytest.approx(0.0112), "at this machine's share: as measured"
 
