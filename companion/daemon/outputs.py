@@ -289,6 +289,8 @@ class Panel:
                 queued.setdefault(writer, {})[key] = job
         strip = self._writer("strip") if self._strip_alone() else None
         leds = queued.pop(strip, None) if strip is not None else None
+        if strip is not None and leds is None and strip.idle():
+            self._hand_over()  # no LED job left to wait for: what it held goes out now
         if strip is not None and leds is not None:
             if strip.idle():  # it starts at once: worth waiting for (not for an animation)
                 with self._held_lock:

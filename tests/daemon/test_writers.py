@@ -412,3 +412,21 @@ def test_a_walk_is_not_followed_by_an_older_frame_and_a_newer_one_still_goes(
     while writers["pico"].step():
         pass
     assert log[1:] == ["move [0, 1]", f"leds {[OFF, OFF, RED]}"]
+
+
+def test_displays_held_for_leds_whose_job_is_gone_go_out_with_the_next_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The displays wait for the LED job of their frame; when that job is taken back before it
+    starts (a newer walk replaces it), the next screen must not wait on it for ever: the LCD
+    kept a move's news on show long after it had gone from the table."""
+    writers = hand_run_writers(monkeypatch)
+    log: list[str] = []
+    panel = Panel(lcd=Lcd(log), strip=Strip(log), buses={"lcd": "i2c-1", "strip": "pico"})
+    panel.show(Screen(lcd=("Race 1/3", "Anna finishes 1st!"), leds=(RED, OFF, OFF)))
+    assert writers["i2c-1"].pending == []  # held for the LEDs
+    writers["pico"].take_back(("strip",))  # the LED job goes before it ever starts
+    panel.show(Screen(lcd=("Race 1/3", "Push: menu"), leds=(RED, OFF, OFF)))  # the news gone
+    assert writers["i2c-1"].pending == ["lcd"]
+    assert writers["i2c-1"].step() and not writers["i2c-1"].step()
+    assert log[-1].endswith("Push: menu")
