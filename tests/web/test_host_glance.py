@@ -26,6 +26,7 @@ from companion.web.pages import home_page, host_page
 from companion.web.seats import HOST, SeatBook
 from companion.web.side import TableSide
 from tests.web.conftest import PHONE
+from tests.web.test_page_fit import evaluated
 from tests.web.test_page_languages import Quiet
 
 STYLE = resources.files("companion.web").joinpath("static", "style.css").read_bytes()
@@ -80,21 +81,7 @@ def host(language: str, journal: Path, over: bool) -> str:
 
 
 def look(browser: Any, html: str) -> dict[str, Any]:
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-
-    def serve(route: Any) -> None:
-        if route.request.url.endswith("/style.css"):
-            route.fulfill(body=STYLE, content_type="text/css")
-        elif route.request.url.endswith("/page"):
-            route.fulfill(body=html, content_type="text/html")
-        else:
-            route.abort()
-
-    page.route("**/*", serve)
-    page.goto("http://companion.test/page")
-    seen: dict[str, Any] = page.evaluate(LOOK)
-    context.close()
+    seen: dict[str, Any] = evaluated(browser, html, LOOK)
     return seen
 
 

@@ -52,8 +52,9 @@ def host_html(language: str, journal: Path) -> str:
         return host_page(snap.public, snap.host)
 
 
-def width_on_a_phone(browser: Any, html: str, viewport: dict[str, int] = PHONE) -> int:
-    """How wide ``html`` is drawn on a 390 px phone (or ``viewport``), with the stylesheet."""
+def evaluated(browser: Any, html: str, script: str, viewport: dict[str, int] = PHONE) -> Any:
+    """What ``script`` finds in ``html`` drawn with the stylesheet (no script of the page's
+    own: the page as drawn, nothing live), on a 390 px phone or ``viewport``."""
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
 
@@ -63,13 +64,18 @@ def width_on_a_phone(browser: Any, html: str, viewport: dict[str, int] = PHONE) 
         elif route.request.url.endswith("/page"):
             route.fulfill(body=html, content_type="text/html")
         else:
-            route.abort()  # no script: the page as drawn, nothing live
+            route.abort()
 
     page.route("**/*", serve)
     page.goto("http://companion.test/page")
-    width = int(page.evaluate("document.documentElement.scrollWidth"))
+    found = page.evaluate(script)
     context.close()
-    return width
+    return found
+
+
+def width_on_a_phone(browser: Any, html: str, viewport: dict[str, int] = PHONE) -> int:
+    """How wide ``html`` is drawn on a 390 px phone (or ``viewport``), with the stylesheet."""
+    return int(evaluated(browser, html, "document.documentElement.scrollWidth", viewport))
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
