@@ -227,6 +227,11 @@ class Daemon:
             waits.append(max(0.0, deadline - self.clock()))
         return min(waits)
 
+    def _due(self) -> bool:
+        """Whether the table's next deadline (a message's end) has come."""
+        deadline = self.table.next_deadline()
+        return deadline is not None and deadline <= self.clock()
+
     def _send(self, cues: Sequence[Cue]) -> None:
         """Play the cues, then show the new picture. A move's walk needs only the strip's new
         frame: it goes out before the displays are drawn."""
@@ -264,7 +269,9 @@ class Daemon:
                     break
                 if isinstance(item, _Call):
                     _run_call(item)
-                    continue
+                    if not self._due():
+                        continue
+                    item = None  # the pages' reads must not keep a message past its time
                 cues: list[Cue] = list(self.table.tick(self.clock()))
                 if isinstance(item, _Input):
                     cues.extend(_run_input(item))

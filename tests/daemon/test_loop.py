@@ -286,3 +286,49 @@ def test_a_call_queued_behind_a_stop_is_cancelled_not_left_waiting() -> None:
     after = daemon.call(lambda: 43)  # the loop has ended
     assert queued.cancelled()
     assert after.cancelled()
+
+
+class NewsTable(CountingTable):
+    """A table showing a message until ``until`` (on the loop's clock), then its picture."""
+
+    def __init__(self, until: float) -> None:
+        super().__init__()
+        self.until: float | None = until
+
+    def tick(self, now: float) -> Sequence[Cue]:
+        if self.until is not None and now >= self.until:
+            self.until = None
+        return ()
+
+    def next_deadline(self) -> float | None:
+        return self.until
+
+    def screen(self) -> Screen:
+        return Screen(lcd=("news" if self.until is not None else "calm",))
+
+
+def test_a_message_expires_on_time_while_calls_keep_the_loop_busy() -> None:
+    """The pages and the control socket read the table through calls; a steady stream of
+    them must not keep a move's message on the LCD past its time."""
+    lcd = Lcd()
+    table = NewsTable(until=time.monotonic() + 0.3)
+    daemon = Daemon(table, Panel(lcd=lcd), [], Notifier(send=Messages()))
+    thread = start(daemon)
+    stop_calls = threading.Event()
+
+    def keep_busy() -> None:
+        while not stop_calls.is_set():  # always one call waiting behind the one running
+            daemon.call(lambda: time.sleep(0.002))
+            time.sleep(0.001)
+
+    busy = threading.Thread(target=keep_busy, daemon=True)
+    busy.start()
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline and lcd.shown[-1] != ["calm", "", "", ""]:
+        time.sleep(0.02)
+    shown = lcd.shown[-1]
+    stop_calls.set()
+    busy.join(5)
+    daemon.stop()
+    thread.join(5)
+    assert shown == ["calm", "", "", ""], f"the message was still on show after its time: {shown}"
