@@ -80,18 +80,6 @@ class ChevauxBinding(SealedRace):
             return Offers.of([*picks, Offer("roll", player)], [player])
         return Offers.of([Offer("move", player, HORSES)], [player])
 
-    def turn(self) -> str | None:
-        """The player who rolls and moves next."""
-        return self.game.player
-
-    def phase(self) -> ChevauxPhase:
-        """``pick``, ``roll``, ``move``, ``race_over`` or ``game_over``."""
-        return self.game.phase
-
-    def race(self) -> int:
-        """The race number, from 1."""
-        return self.game.race
-
     def revealed(self) -> bool:
         """The race is over: its picks are on the board."""
         return self.game.phase in (ChevauxPhase.RACE_OVER, ChevauxPhase.GAME_OVER)
@@ -103,6 +91,15 @@ class ChevauxBinding(SealedRace):
     def missing(self) -> tuple[str, ...]:
         """The players who have not picked yet."""
         return self.game.missing()
+
+    def turn(self) -> str | None:
+        return self.game.player
+
+    def phase(self) -> ChevauxPhase:  # pick, roll, move, race_over or game_over
+        return self.game.phase
+
+    def race(self) -> int:
+        return self.game.race
 
     def finished(self) -> bool:
         """Whether the last race is over."""

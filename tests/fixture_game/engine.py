@@ -54,7 +54,8 @@ class ChevauxPhase(StrEnum):
 
 @dataclass(frozen=True)
 class HorseSquare:
-    """A horse and the square it stands on (0: the start); its name is its colour."""
+    """A horse and the square it stands on (0: the start, ``finish`` once home); its name is
+    its colour word."""
 
     name: str
     square: int
@@ -80,7 +81,8 @@ class ChevauxMove:
 
 @dataclass(frozen=True)
 class ChevauxResult:
-    """A race over: its number, the horse that won it and every player's pick, revealed."""
+    """A race over: its number, the horse that won it and every player's pick, revealed
+    (the board holds every race over, so the pages can chart the points race by race)."""
 
     number: int
     winner: str

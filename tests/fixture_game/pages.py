@@ -130,11 +130,5 @@ def track(state: Public) -> str:
     return track_html(GAME.kind, box, t("The track"), line + runners_svg(runners), said, cheer)
 
 
-PAGES = GamePages(
-    board=board_html,
-    seat=seat_html,
-    chart=chart,
-    phases=PHASES,
-    track=track,
-    finishers=finishers,
-)
+#: What the pages show and take of the game, found through the registry.
+PAGES = GamePages(board_html, seat_html, chart, PHASES, track=track, finishers=finishers)

@@ -17,7 +17,6 @@ from companion.render.text import (
     named,
     numbered,
     page_of,
-    race_word,
     rows,
     short,
     two_letters,
@@ -98,7 +97,7 @@ def oled(view: PublicView) -> OledScreen:
     if view.phase == "roll":
         return OledScreen(lines=(short(view.turn or "", 10), _("rolls")))
     if view.phase == "race_over":
-        return OledScreen(lines=(race_word(view.race), _("over")))
+        return OledScreen(lines=(_("Race over"),))
     top = leaders(totals(view))
     if len(top) == 1:
         return OledScreen(lines=(short(top[0], 10), _("wins!")))
