@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.registry import BUILT_IN, GAMES
-from tests.registered import rules_page
+from companion.games.registry import BUILT_IN, GAMES, HOMES
+from tests.registered import home, rules_page
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
@@ -134,8 +134,9 @@ def test_every_link_on_a_rules_page_resolves(page: Path) -> None:
             assert anchor in anchors(resolved), f"{page.name}: no heading for #{anchor}"
 
 
-#: A refusal the engine raises, by its reason code (``Refusal("code", ...)``).
-RAISED = re.compile(r'Refusal\(\s*"([a-z_]+)"')
+#: A refusal the engine raises, by its reason code (``Refusal("code", ...)``, or
+#: ``counted("code", ...)`` for a sentence that counts).
+RAISED = re.compile(r'(?:Refusal|counted)\(\s*"([a-z_]+)"')
 
 
 def raised(kind: str) -> set[str]:
@@ -177,3 +178,13 @@ def test_the_facts_that_matter_are_on_every_language_s_page(name: str, language:
     text = " ".join(page.read_text(encoding="utf-8").split())
     for fact in KEY_FACTS[name][language]:
         assert fact in text, f"{page.relative_to(ROOT)} no longer says {fact!r}"
+
+
+@pytest.mark.parametrize("kind", sorted(HOMES))
+def test_an_added_game_s_rules_explain_every_reason_code_its_folder_gives(kind: str) -> None:
+    folder = home(kind)
+    assert folder is not None
+    given = {code for path in folder.glob("*.py") for code in RAISED.findall(path.read_text())}
+    assert given, f"no refusal found in {folder.name}"
+    unexplained = sorted(given - codes(rules_page(kind)))
+    assert not unexplained, f"{rules_page(kind).relative_to(ROOT)}: unexplained {unexplained}"

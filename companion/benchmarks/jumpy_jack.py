@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.benchmarks import Figure, rate
-from companion.devices.base import ButtonPressed, DieRolled, Event
+from companion.benchmarks._moves import roll_and_move
 from companion.games.jumpy_jack import (
     Board,
-    JumpyJackBoard,
     JumpyJackMatch,
     JumpyPhase,
     Position,
     place_chances,
     random_race,
 )
-from companion.session.view import PublicBoard
 
 NAME = "jumpy_jack"
 
@@ -37,18 +34,8 @@ WEB_TAPS: tuple[dict[str, Any], ...] = (
 )
 
 
-def glass_inputs(
-    rng: random.Random, board: Callable[[], PublicBoard | None]
-) -> Iterator[tuple[str, Event]]:
-    """A roll, then a horse the roll may move (read from the ``board`` once it is rolled)."""
-    yield "die", ButtonPressed("die")
-    yield "roll", DieRolled(rng.randint(1, 6))
-    now = board()
-    legal = []
-    if isinstance(now, JumpyJackBoard):
-        names = list(now.horse_names)
-        legal = [names.index(n) + 1 for n in now.legal_horses if n in names]
-    yield "horse", ButtonPressed(f"horse{rng.choice(legal or [1, 2, 3, 4, 5])}")
+#: A roll, then a horse the roll may move.
+glass_inputs = roll_and_move
 
 
 def _mid_race_positions(board: Board, rng: random.Random, count: int) -> list[Position]:

@@ -15,6 +15,11 @@ def turn_row(player: str, race: int | None = None) -> str:
     return spread_name(player, _("'s turn"), race_word(race), least=len(player))
 
 
+def die_row(player: str, die: int | None) -> str:
+    """The roller and the die's face in one row: ``Anna: die 4``."""
+    return named(player, _(": die {die}").format(die=die))
+
+
 def keyed_die_rows(view: PublicView, dial: int, bottom: str) -> tuple[str, ...]:
     """A real die's value being keyed in (``[die] mode = "manual"``): the dial and the keys,
     above the game's own ``bottom`` row (its scores)."""

@@ -21,7 +21,7 @@ from companion.games.jumpy_jack import (
     Move,
 )
 from companion.games.text import N_
-from companion.render.die import keyed_die_screen, turn_row
+from companion.render.die import die_row, keyed_die_screen, turn_row
 from companion.render.language import _, ngettext
 from companion.render.layout import TrackLeds
 from companion.render.leds import (
@@ -38,6 +38,8 @@ from companion.render.leds import (
     frame,
 )
 from companion.render.memo import last_drawn
+from companion.render.scores import leaders, ranking_pages
+from companion.render.scores import scores_row as totals_row
 from companion.render.screen import OledScreen, Screen, StripWalk
 from companion.render.text import (
     COLS,
@@ -46,7 +48,6 @@ from companion.render.text import (
     board_as,
     buttons_lines,
     buttons_row,
-    first_fit,
     name_list,
     name_score_row,
     named,
@@ -56,6 +57,7 @@ from companion.render.text import (
     rows,
     short,
     stars,
+    winners_row,
 )
 
 #: The horses of the default board, for the catalogs (the view keeps their English names).
@@ -139,20 +141,7 @@ def standings(view: PublicView) -> list[tuple[str, int]]:
 
 def scores_row(view: PublicView) -> str:
     """Every total in one row; when they cannot all fit, who leads."""
-    pairs = standings(view)
-    best = max((score for _, score in pairs), default=0)
-    leaders = [name for name, score in pairs if score == best]
-    prefix = _("Lead {score}: ").format(score=best)
-    lead = name_list(leaders, COLS - len(prefix), lines=1)
-    if len(leaders) == len(pairs):
-        fallback = _("All level on {score}").format(score=best)
-    elif lead is not None:
-        fallback = prefix + lead[0]
-    else:
-        fallback = prefix + ngettext("{count} player", "{count} players", len(leaders)).format(
-            count=len(leaders)
-        )
-    return name_score_row(pairs, fallback=fallback)
+    return totals_row(standings(view))
 
 
 def lcd(
@@ -186,7 +175,7 @@ def _move_rows(view: PublicView) -> list[str]:
     """Whose die shows what, the horses it may move (two rows at most), the podium, scores."""
     board = board_of(view)
     legal = [_(h) for h in board.legal_horses]
-    first = named(view.turn or "", _(": die {die}").format(die=board.die))
+    first = die_row(view.turn or "", board.die)
     if not legal:
         return [first, _("No horse can move"), podium_row(board), scores_row(view)]
     names = horse_names(board)
@@ -325,26 +314,9 @@ def match_pages(view: PublicView, guesses: bool = False) -> list[tuple[str, ...]
 def end_pages(view: PublicView, guesses: bool = False) -> list[list[str]]:
     """The pages of ``match_pages``, not numbered yet."""
     pairs = standings(view)
-    best = max((score for _, score in pairs), default=0)
-    top = [name for name, score in pairs if score == best]
-    if len(top) == 1:
-        who = _("Winner: ") + short(top[0], COLS - len(_("Winner: ")))
-    else:
-        full = ", ".join(top)
-        listed = name_list(top, COLS - len(_("Winners: ")), lines=1)
-        shortened = (
-            _("Winners: ") + listed[0]
-            if listed
-            else _("{count} winners tie").format(count=len(top))
-        )
-        who = first_fit([_("Winners: ") + full, _("Tie: ") + full, shortened])
+    who = winners_row(leaders(pairs))
     first = [_("Match over!"), who, scores_row(view) if len(pairs) > 1 else "", _("Push: menu")]
-    ranked = sorted(pairs, key=lambda pair: -pair[1])
-    lines: list[str] = []
-    for name, score in ranked:
-        place = 1 + sum(1 for _, other in pairs if other > score)
-        lines.append(f"{place}. " + named(name, f" {score}", COLS - len(f"{place}. ")))
-    ranking = [[_("Ranking"), *lines[start : start + 3]] for start in range(0, len(lines), 3)]
+    ranking = ranking_pages(pairs)
     results = board_of(view).results
     last = _race_pages(view, _("Push: menu"), results[-1], guesses) if results else []
     return [first, *ranking, *last]
@@ -364,9 +336,7 @@ def oled(view: PublicView, entry: SecretDraft | None) -> OledScreen:
     if view.phase == "race_over":
         return OledScreen(lines=(race_word(view.race), _("over")))
     if view.phase == "match_over":
-        pairs = standings(view)
-        best = max((score for _, score in pairs), default=0)
-        top = [name for name, score in pairs if score == best]
+        top = leaders(standings(view))
         if len(top) == 1:
             return OledScreen(lines=(short(top[0], 10), _("wins!")))
         return OledScreen(lines=(_("A tie!"),))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from html import escape
 
 from companion.games.colours import rgb_of
+from companion.web.words import t
 
 
 def e(value: object) -> str:
@@ -141,3 +142,26 @@ def chips(
         f'<legend>{e(label)}</legend>{fields}<div class="picker">{"".join(buttons)}</div>'
         "</fieldset>"
     )
+
+
+def secret(said: str) -> str:
+    """What only this seat may read (its own sealed choice), set apart as the pages set it."""
+    return f'<p class="secret">{e(said)}</p>'
+
+
+def move_buttons(horses: Iterable[Chip], said: str) -> str:
+    """A button for each horse the roll may move, each sending that horse's ``move``:
+    ``said`` is the button's words with the horse's in place of ``{horse}`` ("Move red")."""
+    forms = "".join(
+        f'<form class="entry" data-type="move"><input type="hidden" name="horse" '
+        f'value="{e(chip.value)}"><button type="submit" class="chip">'
+        f"{dot(chip.colour or chip.value)}{e(said.format(horse=chip.words))}</button></form>"
+        for chip in horses
+    )
+    return f'<div class="picker">{forms}</div>'
+
+
+def die_line(die: int | None) -> str:
+    """The die's face while it waits for a move ("Die: 4"); nothing when none waits."""
+    said = t("Die:")
+    return f'<p class="die">{e(said)} <b>{e(die)}</b></p>' if die else ""

@@ -20,26 +20,25 @@ from companion.devices.config.checker import parse_config
 from companion.games.registry import KINDS
 from companion.render.language import speaking
 from companion.session.evening import EveningBook
-from companion.session.log import NewGame, Roll
 from companion.session.session import Session
 from companion.web.fragments import evening_html, public_html
 from companion.web.pages import scoreboard_page
 from companion.web.state import public_state
 from companion.web.words import colon
+from tests.chevaux import game as chevaux_game
 from tests.club.conftest import CLUB, wait_for
 from tests.club.games import PLAYERS, open_table
 from tests.club.test_league import publisher_for, send, sender
 from tests.fixture_game.engine import GAME
 
-#: Anna rolls 5 then 3 and reaches square 8 first; Bob stays on 1, Chloé on 2.
-ROLLS = (5, 1, 2, 3)
+#: Two races the brown horse wins: Anna picks it twice, Chloé once, Bob never.
+PICKS = (("brown", "yellow", "brown"), ("brown", "yellow", "yellow"))
 
 
 def chevaux(session: Session) -> None:
     """A whole game of the fixture game, to square 8, at a journaled table."""
-    assert session.submit(NewGame(GAME.kind, PLAYERS, {"finish": 8})).accepted
-    for value in ROLLS:
-        assert session.submit(Roll(value)).accepted
+    for entry in chevaux_game(PLAYERS, *PICKS):
+        assert session.submit(entry).accepted
     assert session.view().finished
 
 
@@ -48,7 +47,7 @@ def test_the_evening_the_pages_and_the_tv_name_it_and_rank_by_its_figure(tmp_pat
     chevaux(session)
     evening = EveningBook().evening(session.journal)
     (game,) = evening.games
-    assert game.figures == (("Anna", 8), ("Bob", 1), ("Chloé", 2))  # its squares, not 1 and 0
+    assert game.figures == (("Anna", 2), ("Bob", 0), ("Chloé", 1))  # its points, not 1 and 0
     assert dict(game.points) == {"Anna": 3, "Bob": 1, "Chloé": 2}
     for language, title, word in (
         ("en", "Petits chevaux", "points"),
@@ -60,7 +59,7 @@ def test_the_evening_the_pages_and_the_tv_name_it_and_rank_by_its_figure(tmp_pat
             tv = scoreboard_page(public_html(public_state(session)))
             said = colon()  # ": ", with a narrow no-break space before it in French
         assert f"{title}{said}" in standings
-        assert f"{word}{said}Anna 8 · Bob 1 · Chloé 2" in standings
+        assert f"{word}{said}Anna 2 · Bob 0 · Chloé 1" in standings
         assert title in tv and "petits_chevaux" not in tv.replace('"petits_chevaux"', "")
     session.close()
 
@@ -86,7 +85,7 @@ def test_the_league_stores_it_under_its_title_and_ranks_by_its_figure(
     (result,) = store.results()
     assert result.kind == GAME.kind and result.data["title"] == "Petits chevaux"
     points = {p["name"]: (p["points"], p["rank"]) for p in result.data["players"]}
-    assert points == {"Anna": (8, 1), "Bob": (1, 3), "Chloé": (2, 2)}
+    assert points == {"Anna": (2, 1), "Bob": (0, 3), "Chloé": (1, 2)}
     assert store.standings(Scope(kind=GAME.kind))[0].name == "Anna"
     with speaking("en"):
         board = board_body(store, [], "en")

@@ -11,7 +11,7 @@ import pytest
 
 from companion.daemon.flows.base import Context, Reply
 from companion.daemon.table import TableController
-from companion.devices.base import DieRolled, EncoderTurned
+from companion.devices.base import ButtonPressed, DieRolled, EncoderTurned
 from companion.games.registry import find_game
 from companion.render import jockey as jockey_screens
 from companion.render.evening import standing_row
@@ -21,6 +21,7 @@ from companion.session import evening
 from companion.session.autoplay import random_log
 from companion.session.evening import EveningStanding
 from companion.session.session import Session
+from tests.fixture_game.engine import HORSES
 
 
 def started(table: TableController, kind: str, players: tuple[str, ...], **options: object) -> None:
@@ -33,12 +34,24 @@ def started(table: TableController, kind: str, players: tuple[str, ...], **optio
     table.apply(start)
 
 
-def chevaux(table: TableController, rolls: list[int]) -> None:
-    """A game of Petits chevaux to square 8 for Anna, Ben and Cleo, rolled at the table."""
-    started(table, "petits_chevaux", ("Anna", "Ben", "Cleo"), finish=8)
-    for value in rolls:
-        table.handle(DieRolled(value))
+def chevaux(table: TableController, *races: tuple[str, str, str]) -> None:
+    """A game of Petits chevaux to square 8 for Anna, Ben and Cleo, a round a race, played at
+    the table: each race's picks pressed in seat order, then the brown horse (button 1)
+    moved 5 and 3 to win it."""
+    started(table, "petits_chevaux", ("Anna", "Ben", "Cleo"), finish=8, rounds=len(races))
+    for number, picks in enumerate(races):
+        if number:
+            table.handle(ButtonPressed("push"))  # the next race
+        for horse in picks:
+            table.handle(ButtonPressed(f"horse{HORSES.index(horse) + 1}"))
+        for value in (5, 3):
+            table.handle(DieRolled(value))
+            table.handle(ButtonPressed("horse1"))
     assert table.session.view().finished
+
+
+#: Anna picks the winner twice, Cleo once, Ben never: Anna 2 points, Cleo 1, Ben 0.
+GAME = (("brown", "yellow", "brown"), ("brown", "yellow", "yellow"))
 
 
 def pages(table: TableController) -> list[tuple[str, ...]]:
@@ -54,20 +67,20 @@ def pages(table: TableController) -> list[tuple[str, ...]]:
 
 def test_an_added_game_ends_on_the_evening_page_ranked_by_its_own_figure(tmp_path: Path) -> None:
     table = TableController(Session.open(tmp_path / "journal.sqlite3"), clock=lambda: 0.0)
-    chevaux(table, [5, 1, 2, 3])  # Anna: 5 + 3 reaches square 8; Ben on 1, Cleo on 2
+    chevaux(table, *GAME)
     first = pages(table)
-    assert len(first) == 2 and first[0][0].endswith("1/2")  # the game's one screen, marked
-    # Its measure is the square each horse reached: Anna 3 place points, Cleo 2, Ben 1.
-    assert first[1] == ("Evening          2/2", "1. Anna  1 win 3 pts", "2. Cleo 0 wins 2 pts",
+    # The game's pages (its end, the ranking, the last race's picks), the evening's second.
+    assert len(first) == 4 and first[0][0] == "Game over!       1/4"
+    # Its measure is each player's points: Anna 3 place points, Cleo 2, Ben 1.
+    assert first[1] == ("Evening          2/4", "1. Anna  1 win 3 pts", "2. Cleo 0 wins 2 pts",
                         "3. Ben   0 wins 1 pt")  # fmt: skip
-    assert table.screen().oled.die == 3  # the game's own page (the knob went round): its OLED
-    table.handle(EncoderTurned(-1))  # back from the first page: the last, the evening's
+    assert table.screen().oled.lines == ("Anna", "wins!")  # the game's own page: its OLED
+    table.handle(EncoderTurned(1))  # on to the evening's page
     assert table.screen().oled.lines == ("Evening", "Anna")
-    chevaux(table, [4, 1, 1, 4])  # Anna wins again: the evening counts both games
-    # By hand: Anna on 8 (3 place points of 3 players), Ben and Cleo level on 1 (2 each):
-    # Anna 3 + 3, Cleo 2 + 2, Ben 1 + 2.
-    assert pages(table)[1] == ("Evening          2/2", "1. Anna 2 wins 6 pts",
-                               "2. Cleo 0 wins 4 pts", "3. Ben  0 wins 3 pts")  # fmt: skip
+    chevaux(table, *GAME)  # Anna wins again: the evening counts both games
+    # By hand: Anna 3 + 3, Cleo 2 + 2, Ben 1 + 1.
+    assert pages(table)[1] == ("Evening          2/4", "1. Anna 2 wins 6 pts",
+                               "2. Cleo 0 wins 4 pts", "3. Ben  0 wins 2 pts")  # fmt: skip
     table.close()
 
 
@@ -77,18 +90,19 @@ def test_a_game_that_declares_no_figure_ranks_its_winners_first(
     plain = replace(find_game("petits_chevaux"), measure=None)
     monkeypatch.setattr(evening, "find_game", lambda kind: plain)
     table = TableController(Session.open(tmp_path / "journal.sqlite3"), clock=lambda: 0.0)
-    chevaux(table, [5, 1, 2, 3])
+    chevaux(table, *GAME)
     # Its winner first (3 place points of 3 players), the others level second (2 each).
-    assert pages(table)[1] == ("Evening          2/2", "1. Anna  1 win 3 pts",
+    assert pages(table)[1] == ("Evening          2/4", "1. Anna  1 win 3 pts",
                                "2. Ben  0 wins 2 pts", "2. Cleo 0 wins 2 pts")  # fmt: skip
     table.close()
 
 
 def test_a_table_without_a_journal_has_no_evening_page() -> None:
     table = TableController(Session.in_memory(), clock=lambda: 0.0)
-    chevaux(table, [5, 1, 2, 3])
-    assert pages(table) == [table.screen().lcd]  # the game's one screen, unmarked
-    assert table.screen().lcd[0] == "Game over!"
+    chevaux(table, *GAME)
+    shown = pages(table)  # the game's own pages only
+    assert [page[0] for page in shown] == ["Game over!       1/3", "Ranking          2/3",
+                                          "Race 2 over      3/3"]  # fmt: skip
 
 
 def test_the_evening_page_comes_second_and_the_marks_count_it(tmp_path: Path) -> None:

@@ -3,45 +3,45 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.benchmarks import Figure, rate
-from companion.devices.base import ButtonPressed, DieRolled, Event
-from companion.session.view import PublicBoard
-from tests.fixture_game.engine import GAME, ChevauxRace
+from companion.benchmarks._moves import roll_and_move
+from tests.fixture_game.engine import GAME, HORSES, ChevauxGame, ChevauxPhase
 
 NAME = GAME.kind
 
-#: The session benchmark's game: six horses to the farthest last square.
+#: The session benchmark's game: six players, three races to the farthest last square.
 SESSION: tuple[tuple[str, ...], dict[str, Any]] = (
     ("Anna", "Bob", "Chloé", "Dan", "Eve", "Fay"),
-    {"finish": 20},
+    {"finish": 20, "rounds": 3},
 )
 
-#: The glass benchmark's presses once the menu has started the race: none.
-GLASS_OPENING: tuple[tuple[str, ...], ...] = ()
-#: How often the glass benchmark's random input is a roll.
-GLASS_SHARE = 0.5
+#: The glass benchmark's presses once the menu has started the game (three players): each
+#: player's pick, one horse button an entry.
+GLASS_OPENING: tuple[tuple[str, ...], ...] = (("horse1",), ("horse2",), ("horse3",))
+#: How often the glass benchmark's random input is a roll and a move.
+GLASS_SHARE = 0.7
+#: A roll, then a horse the roll may move.
+glass_inputs = roll_and_move
 
 
-def glass_inputs(
-    rng: random.Random, board: Callable[[], PublicBoard | None]
-) -> Iterator[tuple[str, Event]]:
-    """A press of the die button, then the roll it gives."""
-    yield "die", ButtonPressed("die")
-    yield "roll", DieRolled(rng.randint(1, 6))
-
-
-def _race(rng: random.Random) -> ChevauxRace:
-    race = ChevauxRace.start(SESSION[0], 20)
-    while race.player is not None:
-        race = race.roll(rng.randint(1, 6), None)
-    return race
+def _game(rng: random.Random) -> ChevauxGame:
+    game = ChevauxGame.start(SESSION[0], 20, 3)
+    while game.phase is not ChevauxPhase.GAME_OVER:
+        if game.phase is ChevauxPhase.PICK:
+            game = game.pick(game.missing()[0], (rng.choice(HORSES),))
+        elif game.phase is ChevauxPhase.ROLL:
+            game = game.roll(rng.randint(1, 6), None)
+        elif game.phase is ChevauxPhase.MOVE:
+            game = game.move(rng.choice(HORSES), None)
+        else:
+            game = game.next_race()
+    return game
 
 
 def run(quick: bool) -> dict[str, Figure]:
-    """Whole races of six horses played by the engine alone."""
+    """Whole games of six players and three races played by the engine alone."""
     rng = random.Random(1)
-    races = rate(lambda: _race(rng), 0.05 if quick else 0.5)
-    return {"whole races of six horses": Figure(races, "races/s")}
+    games = rate(lambda: _game(rng), 0.05 if quick else 0.5)
+    return {"whole games of three races": Figure(games, "games/s")}

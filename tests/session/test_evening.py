@@ -13,9 +13,10 @@ from companion.session.evening import (
     GameResult,
     place_points,
 )
-from companion.session.log import Roll
+from companion.session.log import NewGame
 from companion.session.session import Session
 from companion.web.seats import SeatBook
+from tests.chevaux import game as chevaux_game
 
 
 def result(
@@ -61,11 +62,14 @@ def test_people_level_are_in_the_order_they_first_played_this_evening() -> None:
     assert [s.person for s in evening.ranking()] == ["Ben", "Anna", "Cleo", "Dan"]
 
 
-def chevaux(session: Session, rolls: list[int]) -> int:
-    """A game of Petits chevaux to square 8 for Anna and Ben, rolled; returns its id."""
-    game = session.new_game("petits_chevaux", ["Anna", "Ben"], {"finish": 8})
-    for value in rolls:
-        assert session.submit(Roll(value)).accepted
+def chevaux(session: Session, picks: tuple[str, str], inputs: int = 0) -> int:
+    """A one-race game of Petits chevaux for Anna and Ben (``picks``; the brown horse wins),
+    its first ``inputs`` only when given; returns its id."""
+    start, *entries = chevaux_game(("Anna", "Ben"), picks)
+    assert isinstance(start, NewGame)
+    game = session.new_game(start.game, start.players, start.options)
+    for entry in entries[:inputs] if inputs else entries:
+        assert session.submit(entry).accepted
     return game
 
 
@@ -74,14 +78,14 @@ def test_the_evening_is_the_finished_games_after_the_mark_the_room_keeps(tmp_pat
     session = Session.open(path)
     assert session.journal is not None
     book = EveningBook()
-    first = chevaux(session, [5, 1, 3])  # Anna wins
+    first = chevaux(session, ("brown", "red"))  # Anna wins
     assert session.journal.evening_since() == 0  # no room in this file yet: every game counts
     assert [g.game_id for g in book.evening(session.journal).games] == [first]
     seats = SeatBook(path)
     seats.end_evening(first)  # the host ends the evening after the first game
     seats.close()
-    second = chevaux(session, [1, 5, 1, 3])  # Ben wins
-    chevaux(session, [1])  # not over: it does not count
+    second = chevaux(session, ("red", "brown"))  # Ben wins
+    chevaux(session, ("brown", "red"), inputs=3)  # not over: it does not count
     session.abandon()
     evening = book.evening(session.journal)
     assert [g.game_id for g in evening.games] == [second]

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixture_game.engine import HORSES
 from tests.web.conftest import Table
 from tests.web.hostile.test_joining import a_host, call
 
-#: The fixture game, short: whoever reaches square 8 first wins.
+#: The fixture game, short: one race to square 8, won by whoever picked its winner.
 GAME = "petits_chevaux"
 
 
@@ -28,13 +29,25 @@ def table() -> Iterator[Table]:
     shutil.rmtree(root, ignore_errors=True)
 
 
-def played(table: Table, host: dict[str, str], players: str, rolls: list[int]) -> None:
-    """Start a game from the host page with ``players`` and roll ``rolls`` at the table."""
-    form = {"do": "new_game", "game": GAME, "players": players, GAME: {"finish": json.dumps(8)}}
+def played(table: Table, host: dict[str, str], players: str, picks: list[str]) -> None:
+    """Start a one-race game from the host page with ``players``; each presses their pick at
+    the table (``picks``, in seat order), then the brown horse (button 1) moves 5 and 3 and
+    wins. With no picks the game is only started."""
+    options = {"finish": json.dumps(8), "rounds": json.dumps(1)}
+    form = {"do": "new_game", "game": GAME, "players": players, GAME: options}
     status, answer, _cookies = call(table, "POST", "/api/host", form, cookies=host)
     assert status == 200, answer  # answered once the table started it
-    for value in rolls:
+    for horse in picks:
+        table.child.press(f"horse{HORSES.index(horse) + 1}")
+    if picks:
+        race(table)
+
+
+def race(table: Table) -> None:
+    """The brown horse moved 5, then 3: it wins the race."""
+    for value in (5, 3):
         table.child.act(f"die {value}", "the roll")
+        table.child.press("horse1")
 
 
 def page_order(table: Table) -> list[str]:
@@ -54,12 +67,13 @@ def lcd_order(table: Table) -> list[str]:
 
 def test_people_level_keep_their_order_when_a_new_game_reorders_the_seats(table: Table) -> None:
     host = a_host(table)
-    played(table, host, "Anna\nBen", [5, 1, 3])  # Anna wins: Anna 2 place points, Ben 1
-    played(table, host, "Anna\nBen", [1, 5, 1, 3])  # Ben wins: 3 each, one win each
+    played(table, host, "Anna\nBen", ["brown", "red"])  # Anna wins: Anna 2 place points, Ben 1
+    played(table, host, "Anna\nBen", ["red", "brown"])  # Ben wins: 3 each, one win each
     level = ["Anna", "Ben"]  # Anna played first this evening
     assert page_order(table) == level and lcd_order(table) == level
     played(table, host, "Cleo\nBen\nAnna", [])  # the room's seats: Cleo, Ben, Anna now
     assert page_order(table) == level
-    for value in (5, 1, 1, 3):  # Cleo wins; Ben and Anna share second place: 2 each
-        table.child.act(f"die {value}", "the roll")
+    for button in ("horse1", "horse4", "horse4"):  # Cleo picks brown, Ben and Anna red
+        table.child.press(button)
+    race(table)  # Cleo wins; Ben and Anna share second place: 2 each
     assert page_order(table) == [*level, "Cleo"] and lcd_order(table) == [*level, "Cleo"]

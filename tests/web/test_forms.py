@@ -1,5 +1,6 @@
 """The forms a page offers and what a tap on them enters: the host's options, Jockey cards tapped
-by kind (with and without hand tracking), the guess variant, the chances beside the odds."""
+by kind (with and without hand tracking), the guess variant, the chances beside the odds, the
+fixture game's pick of one horse and its move buttons."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from companion.games.course_hippique import CourseHippiqueGame
 from companion.games.registry import GAMES
 from companion.render.language import speaking
-from companion.session.log import LogEntry
+from companion.session.log import LogEntry, Roll
 from companion.session.session import Session
 from companion.web.fragments import private_html, public_html
 from companion.web.games import pages_of
@@ -218,3 +219,23 @@ def test_from_the_second_race_a_player_keeps_two_cards_of_the_last() -> None:
     assert dealt.kept == ("no2+15#1", "brown+7#1")  # type: ignore[attr-defined]
     assert "no2+15#1" not in dealt.cards  # type: ignore[attr-defined]
     assert "Your hand (12): brown +7, " in page_of(session, "Anna")
+
+
+def test_the_fixture_game_s_pick_is_one_horse_sealed_on_its_own_seat_then_a_move() -> None:
+    session = Session.in_memory()
+    session.new_game("petits_chevaux", ["Anna", "Bob"], {"finish": 8})
+    page = page_of(session, "Anna")
+    assert 'name="horses.0"' in page and 'name="horses.1"' not in page  # one horse a pick
+    assert page.count('class="chip" value=') == 4  # the four horses to tap
+    tap(session, "Anna", {"type": "predict", "horses": ["blue"]})
+    assert "Your prediction: blue" in page_of(session, "Anna")
+    assert "Your prediction" not in page_of(session, "Bob")  # sealed: Anna's alone
+    assert "Change my prediction" in page_of(session, "Anna")  # until the first roll
+    tap(session, "Bob", {"type": "predict", "horses": ["red"]})
+    assert session.submit(Roll(4)).accepted  # Anna's roll: she chooses the horse
+    mine, theirs = page_of(session, "Anna"), page_of(session, "Bob")
+    assert mine.count('data-type="move"') == 4 and 'data-type="move"' not in theirs
+    assert 'data-type="predict"' not in mine  # the race has started: picks are sealed
+    tap(session, "Anna", {"type": "move", "horse": "blue"})
+    board = session.view().board.to_json()
+    assert {h["name"]: h["square"] for h in board["horses"]}["blue"] == 4

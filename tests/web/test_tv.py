@@ -256,8 +256,8 @@ def test_jockey_on_the_tv_through_a_whole_race_and_a_double_bet(browser: Any) ->
 
 
 def test_the_added_game_on_the_tv_through_a_whole_race(browser: Any) -> None:
-    """The fixture game brings its own track: every horse at its square after each roll, the
-    roller's walk drawn square by square, the page fitting a TV and a phone."""
+    """The fixture game brings its own track: every horse at its square after each input, the
+    moved horse's walk drawn from where it was, the page fitting a TV and a phone."""
     race = Race(FIXTURE.kind, "fr", 11)
     context, page = open_board(browser, race.page(), TV)
     for _ in race.until(lambda s: s.view().finished):
@@ -268,10 +268,10 @@ def test_the_added_game_on_the_tv_through_a_whole_race(browser: Any) -> None:
             "() => Object.fromEntries([...document.querySelectorAll('.tv-track g.horse')]"
             ".map(h => [h.dataset.horse, [h.dataset.square, h.dataset.from || '']]))"
         )
-        walked = board.squares[board.players.index(board.roller)] - (board.die or 0)
+        move = board.last_move
         assert drawn == {
-            board.horse(p): [str(s), str(max(walked, 0)) if p == board.roller else ""]
-            for p, s in zip(board.players, board.squares, strict=True)
+            h.name: [str(h.square), str(move.origin) if move and move.horse == h.name else ""]
+            for h in board.horses
         }
     check_labels(page)
     check_fit(page)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.horses import Stable
 from companion.games.jumpy_jack.moves import HorseState, Move
 from companion.games.jumpy_jack.scoring import Guess, JumpyRaceResult, Prediction
 
@@ -40,7 +41,7 @@ class TeamScore:
 
 
 @dataclass(frozen=True)
-class JumpyJackBoard:
+class JumpyJackBoard(Stable[HorseStanding]):
     """The public board of a match: never a prediction or a guess before its race is scored.
 
     ``legal_horses`` are the horses the waiting die may move; ``podium`` the horses on
@@ -59,18 +60,6 @@ class JumpyJackBoard:
     teams: tuple[TeamScore, ...]
     target: int
     results: tuple[JumpyRaceResult, ...]
-
-    @property
-    def horse_names(self) -> tuple[str, ...]:
-        """Return the horses' names in board order."""
-        return tuple(h.name for h in self.horses)
-
-    def standing(self, name: str) -> HorseStanding | None:
-        """Return the horse called ``name``, or None."""
-        for horse in self.horses:
-            if horse.name == name:
-                return horse
-        return None
 
     def to_json(self) -> dict[str, Any]:
         """Return the board as JSON-ready data (the table log's and the pages' form)."""

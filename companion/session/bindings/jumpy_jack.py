@@ -23,15 +23,15 @@ from companion.games.jumpy_jack import (
     MatchOptions,
     TeamScore,
 )
-from companion.session.binding import Binding
 from companion.session.log import Forfeit, GuessEntry, LogEntry, MoveEntry, NextRace, Predict, Roll
 from companion.session.offers import NEXT_RACE, NOTHING, Offer, Offers
+from companion.session.sealing import SealedRace
 
 if TYPE_CHECKING:
     from companion.session.session import Game
 
 
-class JumpyJackBinding(Binding):
+class JumpyJackBinding(SealedRace):
     """A Jumpy Jack match driven by table-log entries."""
 
     KIND = "jumpy_jack"
@@ -101,19 +101,16 @@ class JumpyJackBinding(Binding):
         """The race number, from 1."""
         return self.match.race_number
 
-    def _open(self) -> bool:
-        return self.match.phase not in (JumpyPhase.RACE_OVER, JumpyPhase.MATCH_OVER)
+    def revealed(self) -> bool:
+        """The race is scored (its predictions and guesses are out), or the match is over."""
+        return self.match.phase in (JumpyPhase.RACE_OVER, JumpyPhase.MATCH_OVER)
 
-    def sealed(self) -> tuple[str, ...]:
-        """The players holding a prediction (or guess) for a race not yet scored."""
-        if not self._open():
-            return ()
+    def holds(self, player: str) -> bool:
+        """Whether ``player`` holds a prediction or a guess for this race."""
         m = self.match
-        return tuple(
-            p for p in m.players if m.prediction(p) is not None or m.guess_of(p) is not None
-        )
+        return m.prediction(player) is not None or m.guess_of(player) is not None
 
-    def waiting_for(self) -> tuple[str, ...]:
+    def missing(self) -> tuple[str, ...]:
         """The players who have not predicted before the race's first roll."""
         if self.match.phase is not JumpyPhase.PREDICT:
             return ()

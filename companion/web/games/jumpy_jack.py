@@ -21,7 +21,17 @@ from companion.games.jumpy_jack import (
 from companion.render.language import current, word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
-from companion.web.html import Chip, chips, dot, e, entry_form, grid, lane
+from companion.web.html import (
+    Chip,
+    chips,
+    die_line,
+    e,
+    entry_form,
+    grid,
+    lane,
+    move_buttons,
+    secret,
+)
 from companion.web.shared import Finisher, Public, Series, running
 from companion.web.track import Point, Runner, podium_spot, podium_svg, runners_svg, track_html
 from companion.web.words import colon, marked, t
@@ -74,12 +84,10 @@ def board_html(state: Public) -> str:
     horses = board.horses
     top = max([20, *(h.square or 0 for h in horses)])
     lanes = "".join(_lane(h, top) for h in horses)
-    die = board.die
-    said = e(t("Die:"))
-    die_html = f'<p class="die">{said} <b>{e(die)}</b></p>' if die else ""
     scores = grid((t("player"), t("points")), sorted(board.scores.items()), "scores")
     target = "<p>" + e(t("Target: {target} points").format(target=board.target)) + "</p>"
-    return die_html + f'<div class="track">{lanes}</div>' + scores + target + _reveal(board)
+    track = f'<div class="track">{lanes}</div>'
+    return die_line(board.die) + track + scores + target + _reveal(board)
 
 
 def _reveal(board: JumpyJackBoard) -> str:
@@ -126,7 +134,7 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     prediction = details.prediction
     if prediction:
         said = t("Your prediction: {horses}").format(horses=" ".join(map(word, prediction)))
-        parts.append(f'<p class="secret">{e(said)}</p>')
+        parts.append(secret(said))
     guess = details.guess
     if guess is not None:
         said = t("Your guess of {player}'s prediction: {horses}").format(
@@ -152,19 +160,8 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         parts.append(entry_form("guess", t("Seal my guess"), fields))
     offer = offers.find("move", player)
     if offer is not None:
-        legal = offer.horses
-        move = t("Move {horse}")
-        colours = {h.name: h.colour for h in board.horses}
-        parts.append(
-            '<div class="picker">'
-            + "".join(
-                f'<form class="entry" data-type="move"><input type="hidden" name="horse" '
-                f'value="{e(h)}"><button type="submit" class="chip">{dot(colours.get(h, h))}'
-                f"{e(move.format(horse=word(h)))}</button></form>"
-                for h in legal
-            )
-            + "</div>"
-        )
+        legal = [h for h in horses if h.value in offer.horses]
+        parts.append(move_buttons(legal, t("Move {horse}")))
     return "".join(parts)
 
 
