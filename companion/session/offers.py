@@ -20,8 +20,10 @@ class Offer:
 
     ``player`` is the seat that makes it (None: whoever is at the table, such as the next race
     or a card scanned in the race). ``horses`` are the horses it may name, in the table's
-    order (empty when it names none, or any horse of the game); ``least`` and ``most`` bound
-    its amount (a stake, a maximum bet), both 0 when it takes none.
+    order (empty when it names none, or any horse of the game); ``places``, for an input that
+    names horses in order (a prediction: 3 places, or a pick of 1), how many it names, 0 for
+    any other; ``least`` and ``most`` bound its amount (a stake, a maximum bet), both 0 when
+    it takes none.
     """
 
     type: str
@@ -29,12 +31,15 @@ class Offer:
     horses: tuple[str, ...] = ()
     least: int = 0
     most: int = 0
+    places: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Return the offer as JSON-ready data (what the pages' API gives a program)."""
         data: dict[str, Any] = {"type": self.type, "player": self.player}
         if self.horses:
             data["horses"] = list(self.horses)
+        if self.places:
+            data["places"] = self.places
         if self.most:
             data["least"], data["most"] = self.least, self.most
         return data

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from html import escape
 
 from companion.games.colours import rgb_of
+from companion.session.offers import Offer
 from companion.web.words import t
 
 
@@ -108,6 +109,12 @@ def dot(colour: str) -> str:
         f'<circle cx="10" cy="10" r="8" fill="{e(fill(colour))}" stroke="#222" '
         'stroke-width="2"/></svg>'
     )
+
+
+def places(offer: Offer) -> list[str]:
+    """The fields of the horses ``offer`` names in order, one per place it asks for
+    (``horses.0``, ``horses.1``...): the form sends them as the entry's ``horses``."""
+    return [f"horses.{i}" for i in range(offer.places)]
 
 
 def chips(

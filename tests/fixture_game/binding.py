@@ -73,7 +73,8 @@ class ChevauxBinding(SealedRace):
             return NEXT_RACE
         if phase is ChevauxPhase.GAME_OVER or player is None:
             return NOTHING
-        picks = [] if self.game.started else [Offer("predict", p, HORSES) for p in self.players]
+        one_each = [Offer("predict", p, HORSES, places=1) for p in self.players]  # one horse
+        picks = [] if self.game.started else one_each  # until the race's first roll
         if phase is ChevauxPhase.PICK:
             return Offers.of(picks, self.game.missing())
         if phase is ChevauxPhase.ROLL:

@@ -10,7 +10,17 @@ from typing import Any
 from companion.render.language import word
 from companion.session.view import PrivateDetails, PublicBoard
 from companion.web.games import GamePages
-from companion.web.html import Chip, chips, die_line, entry_form, grid, lane, move_buttons, secret
+from companion.web.html import (
+    Chip,
+    chips,
+    die_line,
+    entry_form,
+    grid,
+    lane,
+    move_buttons,
+    places,
+    secret,
+)
 from companion.web.shared import Chart, Finisher, Public, Series, running
 from companion.web.track import Point, Runner, runners_svg, track_html
 from companion.web.words import marked, t
@@ -50,9 +60,10 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     parts = []
     if details.pick is not None:
         parts.append(secret(t("Your prediction: {horses}").format(horses=word(details.pick))))
-    if state.offers.takes("predict", player):  # until the race's first roll
+    pick = state.offers.find("predict", player)  # until the race's first roll
+    if pick is not None:
         picked = () if details.pick is None else (details.pick,)
-        fields = chips(["horses.0"], horses, t("Horse"), picked)
+        fields = chips(places(pick), horses, t("Horse"), picked)
         seal = t("Change my prediction") if picked else t("Seal my prediction")
         parts.append(entry_form("predict", seal, fields))
     offer = state.offers.find("move", player)

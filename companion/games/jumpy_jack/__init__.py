@@ -102,6 +102,9 @@ __all__ = [
 
 #: Jumpy Jack as the registry lists it. It has no upper limit of players in its rules;
 #: eight is what one LCD page of scores can show.
+#: How many horses a prediction (and a guess) names, in order: places 1, 2 and 3.
+PREDICTION_PLACES = 3
+
 GAME = GameInfo(
     kind="jumpy_jack",
     title="Jumpy Jack",

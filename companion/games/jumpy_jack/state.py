@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.errors import N_, Refusal
+from companion.games.jumpy_jack import PREDICTION_PLACES
 from companion.games.jumpy_jack.board import DIE_FACES, Board
 from companion.games.jumpy_jack.moves import Move
 from companion.games.jumpy_jack.race import Position
@@ -44,9 +45,9 @@ def check_horses(horses: Sequence[str], board: Board, code: str, sentence: str) 
     """Return three distinct horses of ``board``; raises ``Refusal`` with ``code``, ``sentence``."""
     chosen = tuple(horses) if isinstance(horses, list | tuple) else ()
     if (
-        len(chosen) != 3
+        len(chosen) != PREDICTION_PLACES
         or any(not isinstance(h, str) or board.horse_index(h) is None for h in chosen)
-        or len(set(chosen)) != 3
+        or len(set(chosen)) != PREDICTION_PLACES
     ):
         raise Refusal(code, sentence)
     first, second, third = chosen

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.errors import Refusal
 from companion.games.jumpy_jack import (
+    PREDICTION_PLACES,
     HorseStanding,
     JumpyJackBoard,
     JumpyJackMatch,
@@ -83,10 +84,14 @@ class JumpyJackBinding(SealedRace):
         if phase is JumpyPhase.ROLL:
             return Offers.of([Offer("roll", turn)], [turn] if turn else [])
         missing = m.missing_predictions()
-        predictions = [Offer("predict", p, horses) for p in m.players]
+        predictions = [Offer("predict", p, horses, places=PREDICTION_PLACES) for p in m.players]
         if missing:
             return Offers.of(predictions, missing)
-        guesses = [Offer("guess", p, horses) for p in m.players] if m.options.guess else []
+        guesses = (
+            [Offer("guess", p, horses, places=PREDICTION_PLACES) for p in m.players]
+            if m.options.guess
+            else []
+        )
         return Offers.of([*predictions, *guesses, Offer("roll", turn)], [turn] if turn else [])
 
     def turn(self) -> str | None:

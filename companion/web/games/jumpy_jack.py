@@ -30,6 +30,7 @@ from companion.web.html import (
     grid,
     lane,
     move_buttons,
+    places,
     secret,
 )
 from companion.web.shared import Finisher, Public, Series, running
@@ -142,18 +143,19 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
         )  # the catalog's words are the page's own: only the names are escaped
         parts.append(f'<p class="secret">{said}</p>')
     horses = [Chip(h.name, word(h.name), h.colour) for h in board.horses]
-    podium = [f"horses.{i}" for i in range(3)]
     tap = t("Tap the horses in order, 1st to 3rd (tap one again to free its place)")
     offers = state.offers
-    if offers.takes("predict", player) and horses:
-        fields = chips(podium, horses, tap, prediction or ())
+    predict = offers.find("predict", player)
+    if predict is not None and horses:
+        fields = chips(places(predict), horses, tap, prediction or ())
         seal = t("Change my prediction") if prediction else t("Seal my prediction")
         parts.append(entry_form("predict", seal, fields))
     opponents = [Chip(p, p) for p in view.get("players", []) if p != player]
-    if offers.takes("guess", player) and opponents:
+    guessed = offers.find("guess", player)
+    if guessed is not None and opponents:
         target = [guess.target] if guess is not None else []
         fields = chips(["target"], opponents, t("Whose prediction"), target) + chips(
-            podium, horses, tap, guess.horses if guess is not None else ()
+            places(guessed), horses, tap, guess.horses if guess is not None else ()
         )
         guessing = t("Guess an opponent's prediction")
         parts.append(f"<h3>{e(guessing)}</h3>")
