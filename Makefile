@@ -68,6 +68,7 @@ lint: $(VENV)/.dev
 
 typecheck: $(VENV)/.dev
 	$(BIN)/mypy --strict companion/games companion/session companion/render companion/web/games companion/web/html.py
+	$(BIN)/mypy --strict -p tests.fixture_game
 	$(BIN)/mypy companion
 
 # Three workers on two cores: much of the suite waits on child daemons, browsers and brokers

@@ -9,18 +9,8 @@ from typing import Any
 
 from companion.render.language import word
 from companion.session.view import PrivateDetails, PublicBoard
+from companion.web import html
 from companion.web.games import GamePages
-from companion.web.html import (
-    Chip,
-    chips,
-    die_line,
-    entry_form,
-    grid,
-    lane,
-    move_buttons,
-    places,
-    secret,
-)
 from companion.web.shared import Chart, Finisher, Public, Series, running
 from companion.web.track import Point, Runner, runners_svg, track_html
 from companion.web.words import marked, t
@@ -41,14 +31,15 @@ def board_html(state: Public) -> str:
     board = state.board
     if not isinstance(board, ChevauxBoard):
         return ""
-    lanes = "".join(lane(word(h.name), h.square, board.finish, h.colour) for h in board.horses)
-    points = grid((t("player"), t("points")), board.scores.items(), "scores")
+    lanes = "".join(html.lane(word(h.name), h.square, board.finish, h.colour) for h in board.horses)
+    points = html.grid((t("player"), t("points")), board.scores.items(), "scores")
     revealed = ""
     if board.results:
         last = board.results[-1]
         picks = [(p, word(h), last.points(p)) for p, h in last.picks.items()]
-        revealed = grid((t("player"), t("prediction"), t("points")), picks, "reveal")
-    return die_line(board.die) + f'<div class="track chevaux">{lanes}</div>' + points + revealed
+        revealed = html.grid((t("player"), t("prediction"), t("points")), picks, "reveal")
+    track = f'<div class="track chevaux">{lanes}</div>'
+    return html.die_line(board.die) + track + points + revealed
 
 
 def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
@@ -56,21 +47,21 @@ def seat_html(player: str, details: PrivateDetails, state: Public) -> str:
     board = state.board
     if not isinstance(board, ChevauxBoard) or not isinstance(details, ChevauxPrivate):
         return ""
-    horses = [Chip(h.name, word(h.name), h.colour) for h in board.horses]
+    horses = [html.Chip(h.name, word(h.name), h.colour) for h in board.horses]
     parts = []
     if details.pick is not None:
-        parts.append(secret(t("Your prediction: {horses}").format(horses=word(details.pick))))
+        parts.append(html.secret(t("Your prediction: {horses}").format(horses=word(details.pick))))
     pick = state.offers.find("predict", player)  # until the race's first roll
     if pick is not None:
         picked = () if details.pick is None else (details.pick,)
-        fields = chips(places(pick), horses, t("Horse"), picked)
+        fields = html.chips(html.places(pick), horses, t("Horse"), picked)
         seal = t("Change my prediction") if picked else t("Seal my prediction")
-        parts.append(entry_form("predict", seal, fields))
+        parts.append(html.entry_form("predict", seal, fields))
     offer = state.offers.find("move", player)
     if offer is not None:
         legal = [h for h in horses if h.value in offer.horses]
-        parts.append(move_buttons(legal, t("Move {horse}")))
-    return "".join(parts) or secret(t("You are {player}").format(player=player))
+        parts.append(html.move_buttons(legal, t("Move {horse}")))
+    return "".join(parts) or html.secret(t("You are {player}").format(player=player))
 
 
 def chart(players: tuple[str, ...], board: PublicBoard, options: Mapping[str, Any]) -> Chart:
