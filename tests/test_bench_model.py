@@ -377,6 +377,9 @@ def test_a_tap_or_a_start_on_the_board_is_the_daemons_cpu_over_the_share_then_it
     both = Span(wall=0.005, cpu=0.007)  # two of its threads ran at once on two cores here
     assert both.waits == 0.0
     assert both.on_board(0.1) == pytest.approx(0.070), "on the board one thread at a time"
+    loaded = Span(wall=0.300, cpu=0.006, queued=0.290)  # other work held this machine's cores
+    assert loaded.waits == pytest.approx(0.004)
+    assert loaded.on_board(0.03) == pytest.approx(0.204), "as on a quiet machine"
 
 
 def test_the_daemons_cpu_counts_every_thread_even_one_that_ended() -> None:
@@ -532,3 +535,26 @@ def test_on_a_small_share_without_a_cgroup_the_traced_figures_stand_alone(
     assert said[0].startswith("companion bench: no quota model (")
     assert run.figures == {"daemon": {"start-up to READY=1": Figure(7000.0, "ms")}}
     assert keyed(run)["pi-zero-2w.daemon.start_to_ready"]["model"] == "trace"
+
+
+def test_the_time_the_daemon_waited_for_a_core_taken_by_other_work_is_counted_apart() -> None:
+    from companion.benchmarks._model import process_cpu, queued
+
+    spin = "import time\nend = time.process_time() + {}\nwhile time.process_time() < end: pass\n"
+    one_core = {sorted(os.sched_getaffinity(0))[0]}
+    other = subprocess.Popen([sys.executable, "-c", spin.format(5)])
+    os.sched_setaffinity(other.pid, one_core)
+    code = spin.format(0.3) + "input()\n"
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, text=True)
+    os.sched_setaffinity(child.pid, one_core)
+    try:
+        while process_cpu(child.pid) < 0.3:
+            time.sleep(0.02)
+        assert queued(child.pid) > 0.1, "it shared its one core with the other spinner"
+    finally:
+        other.kill()
+        other.wait(10)
+        assert child.stdin is not None
+        child.stdin.write("\n")
+        child.stdin.close()
+        child.wait(10)

@@ -60,21 +60,39 @@ def process_cpu(pid: int) -> float:
     return time.clock_gettime((~pid << 3) | 2)  # Linux: CPUCLOCK_SCHED of the process pid
 
 
+def queued(pid: int) -> float:
+    """The time (s) the threads of process ``pid`` have waited so far for a core of this
+    machine taken by other work (each thread's run-queue delay in its ``schedstat``; a thread
+    that has ended takes its own with it)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):  # the thread ended meanwhile
+            continue
+    return total / 1e9
+
+
 @dataclass(frozen=True)
 class Span:
     """A span the daemon was traced over (a tap to its tenth scoreboard, a start to READY):
-    its wall time here, and the CPU time the daemon's threads spent in it. The rest of the
-    wall time was no CPU of the daemon's (the phones and scoreboards, which are other
-    machines on a table; the sockets, the disk, threads waking up): it does not scale."""
+    its wall time here, the CPU time the daemon's threads spent in it, and the time they
+    waited in it for a core of this machine (``queued``: other people's work here, or its
+    own threads more than the cores). The rest of the wall time was no CPU of the daemon's
+    (the phones and scoreboards, which are other machines on a table; the sockets, the disk,
+    threads waking up): it does not scale."""
 
     wall: float
     cpu: float
+    queued: float = 0.0
 
     @property
     def waits(self) -> float:
-        """The span's time that was no CPU of the daemon's (none where two of its threads ran
-        at once on this machine's cores and their CPU time is more than the wall time)."""
-        return max(0.0, self.wall - self.cpu)
+        """The span's time that was neither CPU of the daemon's nor a wait for a core here:
+        on the board the daemon's threads take turns on one interpreter (the CPU divided by
+        the share), so a wait for a core of this machine is no time there (none where two of
+        its threads ran or waited at once and that time is more than the wall time)."""
+        return max(0.0, self.wall - self.cpu - self.queued)
 
     def on_board(self, share: float) -> float:
         """The span on a board that has ``share`` of this machine's CPU: the daemon's CPU

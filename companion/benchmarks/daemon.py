@@ -1,10 +1,11 @@
 """The daemon as a table feels it: press-to-display latency, start-up time, idle cost, memory.
 
 Each start is also traced: the CPU time of the daemon's process from its start to READY=1
-(and to the pages' first answer), and the rest of that time (the disk, the sockets, the
-bench's own starting of it). With ``COMPANION_BENCH_TRACE_SHARE`` set (``companion bench
---cpu`` sets it), the start-up is given again as that board would take it, labelled
-``trace: ...`` (the CPU time divided by the share, the rest as it was).
+(and to the pages' first answer), the time its threads waited for a core of this machine,
+and the rest of that time (the disk, the sockets, the bench's own starting of it). With
+``COMPANION_BENCH_TRACE_SHARE`` set (``companion bench --cpu`` sets it), the start-up is given
+again as that board would take it, labelled ``trace: ...`` (the CPU time divided by the
+share, the waits for a core dropped, the rest as it was).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 from companion.benchmarks import Figure, compiled, percentile
-from companion.benchmarks._model import Span, process_cpu, trace_share
+from companion.benchmarks._model import Span, process_cpu, queued, trace_share
 
 NAME = "daemon"
 #: Under `--cpu`, the whole bench runs in the CPU cgroup: its presses run in-process, and the
@@ -175,9 +176,9 @@ def _start(idle_s: float | None) -> tuple[Span, Span, float, float]:
         try:
             while not notify.recv(4096).startswith(b"READY=1"):
                 pass
-            ready = Span(time.perf_counter() - began, process_cpu(child.pid))
+            ready = Span(time.perf_counter() - began, process_cpu(child.pid), queued(child.pid))
             _first_answer(port)
-            answered = Span(time.perf_counter() - began, process_cpu(child.pid))
+            answered = Span(time.perf_counter() - began, process_cpu(child.pid), queued(child.pid))
             if idle_s is not None:
                 idle = idle_cpu(child.pid, idle_s)
                 rss = _rss_mb(child.pid)

@@ -6,10 +6,11 @@ game (Jumpy Jack), one phone joins, and ten scoreboards keep a socket open each.
 taps the inputs the game's benchmark module gives (``WEB_TAPS``), each undone by the host.
 
 Each tap is also traced: the CPU time of every thread of the daemon from the tap to the tenth
-scoreboard's frame, and the rest of that time (the phone, the scoreboards and the sockets,
-which are other machines on a table). With ``COMPANION_BENCH_TRACE_SHARE`` set (``companion
-bench --cpu`` sets it), the tap is given again as that board would take it, labelled
-``trace: ...`` (the CPU time divided by the share, the rest as it was).
+scoreboard's frame, the time its threads waited for a core of this machine, and the rest of
+that time (the phone, the scoreboards and the sockets, which are other machines on a table).
+With ``COMPANION_BENCH_TRACE_SHARE`` set (``companion bench --cpu`` sets it), the tap is given
+again as that board would take it, labelled ``trace: ...`` (the CPU time divided by the
+share, the waits for a core dropped, the rest as it was).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any
 
 from companion.benchmarks import Figure, compiled, percentile
 from companion.benchmarks._cgroup import joiner_from_env
-from companion.benchmarks._model import Span, process_cpu, trace_share
+from companion.benchmarks._model import Span, process_cpu, queued, trace_share
 from companion.benchmarks.daemon import IDLE_QUICK_S, IDLE_S, _rss_mb, idle_cpu
 from companion.games.registry import KINDS, part
 
@@ -199,13 +200,14 @@ def run(quick: bool) -> dict[str, Figure]:
             with scoreboards(child.url, SCOREBOARDS) as arrivals:
                 for number in range(count):
                     time.sleep(PACE_S)
-                    cpu = process_cpu(pid)
+                    cpu, waited = process_cpu(pid), queued(pid)
                     began = time.perf_counter()
                     phone.send("/api/input", taps[number % len(taps)])
                     last = began
                     for _ in range(SCOREBOARDS):
                         last = arrivals.get(timeout=10)
-                    spans.append(Span(last - began, process_cpu(pid) - cpu))
+                    cpu, waited = process_cpu(pid) - cpu, queued(pid) - waited
+                    spans.append(Span(last - began, cpu, waited))
                     host.send("/api/host", {"do": "undo"})
                     for _ in range(SCOREBOARDS):
                         arrivals.get(timeout=10)
