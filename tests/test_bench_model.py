@@ -365,3 +365,196 @@ def test_a_large_share_keeps_the_quota_model_and_the_traces_stand_beside_it(
     glass = SimpleNamespace(NAME="glass", CPU_MODEL="process")
     with pytest.raises(ModelError):  # the quota model needs a cgroup; there is none here
         run_model(BOARDS["pi-4"], [glass], True, [tmp_path], print, calibration, traced, models)
+
+
+def test_a_tap_or_a_start_on_the_board_is_the_daemons_cpu_over_the_share_then_its_waits() -> None:
+    from companion.benchmarks._model import Span
+
+    tap = Span(wall=0.010, cpu=0.006)  # 4 ms here were the phones, the sockets, wake-ups
+    assert tap.waits == pytest.approx(0.004)
+    assert tap.on_board(0.03) == pytest.approx(0.200 + 0.004)
+    assert tap.on_board(1.0) == pytest.approx(0.010), "at this machine's share: as measured"
+    both = Span(wall=0.005, cpu=0.007)  # two of its threads ran at once on two cores here
+    assert both.waits == 0.0
+    assert both.on_board(0.1) == pytest.approx(0.070), "on the board one thread at a time"
+    loaded = Span(wall=0.300, cpu=0.006, queued=0.290)  # other work held this machine's cores
+    assert loaded.waits == pytest.approx(0.004)
+    assert loaded.on_board(0.03) == pytest.approx(0.204), "as on a quiet machine"
+
+
+def test_the_daemons_cpu_counts_every_thread_even_one_that_ended() -> None:
+    from companion.benchmarks._model import process_cpu
+
+    code = (
+        "import threading, time\n"
+        "def burn():\n"
+        "    end = time.thread_time() + 0.2\n"
+        "    while time.thread_time() < end: pass\n"
+        "t = threading.Thread(target=burn); t.start(); t.join()\n"
+        "print(time.process_time(), flush=True)\n"
+        "input()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        own = float(child.stdout.readline())  # the child's own count, its burner ended
+        seen = process_cpu(child.pid)
+        threads = sum(
+            int((task / "schedstat").read_text().split()[0])
+            for task in Path(f"/proc/{child.pid}/task").iterdir()
+        )
+        assert own >= 0.2
+        assert own <= seen < own + 0.05
+        assert threads / 1e9 < seen - 0.15, "the threads still there miss the ended one's"
+        child.stdin.write("\n")
+        child.stdin.flush()
+    finally:
+        child.wait(10)
+
+
+def test_the_tap_and_the_start_figures_come_from_each_ones_own_trace() -> None:
+    from companion.benchmarks._model import Span
+    from companion.benchmarks.daemon import start_figures
+    from companion.benchmarks.web import tap_figures
+
+    spans = [Span(wall=0.010, cpu=0.006)] * 98 + [Span(wall=0.050, cpu=0.008)] * 2
+    here = tap_figures(spans, None)
+    assert here["tap to 10 scoreboards (median)"].value == pytest.approx(10.0)
+    assert here["tap to 10 scoreboards (p99)"].value == pytest.approx(50.0)
+    assert here["CPU per tap, the daemon's threads (median)"].value == pytest.approx(6.0)
+    board = tap_figures(spans, 0.04)
+    assert board["trace: tap to 10 scoreboards (median)"].value == pytest.approx(150 + 4)
+    assert board["trace: tap to 10 scoreboards (p99)"].value == pytest.approx(200 + 42)
+    assert board["trace: CPU per tap, the daemon's threads (median)"].value == pytest.approx(150)
+
+    ready = [Span(0.150, 0.120), Span(0.160, 0.140), Span(0.300, 0.130)]
+    answered = [Span(0.250, 0.200)] * 3
+    assert start_figures(ready, answered, None) == {
+        "start-up to READY=1": Figure(pytest.approx(160.0), "ms"),
+        "start-up to the pages answering": Figure(pytest.approx(250.0), "ms"),
+        "CPU to READY=1, the daemon's process (median)": Figure(pytest.approx(130.0), "ms"),
+    }
+    on_board = start_figures(ready, answered, 0.02)
+    # each start on the board: 6.03, 7.02, 6.67 s; the median is the third start's
+    assert on_board["trace: start-up to READY=1"].value == pytest.approx(6670.0)
+    assert on_board["trace: start-up to the pages answering"].value == pytest.approx(10050.0)
+    assert on_board["trace: CPU to READY=1, the daemon's process (median)"].value == (
+        pytest.approx(6500.0)
+    )
+
+
+def _partly_traced(share_step_s: float, board: str, monkeypatch) -> tuple[ModelRun, list[str]]:
+    """``run_model`` over the pages' bench, traced in part, with a stand-in quota run."""
+    from contextlib import nullcontext
+    from types import SimpleNamespace
+
+    from companion.benchmarks import _model
+
+    monkeypatch.setattr(_model, "find", lambda roots: None)
+    monkeypatch.setattr(_model, "CpuCgroup", lambda controller, quota: nullcontext())
+    quota_run = {
+        "tap to 10 scoreboards (p99)": Figure(290.0, "ms"),
+        "CPU per tap, the daemon's threads (median)": Figure(6.0, "ms"),
+        "idle CPU, 10 pages open (one core)": Figure(0.05, "%"),
+        "trace: tap to 10 scoreboards (p99)": Figure(999.0, "ms"),  # traced under the quota
+    }
+    monkeypatch.setattr(_model, "run_child", lambda *args: dict(quota_run))
+    calibration = Calibration(BOARDS[board], here_step_s=share_step_s)
+    traced = {
+        "web": {
+            "tap to 10 scoreboards (p99)": Figure(230.0, "ms"),
+            "CPU per tap, the daemon's threads (median)": Figure(190.0, "ms"),
+        }
+    }
+    web = SimpleNamespace(NAME="web", CPU_MODEL="daemon", TRACE_PART=True)
+    said: list[str] = []
+    run = _model.run_model(BOARDS[board], [web], True, [], said.append, calibration, traced, {})
+    return run, said
+
+
+def test_on_a_small_share_the_tap_comes_from_its_trace_and_the_rest_from_the_quota(
+    monkeypatch,
+) -> None:
+    from companion.benchmarks._model import keyed, summary
+
+    run, said = _partly_traced(3.0e-6, "pi-zero-2w", monkeypatch)  # a share of 0.031
+    assert said == ["companion bench: web as on a pi-zero-2w (1/1)…"]
+    figures = run.figures["web"]
+    assert figures["tap to 10 scoreboards (p99)"] == Figure(230.0, "ms")
+    assert figures["CPU per tap, the daemon's threads (median)"] == Figure(190.0, "ms")
+    share = run.quota.share
+    assert figures["idle CPU, 10 pages open (one core)"].value == pytest.approx(0.05 / share)
+    assert "trace: tap to 10 scoreboards (p99)" not in figures
+    keys = keyed(run)
+    assert keys["pi-zero-2w.web.tap_to_scoreboards.p99"] == {
+        "value": 230.0,
+        "unit": "ms",
+        "model": "trace",
+        "label": "tap to 10 scoreboards (p99)",
+    }
+    assert keys["pi-zero-2w.web.idle_cpu"]["model"] == "quota"
+    assert summary(run)["traced figures"] == {
+        "web": ["tap to 10 scoreboards (p99)", "CPU per tap, the daemon's threads (median)"]
+    }
+    assert run.checks == {}
+    assert _model_lines(run).splitlines()[-1] == (
+        "  web: tap to 10 scoreboards (p99); CPU per tap, the daemon's threads (median): from"
+        " each run's own trace (the daemon's CPU time here divided by 0.031, the rest as it"
+        " was); the rest by the quota"
+    )
+
+
+def test_on_a_large_share_the_quota_gives_the_tap_and_its_trace_stands_beside_it(
+    monkeypatch,
+) -> None:
+    from companion.benchmarks._model import keyed
+
+    run, _ = _partly_traced(6.0e-6, "pi-4", monkeypatch)  # a share of 0.19
+    assert run.figures["web"]["tap to 10 scoreboards (p99)"] == Figure(290.0, "ms")
+    assert keyed(run)["pi-4.web.tap_to_scoreboards.p99"]["model"] == "quota"
+    assert run.checks["web"]["tap to 10 scoreboards (p99)"] == Figure(230.0, "ms")
+    assert run.traced_figures == {}
+
+
+def test_on_a_small_share_without_a_cgroup_the_traced_figures_stand_alone(
+    tmp_path: Path,
+) -> None:
+    from types import SimpleNamespace
+
+    from companion.benchmarks._model import keyed, run_model
+
+    calibration = Calibration(BOARDS["pi-zero-2w"], here_step_s=3.0e-6)
+    traced = {"daemon": {"start-up to READY=1": Figure(7000.0, "ms")}}
+    daemon = SimpleNamespace(NAME="daemon", CPU_MODEL="process", TRACE_PART=True)
+    said: list[str] = []
+    run = run_model(
+        BOARDS["pi-zero-2w"], [daemon], True, [tmp_path], said.append, calibration, traced, {}
+    )
+    assert said[0].startswith("companion bench: no quota model (")
+    assert run.figures == {"daemon": {"start-up to READY=1": Figure(7000.0, "ms")}}
+    assert keyed(run)["pi-zero-2w.daemon.start_to_ready"]["model"] == "trace"
+
+
+def test_the_time_the_daemon_waited_for_a_core_taken_by_other_work_is_counted_apart() -> None:
+    from companion.benchmarks._model import process_cpu, queued
+
+    spin = "import time\nend = time.process_time() + {}\nwhile time.process_time() < end: pass\n"
+    one_core = {sorted(os.sched_getaffinity(0))[0]}
+    other = subprocess.Popen([sys.executable, "-c", spin.format(5)])
+    os.sched_setaffinity(other.pid, one_core)
+    code = spin.format(0.3) + "input()\n"
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, text=True)
+    os.sched_setaffinity(child.pid, one_core)
+    try:
+        while process_cpu(child.pid) < 0.3:
+            time.sleep(0.02)
+        assert queued(child.pid) > 0.1, "it shared its one core with the other spinner"
+    finally:
+        other.kill()
+        other.wait(10)
+        assert child.stdin is not None
+        child.stdin.write("\n")
+        child.stdin.close()
+        child.wait(10)

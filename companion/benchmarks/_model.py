@@ -1,7 +1,8 @@
 """`companion bench --cpu BOARD`: the daemon's benchmarks as on a board, beside this machine's
 figures: run again held to the board's CPU share in a cgroup of the bench's own (the quota
-model), or, for the press-to-glass bench on a board whose share is too small for the
-kernel's quota, worked out from each press's own trace (the trace model, any kernel)."""
+model), or, on a board whose share is too small for the kernel's quota, worked out from each
+press's, tap's or start's own trace (the trace model, any kernel): the press-to-glass bench
+wholly, the pages' tap and the daemon's start-up beside the quota's other figures."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,14 +39,76 @@ STOPS = {signal.SIGINT, signal.SIGTERM}
 QUOTA_SHARE_FLOOR = 0.1
 #: The prefixes of the figures a benchmark gives as a board takes them, and their models.
 PREFIXED = {"trace: ": "trace", "rp2040: ": "micropython-rp2040"}
+#: Where ``companion bench --cpu`` tells the benchmarks the board's share (the trace model's
+#: divisor); the press-to-glass bench reads the same variable.
+TRACE_SHARE_ENV = "COMPANION_BENCH_TRACE_SHARE"
+
+
+def trace_share() -> float | None:
+    """The board's share the trace model divides by (``TRACE_SHARE_ENV``), or None."""
+    try:
+        share = float(os.environ.get(TRACE_SHARE_ENV, ""))
+    except ValueError:
+        return None
+    return share if share > 0 and math.isfinite(share) else None
+
+
+def process_cpu(pid: int) -> float:
+    """The CPU time (s) every thread of process ``pid`` has used so far, to the nanosecond:
+    the kernel's CPU clock of that process, which counts a running thread's slice up to now
+    and the threads that have ended (a sum of the threads' ``schedstat`` misses those)."""
+    return time.clock_gettime((~pid << 3) | 2)  # Linux: CPUCLOCK_SCHED of the process pid
+
+
+def queued(pid: int) -> float:
+    """The time (s) the threads of process ``pid`` have waited so far for a core of this
+    machine taken by other work (each thread's run-queue delay in its ``schedstat``; a thread
+    that has ended takes its own with it)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):  # the thread ended meanwhile
+            continue
+    return total / 1e9
+
+
+@dataclass(frozen=True)
+class Span:
+    """A span the daemon was traced over (a tap to its tenth scoreboard, a start to READY):
+    its wall time here, the CPU time the daemon's threads spent in it, and the time they
+    waited in it for a core of this machine (``queued``: other people's work here, or its
+    own threads more than the cores). The rest of the wall time was no CPU of the daemon's
+    (the phones and scoreboards, which are other machines on a table; the sockets, the disk,
+    threads waking up): it does not scale."""
+
+    wall: float
+    cpu: float
+    queued: float = 0.0
+
+    @property
+    def waits(self) -> float:
+        """The span's time that was neither CPU of the daemon's nor a wait for a core here:
+        on the board the daemon's threads take turns on one interpreter (the CPU divided by
+        the share), so a wait for a core of this machine is no time there (none where two of
+        its threads ran or waited at once and that time is more than the wall time)."""
+        return max(0.0, self.wall - self.cpu - self.queued)
+
+    def on_board(self, share: float) -> float:
+        """The span on a board that has ``share`` of this machine's CPU: the daemon's CPU
+        time divided by the share, one thread after the other (one Python process runs one
+        thread at a time, the GIL), then the waits as they were."""
+        return self.cpu / share + self.waits
 
 
 @dataclass(frozen=True)
 class ModelRun:
     """The figures of the modelled benchmarks, the share that modelled the board, which model
     gave each benchmark's figures (``models``: "quota", "trace"), the figures of another model
-    beside them (``checks``: the trace model where the quota one gave the figures), and the
-    models of single figures (``figure_models``: the Pico's own)."""
+    beside them (``checks``: the trace model where the quota one gave the figures), the
+    models of single figures (``figure_models``: the Pico's own), and the figures of a
+    benchmark the quota ran that its traces gave instead (``traced_figures``: the pages' tap,
+    the daemon's start-up)."""
 
     calibration: Calibration
     quota: Quota
@@ -52,6 +116,7 @@ class ModelRun:
     models: dict[str, str] = field(default_factory=dict)
     checks: Report = field(default_factory=dict)
     figure_models: dict[str, dict[str, str]] = field(default_factory=dict)
+    traced_figures: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def split_prefixed(here: Report) -> tuple[Report, dict[str, dict[str, str]]]:
@@ -67,6 +132,12 @@ def split_prefixed(here: Report) -> tuple[Report, dict[str, dict[str, str]]]:
                     taken.setdefault(name, {})[bare] = figures.pop(label)
                     models.setdefault(name, {})[bare] = model
     return taken, models
+
+
+def traced_in_part(modules: Sequence[ModuleType]) -> set[str]:
+    """The benchmarks the trace model gives only some figures of (``TRACE_PART = True``: the
+    pages' tap, the daemon's start-up), the quota model the others (idle CPU, memory)."""
+    return {m.NAME for m in modules if getattr(m, "TRACE_PART", False)}
 
 
 def modelled(modules: Sequence[ModuleType]) -> list[ModuleType]:
@@ -89,22 +160,27 @@ def run_model(
     bench, remove the cgroup. A benchmark whose figures were traced (``traced``: its
     ``trace: `` figures from this machine's run) is modelled from its traces on a board whose
     share is under ``QUOTA_SHARE_FLOOR``, and its traced figures stand beside the quota run's
-    otherwise (a check of one model against the other). Raises ``ModelError`` where no cgroup
-    can be made and nothing was traced."""
+    otherwise (a check of one model against the other); one traced in part (``TRACE_PART``)
+    still runs under the quota there, and its traced figures take the place of the quota's.
+    Raises ``ModelError`` where no cgroup can be made and nothing was traced."""
     calibration = calibration or calibrate(board)
     quota = quota_for(calibration.share)
     traced = traced or {}
     figures: Report = {}
     models: dict[str, str] = {}
     checks: Report = {}
+    overlaid: Report = {}
     by_trace = calibration.share < QUOTA_SHARE_FLOOR
+    in_part = traced_in_part(modules)
     for name, its in traced.items():
         traced_only = {
             label: figure
             for label, figure in its.items()
             if (traced_models or {}).get(name, {}).get(label, "trace") == "trace"
         }
-        if by_trace or name not in {m.NAME for m in modules}:
+        if name in in_part:
+            (overlaid if by_trace else checks)[name] = traced_only
+        elif by_trace or name not in {m.NAME for m in modules}:
             figures[name] = dict(its)
             models[name] = "trace"
         else:
@@ -114,7 +190,7 @@ def run_model(
         try:
             controller = find(roots)
         except ModelError as error:
-            if not figures:
+            if not figures and not overlaid:
                 raise
             say(f"companion bench: no quota model ({error}); the traced figures only")
             quoted = []
@@ -139,12 +215,21 @@ def run_model(
                     models[module.NAME] = "quota"
     finally:
         signal.signal(signal.SIGTERM, previous)
+    for name, its in overlaid.items():
+        figures[name] = {**figures.get(name, {}), **its}
+        models.setdefault(name, "trace")  # no quota run: its traced figures only
     for name, kinds in (traced_models or {}).items():
         for label, kind in kinds.items():
             if kind != "trace" and name in models:
                 figures.setdefault(name, {})[label] = traced[name][label]
     return ModelRun(
-        calibration, quota, figures, models, checks, figure_models=dict(traced_models or {})
+        calibration,
+        quota,
+        figures,
+        models,
+        checks,
+        figure_models=dict(traced_models or {}),
+        traced_figures={name: tuple(its) for name, its in overlaid.items()},
     )
 
 
@@ -201,8 +286,11 @@ def run_child(
 
 
 def is_cpu_time(label: str) -> bool:
-    """Whether a figure counts CPU time (per press, or a share of a core while idle)."""
-    return label.startswith("CPU per press") or ": CPU per press" in label or "idle CPU" in label
+    """Whether a figure counts CPU time (per press or tap, to READY, or a share of a core while
+    idle)."""
+    return label.startswith(("CPU per press", "CPU per tap", "CPU to ")) or any(
+        word in label for word in (": CPU per press", "idle CPU")
+    )
 
 
 def as_on_board(figures: dict[str, Figure], share: float) -> dict[str, Figure]:
@@ -262,11 +350,14 @@ def summary(run: ModelRun) -> dict[str, object]:
         "quota (us)": run.quota.quota_us,
         "period (us)": run.quota.period_us,
         "models": dict(run.models),
+        "traced figures": {name: list(labels) for name, labels in run.traced_figures.items()},
     }
 
 
 def model_of(run: ModelRun, name: str, label: str) -> str:
     """The model that gave the figure ``label`` of benchmark ``name``."""
+    if label in run.traced_figures.get(name, ()):
+        return "trace"
     own = run.figure_models.get(name, {}).get(label)
     if own is not None and own != "trace":
         return own

@@ -1,4 +1,12 @@
-"""The daemon as a table feels it: press-to-display latency, start-up time, idle cost, memory."""
+"""The daemon as a table feels it: press-to-display latency, start-up time, idle cost, memory.
+
+Each start is also traced: the CPU time of the daemon's process from its start to READY=1
+(and to the pages' first answer), the time its threads waited for a core of this machine,
+and the rest of that time (the disk, the sockets, the bench's own starting of it). With
+``COMPANION_BENCH_TRACE_SHARE`` set (``companion bench --cpu`` sets it), the start-up is given
+again as that board would take it, labelled ``trace: ...`` (the CPU time divided by the
+share, the waits for a core dropped, the rest as it was).
+"""
 
 from __future__ import annotations
 
@@ -14,11 +22,14 @@ import time
 from pathlib import Path
 
 from companion.benchmarks import Figure, compiled, percentile
+from companion.benchmarks._model import Span, process_cpu, queued, trace_share
 
 NAME = "daemon"
 #: Under `--cpu`, the whole bench runs in the CPU cgroup: its presses run in-process, and the
 #: daemon it starts is its child.
 CPU_MODEL = "process"
+#: On a board too small for the quota, the start-up's figures come from each start's trace.
+TRACE_PART = True
 #: How long an idle daemon is watched (a quick run's, a full run's): long enough to see its
 #: timers (the pages' server wakes once a second) several times over.
 IDLE_QUICK_S = 2.0
@@ -107,23 +118,47 @@ def _first_answer(port: int) -> None:
 
 def _child_figures(idle_s: float, starts: int) -> dict[str, Figure]:
     """Start `companion simulate --headless` as systemd would, ``starts`` times; the median
-    time to READY and to the pages' first answer; the last start's idle CPU and memory."""
+    time to READY and to the pages' first answer, and the CPU to READY; the last start's idle
+    CPU and memory; with a trace share, the start-up on that board from each start's trace."""
     compiled()
     runs = [_start(None) for _ in range(starts - 1)] + [_start(idle_s)]
     idle, rss = runs[-1][2:]
-    return {
-        "start-up to READY=1": Figure(percentile([r[0] for r in runs], 0.5) * 1000, "ms"),
-        "start-up to the pages answering": Figure(
-            percentile([r[1] for r in runs], 0.5) * 1000, "ms"
-        ),
+    figures = start_figures([r[0] for r in runs], [r[1] for r in runs], None)
+    share = trace_share()
+    if share is not None:
+        figures.update(start_figures([r[0] for r in runs], [r[1] for r in runs], share))
+    return figures | {
         "idle CPU (one core)": Figure(idle, "%"),
         "resident memory after start-up": Figure(rss, "MB"),
     }
 
 
-def _start(idle_s: float | None) -> tuple[float, float, float, float]:
-    """One start on a fresh state folder: seconds to READY=1 and to the pages' first answer;
-    with ``idle_s``, the idle CPU (%) and resident memory (MB) then (NaN without)."""
+def start_figures(
+    ready: list[Span], answered: list[Span], share: float | None
+) -> dict[str, Figure]:
+    """The median start to READY=1 and to the pages' first answer, and the daemon's CPU time
+    to READY=1: as measured here (``share`` None), or on a board with ``share`` of this
+    machine's CPU, each start from its own trace (labelled ``trace: ``)."""
+
+    def ms(spans: list[Span], cpu_only: bool = False) -> Figure:
+        if share is None:
+            values = [span.cpu if cpu_only else span.wall for span in spans]
+        else:
+            values = [span.cpu / share if cpu_only else span.on_board(share) for span in spans]
+        return Figure(percentile(values, 0.5) * 1000, "ms")
+
+    prefix = "" if share is None else "trace: "
+    return {
+        f"{prefix}start-up to READY=1": ms(ready),
+        f"{prefix}start-up to the pages answering": ms(answered),
+        f"{prefix}CPU to READY=1, the daemon's process (median)": ms(ready, cpu_only=True),
+    }
+
+
+def _start(idle_s: float | None) -> tuple[Span, Span, float, float]:
+    """One start on a fresh state folder: to READY=1 and to the pages' first answer, each
+    its wall time and the daemon's CPU time; with ``idle_s``, the idle CPU (%) and resident
+    memory (MB) then (NaN without)."""
     port = _free_port()
     idle = rss = float("nan")
     with tempfile.TemporaryDirectory(prefix="cmp-bench-") as folder:
@@ -141,9 +176,9 @@ def _start(idle_s: float | None) -> tuple[float, float, float, float]:
         try:
             while not notify.recv(4096).startswith(b"READY=1"):
                 pass
-            ready = time.perf_counter() - began
+            ready = Span(time.perf_counter() - began, process_cpu(child.pid), queued(child.pid))
             _first_answer(port)
-            answered = time.perf_counter() - began
+            answered = Span(time.perf_counter() - began, process_cpu(child.pid), queued(child.pid))
             if idle_s is not None:
                 idle = idle_cpu(child.pid, idle_s)
                 rss = _rss_mb(child.pid)

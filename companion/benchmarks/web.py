@@ -4,6 +4,13 @@ A real daemon (`companion simulate --headless`) serves its pages on a free loopb
 host joins (the panel's push confirms it) and starts a two-player game of the menu's first
 game (Jumpy Jack), one phone joins, and ten scoreboards keep a socket open each. The phone
 taps the inputs the game's benchmark module gives (``WEB_TAPS``), each undone by the host.
+
+Each tap is also traced: the CPU time of every thread of the daemon from the tap to the tenth
+scoreboard's frame, the time its threads waited for a core of this machine, and the rest of
+that time (the phone, the scoreboards and the sockets, which are other machines on a table).
+With ``COMPANION_BENCH_TRACE_SHARE`` set (``companion bench --cpu`` sets it), the tap is given
+again as that board would take it, labelled ``trace: ...`` (the CPU time divided by the
+share, the waits for a core dropped, the rest as it was).
 """
 
 from __future__ import annotations
@@ -26,12 +33,15 @@ from typing import Any
 
 from companion.benchmarks import Figure, compiled, percentile
 from companion.benchmarks._cgroup import joiner_from_env
+from companion.benchmarks._model import Span, process_cpu, queued, trace_share
 from companion.benchmarks.daemon import IDLE_QUICK_S, IDLE_S, _rss_mb, idle_cpu
 from companion.games.registry import KINDS, part
 
 NAME = "web"
 #: Under `--cpu`, only the daemon goes in the CPU cgroup (the phones are not the Pi).
 CPU_MODEL = "daemon"
+#: On a board too small for the quota, the tap's figures come from each tap's own trace.
+TRACE_PART = True
 SCOREBOARDS = 10
 #: A phone taps at most this often here (its seat's rate limit allows five a second).
 PACE_S = 0.25
@@ -185,16 +195,19 @@ def run(quick: bool) -> dict[str, Figure]:
                 for page, client in (("/scoreboard", phone), ("/play", phone), ("/host", host))
             }
             assets = sum(len(phone.send(f"/static/{a}")[0]) for a in ASSETS)
-            samples: list[float] = []
+            spans: list[Span] = []
+            pid = child.process.pid
             with scoreboards(child.url, SCOREBOARDS) as arrivals:
                 for number in range(count):
                     time.sleep(PACE_S)
+                    cpu, waited = process_cpu(pid), queued(pid)
                     began = time.perf_counter()
                     phone.send("/api/input", taps[number % len(taps)])
                     last = began
                     for _ in range(SCOREBOARDS):
                         last = arrivals.get(timeout=10)
-                    samples.append(last - began)
+                    cpu, waited = process_cpu(pid) - cpu, queued(pid) - waited
+                    spans.append(Span(last - began, cpu, waited))
                     host.send("/api/host", {"do": "undo"})
                     for _ in range(SCOREBOARDS):
                         arrivals.get(timeout=10)
@@ -203,15 +216,35 @@ def run(quick: bool) -> dict[str, Figure]:
             weights.update(heaviest_pages(child, host))
         finally:
             child.close()
-    figures = {
-        f"tap to {SCOREBOARDS} scoreboards (median)": Figure(percentile(samples, 0.5) * 1000, "ms"),
-        f"tap to {SCOREBOARDS} scoreboards (p99)": Figure(percentile(samples, 0.99) * 1000, "ms"),
+    figures = tap_figures(spans, None)
+    share = trace_share()
+    if share is not None:
+        figures.update(tap_figures(spans, share))
+    figures |= {
         f"idle CPU, {SCOREBOARDS} pages open (one core)": Figure(idle, "%"),
         "resident memory, pages on and open": Figure(rss, "MB"),
     }
     for page, size in weights.items():
         figures[f"{page} page with its script and style"] = Figure((size + assets) / 1024, "KB")
     return figures
+
+
+def tap_figures(spans: list[Span], share: float | None) -> dict[str, Figure]:
+    """A tap to the tenth scoreboard as measured here (``share`` None), or on a board with
+    ``share`` of this machine's CPU, each tap from its own trace (labelled ``trace: ``); the
+    daemon's CPU time in a tap, here or on that board."""
+    if share is None:
+        prefix, taps, cpu = "", [s.wall * 1000 for s in spans], [s.cpu * 1000 for s in spans]
+    else:
+        prefix = "trace: "
+        taps = [span.on_board(share) * 1000 for span in spans]
+        cpu = [span.cpu / share * 1000 for span in spans]
+    label = f"tap to {SCOREBOARDS} scoreboards"
+    return {
+        f"{prefix}{label} (median)": Figure(percentile(taps, 0.5), "ms"),
+        f"{prefix}{label} (p99)": Figure(percentile(taps, 0.99), "ms"),
+        f"{prefix}CPU per tap, the daemon's threads (median)": Figure(percentile(cpu, 0.5), "ms"),
+    }
 
 
 def heaviest_pages(child: DaemonChild, host: PhoneClient) -> dict[str, int]:

@@ -184,4 +184,9 @@ def _model_lines(model: ModelRun) -> str:
             f" by {c.share:.3f}, its waits and wires as they were); a Pico-wired button on"
             " MicroPython, scaled to an RP2040"
         )
+    for name, labels in sorted(model.traced_figures.items()):
+        lines += (
+            f"\n  {name}: {'; '.join(labels)}: from each run's own trace (the daemon's CPU"
+            f" time here divided by {c.share:.3f}, the rest as it was); the rest by the quota"
+        )
     return lines

@@ -26,6 +26,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
+from companion.web.deflate import SharedDeflateFactory
 from companion.web.hub import FULL
 
 if TYPE_CHECKING:
@@ -272,6 +273,8 @@ class GuardedSocket(WebSocketsSansIOProtocol):
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
+        if config.ws_per_message_deflate:  # each live frame compressed once for all pages
+            self.conn.available_extensions = [SharedDeflateFactory()]
         self.address = "?"
         self.dropped = False
 

@@ -104,6 +104,9 @@ class Hub:
         #: Tells the server's gate that the socket from a peer is a seated page's, never
         #: closed to make room (set by the server).
         self.keep: Callable[[tuple[str, int] | None], None] = lambda peer: None
+        #: The frames of the latest snapshot already written, by the parts they carry: the
+        #: pages that need the same parts (every scoreboard) share one text.
+        self._written: dict[tuple[int, tuple[str | None, ...]], str] = {}
 
     async def admit(self, connection: PageSocket, most: int) -> bool:
         """Count ``connection`` in if there is room for it among ``most`` sockets, else close
@@ -169,12 +172,21 @@ class Hub:
         now = (snap.public, private, host)
         if now == connection.sent:
             return None
-        frame: dict[str, object] = {"v": snap.version, "lang": snap.language}
-        for key, new, old in zip(("public", "private", "host"), now, connection.sent, strict=True):
-            if new != old:
-                frame[key] = new
+        changed = tuple(
+            new if new != old else None for new, old in zip(now, connection.sent, strict=True)
+        )  # each part the page has not seen (None: seen)
         connection.sent = now
-        return json.dumps(frame)
+        key = (snap.version, changed)
+        written = self._written.get(key)
+        if written is None:
+            if any(version != snap.version for version, _ in self._written):
+                self._written.clear()  # a new snapshot: the last one's frames go
+            frame: dict[str, object] = {"v": snap.version, "lang": snap.language}
+            for part, new in zip(("public", "private", "host"), changed, strict=True):
+                if new is not None:
+                    frame[part] = new
+            written = self._written[key] = json.dumps(frame)
+        return written
 
     async def serve(self, connection: PageSocket) -> None:
         """Send ``connection`` every change until its socket closes."""
