@@ -15,7 +15,8 @@ the figures are given again as that board would take them, each press from its o
 (the CPU time divided by the share, the rest as it was), labelled ``trace: ...``. A horse
 press on the Pi's pins is lit from the table's hand (what each legal button lights, worked
 out before the press), and horse buttons wired to the Pico are modelled on MicroPython
-(``_pico_press``). Every accepted input's commit waits for a modelled SD card (``_sd_card``).
+(``_pico_press``). Every accepted input's commit waits for a modelled SD card (``_sd_card``),
+where the companion flushes it: at the journal's ``commit`` when the loop held it.
 """
 
 from __future__ import annotations
@@ -423,16 +424,31 @@ def build(config: Config, seed: int = 0) -> GlassRig:
     flushes: list[float] = []
     journal = session.journal
     assert journal is not None
-    append = journal.append
+    append, commit = journal.append, journal.commit
+    owed = [False]  # an accepted input held, its flush owed at the commit
 
-    def append_on_sd(*args: Any, **kwargs: Any) -> Any:
-        done = append(*args, **kwargs)
+    def on_sd() -> None:
         flush = card.flush_s()
         flushes.append(flush)
         time.sleep(flush)  # the card's flush, on top of this machine's
+
+    def append_on_sd(*args: Any, **kwargs: Any) -> Any:
+        held = journal.holding
+        done = append(*args, **kwargs)
+        if held:
+            owed[0] = True
+        else:
+            on_sd()
         return done
 
+    def commit_on_sd() -> None:
+        commit()
+        if owed[0]:
+            owed[0] = False
+            on_sd()
+
     journal.append = append_on_sd  # type: ignore[method-assign]
+    journal.commit = commit_on_sd  # type: ignore[method-assign]
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
     daemon = Daemon(table, panel, [], SilentNotifier())
     daemon.hand = table.hand  # as `companion run` does: a legal press is lit from it

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from companion.devices.base import RGB, ButtonPressed, Event, InputDevice, PressAnswers
@@ -51,6 +51,13 @@ class Table(Protocol):
     def next_deadline(self) -> float | None:
         """When tick() next has something to do (monotonic seconds), or None."""
 
+    def hold(self) -> None:
+        """Let the next inputs be applied and drawn before they are on disk (``commit``)."""
+
+    def commit(self) -> Sequence[Cue]:
+        """Put the inputs held on disk; when that fails, put the table back as it was and
+        return the cues saying so (none when all is well)."""
+
     def screen(self) -> Screen:
         """The steady picture of every output for the current state."""
 
@@ -66,6 +73,10 @@ class Outputs(Protocol):
 
     def show(self, screen: Screen) -> None:
         """Send what changed since the last screen."""
+
+    def show_panel(self, screen: Screen) -> None:
+        """Send the panel's part of ``screen`` (the strip, the LCD, the OLED) and let its
+        writers take it up; ``show`` then adds the rest (the pages)."""
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         """Play a tone, animate a move (ending on ``leds``, the strip's new frame) or a roll."""
@@ -92,6 +103,9 @@ class OutputsBeside:
 
     def show(self, screen: Screen) -> None:
         self.panel.show(screen)
+
+    def show_panel(self, screen: Screen) -> None:
+        self.panel.show_panel(screen)
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         self.panel.cue(cue, leds)
@@ -228,13 +242,25 @@ class Daemon:
         return min(waits)
 
     def _send(self, cues: Sequence[Cue]) -> None:
-        """Play the cues, then show the new picture. A move's walk needs only the strip's new
-        frame: it goes out before the displays are drawn."""
+        """Show what the input changed, in the order a player sees it: a move's walk (it
+        needs only the strip's new frame, so it goes out before the displays are drawn), the
+        panel's displays, then the journal's commit, and only then the tones (a beep says the
+        input is on disk; a commit that fails is said instead), the pages and the hand."""
         moves = any(cue.move is not None for cue in cues)
         leds = self.table.leds() if moves else ()
         for cue in cues:
-            self.outputs.cue(cue, leds)
-        self.outputs.show(self.table.screen())
+            if cue.move is not None or cue.rolling:
+                self.outputs.cue(replace(cue, tone=None), leds)
+        screen = self.table.screen()
+        self.outputs.show_panel(screen)
+        failed = self.table.commit()
+        if failed:
+            screen = self.table.screen()
+            self.outputs.show_panel(screen)
+        for cue in failed or cues:
+            if cue.tone is not None:
+                self.outputs.cue(Cue(tone=cue.tone), leds)
+        self.outputs.show(screen)
         if self.hand is not None:
             self.outputs.offer(self.hand())
 
@@ -258,13 +284,14 @@ class Daemon:
                 except queue.Empty:
                     item = None
                 self.notifier.alive()
-                retry = self.outputs.maintain()
                 if isinstance(item, _Stop):
                     reason = item.reason
                     break
                 if isinstance(item, _Call):
                     _run_call(item)
+                    retry = self.outputs.maintain()
                     continue
+                self.table.hold()  # committed once the displays have the input (``_send``)
                 cues: list[Cue] = list(self.table.tick(self.clock()))
                 if isinstance(item, _Input):
                     cues.extend(_run_input(item))
@@ -276,6 +303,7 @@ class Daemon:
                     cues.extend(self.table.handle(item))
                     self.handled += 1
                 self._send(cues)
+                retry = self.outputs.maintain()  # after the input's outputs: a retry can wait
                 if item is not None and self.after_event is not None:
                     self.after_event()
         finally:

@@ -96,6 +96,15 @@ class BusWriter:
         with self._changed:
             return not self._pending and not self._running_job
 
+    def wait_taken(self, keys: Iterable[str], timeout: float | None = None) -> bool:
+        """Wait until no job of ``keys`` is waiting (each has started, or was dropped); False
+        if ``timeout`` passed first."""
+        wanted = tuple(keys)
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: not any(key in self._pending for key in wanted), timeout
+            )
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until idle (a thread must be running); False if ``timeout`` passed first."""
         with self._changed:
@@ -129,6 +138,7 @@ class BusWriter:
                 self._changed.wait()
             key = min(self._pending, key=PRIORITY.index)
             self._running_job = True
+            self._changed.notify_all()  # whoever waits for it to be taken
             return self._pending.pop(key)
 
     def _do(self, job: Callable[[], object]) -> None:
@@ -179,6 +189,9 @@ class Panel:
     #: The longest the loop waits for a move's walk to start before it draws the displays
     #: (seconds; the strip's job only starts it, so this is a bound, not a wait).
     WALK_AHEAD_S = 0.05
+    #: The longest ``show_panel`` waits for the displays' writers to take up a new picture
+    #: (seconds; they take it up at once unless a bus is busy, so this is a bound, not a wait).
+    SCREENS_AHEAD_S = 0.05
 
     def __post_init__(self) -> None:
         self._last: Screen | None = None
@@ -196,6 +209,8 @@ class Panel:
         #: yet drawn (see ``answer``).
         self._hand = PressAnswers()
         self._answered: ButtonAnswer | None = None
+        #: Set as each display's writer takes up its new frame (see ``show_panel``).
+        self._taken: list[threading.Event] = []
 
     def _writer(self, output: str) -> BusWriter | None:
         """The writer of ``output``'s bus (started on first use), or None without buses."""
@@ -269,8 +284,37 @@ class Panel:
         if oled is not None and (last is None or last.oled != screen.oled):
             content = screen.oled
             jobs["oled"] = lambda: draw_oled(oled, content)
-        self._send(jobs)
+        self._send(self._noting_taken(jobs))
         self._last = screen
+
+    def show_panel(self, screen: Screen) -> None:
+        """``show``, then wait (at most ``SCREENS_AHEAD_S``) until each display's writer has
+        taken up the first of its new frames: what the loop does next (the journal's flush,
+        the tones, the pages, the hand) does not take the CPU from them."""
+        self.show(screen)
+        taken, self._taken = self._taken, []
+        deadline = time.monotonic() + self.SCREENS_AHEAD_S
+        for event in taken:
+            if not event.wait(max(0.0, deadline - time.monotonic())):
+                return
+
+    def _noting_taken(
+        self, jobs: Mapping[str, Callable[[], object]]
+    ) -> dict[str, Callable[[], object]]:
+        """``jobs``, the first display job of each writer noting when it starts (for
+        ``show_panel``); a display queued behind another on its bus is not waited for."""
+        noted = dict(jobs)
+        self._taken = []
+        writers: set[int] = set()
+        for key in sorted(k for k in jobs if k in ("lcd", "oled")):
+            writer = self._writer(key)
+            if writer is None or id(writer) in writers:
+                continue
+            writers.add(id(writer))
+            started = threading.Event()
+            self._taken.append(started)
+            noted[key] = _noting(started, jobs[key])
+        return noted
 
     def _send(self, jobs: Mapping[str, Callable[[], object]]) -> None:
         """Run ``jobs`` now, in turn, or hand each to the writer of its output's bus (those of
@@ -461,6 +505,16 @@ class Panel:
             _quietly("strip", strip.close)
         if buzzer is not None:
             _quietly("buzzer", buzzer.close)
+
+
+def _noting(started: threading.Event, job: Callable[[], object]) -> Callable[[], object]:
+    """``job``, setting ``started`` as it starts."""
+
+    def noting() -> object:
+        started.set()
+        return job()
+
+    return noting
 
 
 def _quietly(name: str, action: Callable[[], object]) -> None:

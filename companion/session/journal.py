@@ -21,6 +21,11 @@ once the broker has acknowledged it; a result the league refused keeps the leagu
 (``refused``) until it is sent again. Older journals are migrated on open: schema 1 (before
 the outbox) to 2, and 2 (before the refusals) to 3.
 
+The table's loop may hold an input's writes open (``hold``): each write until ``commit``
+goes into one transaction, left open, and ``commit`` flushes it (the displays are handed
+the input meanwhile; the beep waits for ``commit``). A failed write or commit rolls back
+everything held: the input is kept whole or not at all.
+
 A journal that cannot be written (a read-only file system, a folder or file the user may
 not write) opens read-only: it can be listed and exported, and a write raises
 JournalReadOnly. A write that finds the disk full raises JournalFull and changes nothing;
@@ -336,6 +341,12 @@ class Journal:
         #: an older one opened read-only has no such column).
         outbox = {row[1] for row in connection.execute("PRAGMA table_info(outbox)")}
         self._keeps_refusals = "refused" in outbox
+        #: Whether the writes go into one transaction left open until ``commit`` (see ``hold``).
+        self.holding = False
+        #: Writes held and not yet run: run at ``commit``, or before anything is read.
+        self._queued: list[Callable[[sqlite3.Connection], object]] = []
+        #: Why a write held failed (everything held was rolled back): ``commit`` raises it.
+        self._failed: JournalError | None = None
 
     @classmethod
     def open(
@@ -463,6 +474,8 @@ class Journal:
         """
         if self.read_only:
             raise JournalReadOnly(f"the journal {self.path} is read-only: nothing was written")
+        if self.holding:
+            return self._held(work)
         try:
             if flush:
                 result = _atomically(self._db, work)
@@ -479,6 +492,83 @@ class Journal:
         self.full = False
         return result
 
+    def hold(self) -> None:
+        """Put every write from now until ``commit`` into one transaction left open (the
+        writes that give nothing back are queued, and run at ``commit`` or before the next
+        read): the connection reads what it holds, nothing is on disk yet."""
+        if not self.read_only:
+            self.holding = True
+
+    def commit(self) -> None:
+        """Commit what was held since ``hold``, flushed to disk; stop holding. Raises as a
+        write does (JournalFull on a full disk...), everything held rolled back, when the
+        commit or a write held failed."""
+        if not self.holding:
+            return
+        try:
+            self._run_queued()
+            if self._failed is not None:
+                raise self._failed
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            self._roll_back()
+            failure = _write_error(self.path, error)
+            self.full = isinstance(failure, JournalFull)
+            raise failure from None
+        finally:
+            self.holding, self._failed = False, None
+            self._queued.clear()
+        self.full = False
+
+    def _later(self, work: Callable[[sqlite3.Connection], object], *, flush: bool = True) -> None:
+        """Run ``work`` in a transaction of its own, or, while holding, queue it for the held
+        transaction (the input reaches the displays first)."""
+        if self.holding:
+            self._queued.append(work)
+        else:
+            self._transaction(work, flush=flush)
+
+    def _run_queued(self) -> None:
+        """Run the writes queued in the held transaction, in order."""
+        while self._queued:
+            self._in_held(self._queued.pop(0))
+
+    def _reading(self) -> sqlite3.Connection:
+        """The connection, once the writes queued are in it (a read sees what is held)."""
+        if self._queued:
+            self._run_queued()
+        return self._db
+
+    def _held(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in the held transaction, after the writes queued before it."""
+        self._run_queued()
+        return self._in_held(work)
+
+    def _in_held(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in the held transaction (begun by the first write run); a failure
+        rolls back all that was held, and ``commit`` raises it again."""
+        if self._failed is not None:
+            raise self._failed
+        try:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            return work(self._db)
+        except BaseException as error:
+            self._roll_back()
+            self._queued.clear()
+            if not isinstance(error, sqlite3.Error):
+                self._failed = JournalError(f"a write to the journal {self.path} failed")
+                raise
+            failure = _write_error(self.path, error)
+            self.full = isinstance(failure, JournalFull)
+            self._failed = failure
+            raise failure from None
+
+    def _roll_back(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
     def _write(
         self, statements: list[tuple[str, tuple[object, ...]]], *, flush: bool = True
     ) -> None:
@@ -488,7 +578,7 @@ class Journal:
             for sql, params in statements:
                 db.execute(sql, params)
 
-        self._transaction(work, flush=flush)
+        self._later(work, flush=flush)
 
     def create_game(self, kind: str, players: tuple[str, ...], first_entry: str) -> int:
         """Record a new active game and its first entry (the new_game line); return its id."""
@@ -542,7 +632,7 @@ class Journal:
                     (game_id, now, payload),
                 )
 
-        self._transaction(work)
+        self._later(work)
 
     def record_refusal(self, game_id: int | None, entry: str, code: str, sentence: str) -> None:
         """Keep a refused input for diagnosis (it never takes part in a rebuild); the write is
@@ -577,7 +667,7 @@ class Journal:
     def events(self, game_id: int) -> list[str]:
         """Return a game's accepted entries, as JSON lines, in the order they were accepted."""
         self.game(game_id)
-        rows = self._db.execute(
+        rows = self._reading().execute(
             "SELECT entry FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [row[0] for row in rows]
@@ -589,7 +679,9 @@ class Journal:
         if game_id is not None:
             sql += " WHERE game_id = ?"
             params = (game_id,)
-        return [RefusalRecord(*row) for row in self._db.execute(sql + " ORDER BY id", params)]
+        return [
+            RefusalRecord(*row) for row in self._reading().execute(sql + " ORDER BY id", params)
+        ]
 
     def _records(self, where: str, params: tuple[object, ...]) -> list[GameRecord]:
         refused = (
@@ -597,7 +689,7 @@ class Journal:
             if self._keeps_refusals
             else "NULL"
         )
-        rows = self._db.execute(
+        rows = self._reading().execute(
             "SELECT g.id, g.kind, g.players, g.created, g.updated, g.status, "
             f"(SELECT count(*) FROM events e WHERE e.game_id = g.id), {refused} "
             f"FROM games g {where} ORDER BY g.id",
@@ -614,9 +706,11 @@ class Journal:
         """Every result of the outbox, oldest first (none in a journal without one)."""
         if not self._keeps_refusals:
             return []
-        rows = self._db.execute(
-            "SELECT id, game_id, at, sent, refused FROM outbox ORDER BY id"
-        ).fetchall()
+        rows = (
+            self._reading()
+            .execute("SELECT id, game_id, at, sent, refused FROM outbox ORDER BY id")
+            .fetchall()
+        )
         return [OutboxRecord(r[0], r[1], r[2], r[3], r[4] or "") for r in rows]
 
     def send_again(self, ids: list[int]) -> list[int]:
@@ -650,7 +744,7 @@ class Journal:
         file (its ``evening`` table, written when the host ends an evening); 0 without one
         (every game of the journal is this evening's)."""
         try:
-            row = self._db.execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
+            row = self._reading().execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
         except sqlite3.OperationalError:  # no such table: no evening was ever ended here
             return 0
         return 0 if row is None else int(row[0])
@@ -659,23 +753,28 @@ class Journal:
         """Return the id of the game a table opens on: the game touched last when it is
         finished and of this evening (the table showed its end pages), else the active game
         touched last; None when there is neither."""
-        row = self._db.execute(
-            "SELECT id, status FROM games ORDER BY updated DESC, id DESC LIMIT 1"
-        ).fetchone()
+        row = (
+            self._reading()
+            .execute("SELECT id, status FROM games ORDER BY updated DESC, id DESC LIMIT 1")
+            .fetchone()
+        )
         if row is not None and row[1] == "finished" and int(row[0]) > self.evening_since():
             return int(row[0])
         return self.latest_active()
 
     def latest_active(self) -> int | None:
         """Return the id of the active game touched last, or None."""
-        row = self._db.execute(
-            "SELECT id FROM games WHERE status = 'active' ORDER BY updated DESC, id DESC LIMIT 1"
-        ).fetchone()
+        sql = "SELECT id FROM games WHERE status = 'active' ORDER BY updated DESC, id DESC LIMIT 1"
+        row = self._reading().execute(sql).fetchone()
         return None if row is None else int(row[0])
 
     def close(self) -> None:
-        """Close the database (everything is already on disk)."""
-        self._db.close()
+        """Close the database (what is held is committed first)."""
+        try:
+            with contextlib.suppress(JournalError):  # the loop committed it, or put it back
+                self.commit()
+        finally:
+            self._db.close()
 
 
 def _atomically(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

@@ -36,6 +36,12 @@ class CountingTable:
     def next_deadline(self) -> float | None:
         return None
 
+    def hold(self) -> None:
+        pass
+
+    def commit(self) -> Sequence[Cue]:
+        return ()
+
     def screen(self) -> Screen:
         return Screen(lcd=(f"presses: {len(self.seen)}",), oled=OledScreen(lines=("hi",)))
 
