@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import sys
@@ -16,6 +17,9 @@ from companion.devices.base import RGB, ButtonPressed, Event, InputDevice, Press
 from companion.render.screen import Cue, Screen
 
 log = logging.getLogger("companion.daemon")
+
+#: Python's garbage collection thresholds as the companion started.
+PYTHON_THRESHOLDS = gc.get_threshold()
 
 
 def _run_call(call: _Call) -> None:
@@ -171,6 +175,13 @@ class Daemon:
     #: How long a thread may keep the interpreter while another waits for it (Python's
     #: default is 5 ms): a press that comes while a writer draws a frame is applied this soon.
     SWITCH_INTERVAL_S = 0.001
+    #: The loop collects the garbage itself once it has been idle this long (seconds), when
+    #: Python would have collected by then: never on an input's way to the glass (a young
+    #: collection takes a few milliseconds on a Zero 2 W, an older one tens).
+    COLLECT_IDLE_S = 0.02
+    #: How many new objects Python lets pile up before it collects by itself all the same
+    #: (times its own threshold): a safety net should the loop never be idle.
+    COLLECT_LATE = 20
 
     def __init__(
         self,
@@ -198,6 +209,8 @@ class Daemon:
         #: may come up beside it rather than before it (the pages).
         self.after_ready: list[Callable[[], None]] = []
         self.running = threading.Event()
+        #: Python's own collection thresholds, which the loop keeps (see ``COLLECT_IDLE_S``).
+        self._thresholds = PYTHON_THRESHOLDS
         self._closing = threading.Lock()
         self._closed = False
 
@@ -229,6 +242,17 @@ class Daemon:
     def stop(self, reason: str = "stop requested") -> None:
         """Ask the loop to finish; safe from any thread and from a signal handler."""
         self._queue.put(_Stop(reason))
+
+    def _collect_due(self) -> bool:
+        """Whether Python would have collected the garbage by now (the loop does it)."""
+        return gc.isenabled() and gc.get_count()[0] >= self._thresholds[0]
+
+    def _collect(self) -> None:
+        """Collect the garbage as Python would have: the young objects, and an older
+        generation when more younger collections than its threshold have gone by."""
+        _, younger, older = gc.get_count()
+        _, every1, every2 = self._thresholds
+        gc.collect(2 if older > every2 else 1 if younger > every1 else 0)
 
     def _timeout(self, retry: float | None) -> float:
         waits = [self.IDLE_WAKE]
@@ -268,6 +292,8 @@ class Daemon:
         """Start the inputs, say ready, and process events until stopped; return 0."""
         switching = sys.getswitchinterval()
         sys.setswitchinterval(self.SWITCH_INTERVAL_S)
+        young, *older = self._thresholds
+        gc.set_threshold(young * self.COLLECT_LATE, *older)
         for device in self.inputs:
             device.start(self.post)
         self._send(())
@@ -279,10 +305,17 @@ class Daemon:
         retry = self.outputs.maintain()
         try:
             while True:
+                timeout = self._timeout(retry)
+                due = self._collect_due()
                 try:
-                    item = self._queue.get(timeout=self._timeout(retry))
+                    item = self._queue.get(
+                        timeout=min(timeout, self.COLLECT_IDLE_S) if due else timeout
+                    )
                 except queue.Empty:
                     item = None
+                    if due:
+                        self._collect()
+                        continue
                 self.notifier.alive()
                 if isinstance(item, _Stop):
                     reason = item.reason
@@ -309,6 +342,7 @@ class Daemon:
         finally:
             self._shutdown(reason)
             sys.setswitchinterval(switching)
+            gc.set_threshold(*self._thresholds)
         return 0
 
     def _shutdown(self, reason: str) -> None:
