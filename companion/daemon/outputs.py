@@ -72,6 +72,17 @@ class BusWriter:
             self._pending.update(jobs)
             self._changed.notify_all()
 
+    def run_now(self, key: str, job: Callable[[], object]) -> None:
+        """Run ``job`` in the caller's thread when nothing is waiting or being sent (no thread
+        to wake, nothing to wait for); else queue it for ``key`` as ``submit`` does."""
+        with self._changed:
+            if self._pending or self._running_job or self._thread is None:
+                self._pending[key] = job
+                self._changed.notify_all()
+                return
+            self._running_job = True
+        self._do(job)
+
     def take_back(self, keys: Iterable[str]) -> None:
         """Drop the jobs of ``keys`` not yet started (a newer one comes later)."""
         with self._changed:
@@ -455,13 +466,21 @@ class Panel:
         self._answered = ButtonAnswer(button, tuple(frame), tuple(path), answer.colour)
         if getattr(strip, "answered", False):
             return
+        key = "move" if path else "strip"
+        job: Callable[[], object] = (
+            (lambda: strip.animate_move(frame, path, answer.colour))
+            if path
+            else (lambda: strip.show(frame))
+        )
         if path:
             writer = self._writer("strip")
             if writer is not None:
                 writer.take_back(("strip",))
-            self._send({"move": lambda: strip.animate_move(frame, path, answer.colour)})
+        alone = self._writer("strip") if self._strip_alone() else None
+        if alone is not None:  # its writer idle, the loop lights it itself: nothing to wake
+            alone.run_now(key, self._leds_first(job))
         else:
-            self._send({"strip": lambda: strip.show(frame)})
+            self._send({key: job})
         self._let_walk_out()  # the strip's writer has the CPU first, the table then
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
