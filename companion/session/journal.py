@@ -21,10 +21,11 @@ once the broker has acknowledged it; a result the league refused keeps the leagu
 (``refused``) until it is sent again. Older journals are migrated on open: schema 1 (before
 the outbox) to 2, and 2 (before the refusals) to 3.
 
-The table's loop may hold an input's writes open (``hold``): each write until ``commit``
-goes into one transaction, left open, and ``commit`` flushes it (the displays are handed
-the input meanwhile; the beep waits for ``commit``). A failed write or commit rolls back
-everything held: the input is kept whole or not at all.
+The table's loop may hold an input's writes (``hold``): they are queued until ``commit``
+runs them in one transaction and flushes it (the displays are handed the input meanwhile;
+the beep waits for ``commit``). A read, or a write that needs its answer, commits what is
+held first. A failed commit rolls back everything held: the input is kept whole or not at
+all.
 
 A journal that cannot be written (a read-only file system, a folder or file the user may
 not write) opens read-only: it can be listed and exported, and a write raises
@@ -475,7 +476,9 @@ class Journal:
         if self.read_only:
             raise JournalReadOnly(f"the journal {self.path} is read-only: nothing was written")
         if self.holding:
-            return self._held(work)
+            self._settle()  # what is held goes first, on disk: this write needs its answer now
+            if self._failed is not None:
+                raise self._failed
         try:
             if flush:
                 result = _atomically(self._db, work)
@@ -493,29 +496,24 @@ class Journal:
         return result
 
     def hold(self) -> None:
-        """Put every write from now until ``commit`` into one transaction left open (the
-        writes that give nothing back are queued, and run at ``commit`` or before the next
-        read): the connection reads what it holds, nothing is on disk yet."""
+        """Hold the writes that give nothing back (an accepted input, a refusal's note, a
+        status) from now until ``commit``: they are queued, and run in one transaction at
+        ``commit``. SQLite's lock is not taken meanwhile (another connection to the file, the
+        pages' seats, may write). A read, or a write that needs its answer (a new game's id),
+        first commits what is held, as before."""
         if not self.read_only:
             self.holding = True
 
     def commit(self) -> None:
         """Commit what was held since ``hold``, flushed to disk; stop holding. Raises as a
         write does (JournalFull on a full disk...), everything held rolled back, when the
-        commit or a write held failed."""
+        commit, or one made early for a read, failed."""
         if not self.holding:
             return
         try:
-            self._run_queued()
+            self._settle()
             if self._failed is not None:
                 raise self._failed
-            if self._db.in_transaction:
-                self._db.execute("COMMIT")
-        except sqlite3.Error as error:
-            self._roll_back()
-            failure = _write_error(self.path, error)
-            self.full = isinstance(failure, JournalFull)
-            raise failure from None
         finally:
             self.holding, self._failed = False, None
             self._queued.clear()
@@ -529,45 +527,31 @@ class Journal:
         else:
             self._transaction(work, flush=flush)
 
-    def _run_queued(self) -> None:
-        """Run the writes queued in the held transaction, in order."""
-        while self._queued:
-            self._in_held(self._queued.pop(0))
+    def _settle(self) -> None:
+        """Run the writes held, in order, in one transaction committed to disk. A failure
+        rolls them all back and is kept for ``commit`` to raise (a read goes on meanwhile)."""
+        queued, self._queued = self._queued, []
+        if not queued or self._failed is not None:
+            return
 
-    def _reading(self) -> sqlite3.Connection:
-        """The connection, once the writes queued are in it (a read sees what is held)."""
-        if self._queued:
-            self._run_queued()
-        return self._db
+        def work(db: sqlite3.Connection) -> None:
+            for write in queued:
+                write(db)
 
-    def _held(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` in the held transaction, after the writes queued before it."""
-        self._run_queued()
-        return self._in_held(work)
-
-    def _in_held(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` in the held transaction (begun by the first write run); a failure
-        rolls back all that was held, and ``commit`` raises it again."""
-        if self._failed is not None:
-            raise self._failed
         try:
-            if not self._db.in_transaction:
-                self._db.execute("BEGIN IMMEDIATE")
-            return work(self._db)
-        except BaseException as error:
-            self._roll_back()
-            self._queued.clear()
-            if not isinstance(error, sqlite3.Error):
-                self._failed = JournalError(f"a write to the journal {self.path} failed")
-                raise
+            _atomically(self._db, work)
+        except sqlite3.Error as error:
             failure = _write_error(self.path, error)
             self.full = isinstance(failure, JournalFull)
             self._failed = failure
-            raise failure from None
+        except Exception as error:
+            self._failed = JournalError(f"a write to the journal {self.path} failed: {error}")
 
-    def _roll_back(self) -> None:
-        if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+    def _reading(self) -> sqlite3.Connection:
+        """The connection, once the writes held are in it (a read sees every input)."""
+        if self._queued:
+            self._settle()
+        return self._db
 
     def _write(
         self, statements: list[tuple[str, tuple[object, ...]]], *, flush: bool = True
