@@ -15,7 +15,8 @@ the figures are given again as that board would take them, each press from its o
 (the CPU time divided by the share, the rest as it was), labelled ``trace: ...``. A horse
 press on the Pi's pins is lit from the table's hand (what each legal button lights, worked
 out before the press), and horse buttons wired to the Pico are modelled on MicroPython
-(``_pico_press``). Every accepted input's commit waits for a modelled SD card (``_sd_card``).
+(``_pico_press``). Every accepted input's commit waits for a modelled SD card (``_sd_card``),
+where the companion flushes it: at the journal's ``commit`` when the loop held it.
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ SETUPS: tuple[tuple[str, int, int, bool], ...] = (
 )
 #: How far a caller runs ahead of the modelled wire before it really sleeps.
 SLACK_S = 0.002
+#: The same for the Pico's serial line: the companion's Pico link writes a frame's line into
+#: the serial port's buffer and goes on while the USB and the WS2812s carry it (3.2 ms), so
+#: the strip's writer is held only once the line is this far behind.
+SERIAL_SLACK_S = 0.01
 #: The longest wait for the writers at a time (a bound, never reached in a healthy run).
 WAIT_S = 5.0
 #: How often the bench looks whether a roll animation has ended (rolls are not timed by it).
@@ -90,7 +95,8 @@ PICO_PRESSES = 200
 class PicoWireStrip(MemoryStrip):
     """The strip on the Pico as the wires see it: each frame is a FRAME line on the USB link
     (full speed, after the host's next 1 ms frame at worst), then the WS2812 frame and latch;
-    the Pico animates moves itself."""
+    the Pico animates moves itself. Writing the line holds its writer no longer than the
+    Pico link's write does (``SERIAL_SLACK_S``)."""
 
     def __init__(self, count: int, wire: Bus, on_lit: Callable[[float], None]) -> None:
         super().__init__(count, 0.25)
@@ -362,7 +368,7 @@ def build(config: Config, seed: int = 0) -> GlassRig:
         if names["oled"] == i2c1.name
         else TracingBus(names["oled"], config.oled.i2c_hz, clock, SLACK_S)
     )
-    serial = TracingBus(names["strip"], USB_FULL_SPEED_HZ, clock, SLACK_S)
+    serial = TracingBus(names["strip"], USB_FULL_SPEED_HZ, clock, SERIAL_SLACK_S)
     model, probes = Meter(), Meter()
 
     def product_cpu() -> float:
@@ -423,16 +429,31 @@ def build(config: Config, seed: int = 0) -> GlassRig:
     flushes: list[float] = []
     journal = session.journal
     assert journal is not None
-    append = journal.append
+    append, commit = journal.append, journal.commit
+    owed = [False]  # an accepted input held, its flush owed at the commit
 
-    def append_on_sd(*args: Any, **kwargs: Any) -> Any:
-        done = append(*args, **kwargs)
+    def on_sd() -> None:
         flush = card.flush_s()
         flushes.append(flush)
         time.sleep(flush)  # the card's flush, on top of this machine's
+
+    def append_on_sd(*args: Any, **kwargs: Any) -> Any:
+        held = journal.holding
+        done = append(*args, **kwargs)
+        if held:
+            owed[0] = True
+        else:
+            on_sd()
         return done
 
+    def commit_on_sd() -> None:
+        commit()
+        if owed[0]:
+            owed[0] = False
+            on_sd()
+
     journal.append = append_on_sd  # type: ignore[method-assign]
+    journal.commit = commit_on_sd  # type: ignore[method-assign]
     table = TableController(session, player_names=("Anna", "Ben", "Chloé"))
     daemon = Daemon(table, panel, [], SilentNotifier())
     daemon.hand = table.hand  # as `companion run` does: a legal press is lit from it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import sys
@@ -9,13 +10,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from companion.devices.base import RGB, ButtonPressed, Event, InputDevice, PressAnswers
 from companion.render.screen import Cue, Screen
 
 log = logging.getLogger("companion.daemon")
+
+#: Python's garbage collection thresholds as the companion started.
+PYTHON_THRESHOLDS = gc.get_threshold()
 
 
 def _run_call(call: _Call) -> None:
@@ -51,6 +55,13 @@ class Table(Protocol):
     def next_deadline(self) -> float | None:
         """When tick() next has something to do (monotonic seconds), or None."""
 
+    def hold(self) -> None:
+        """Let the next inputs be applied and drawn before they are on disk (``commit``)."""
+
+    def commit(self) -> Sequence[Cue]:
+        """Put the inputs held on disk; when that fails, put the table back as it was and
+        return the cues saying so (none when all is well)."""
+
     def screen(self) -> Screen:
         """The steady picture of every output for the current state."""
 
@@ -66,6 +77,10 @@ class Outputs(Protocol):
 
     def show(self, screen: Screen) -> None:
         """Send what changed since the last screen."""
+
+    def show_panel(self, screen: Screen) -> None:
+        """Send the panel's part of ``screen`` (the strip, the LCD, the OLED) and let its
+        writers take it up; ``show`` then adds the rest (the pages)."""
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         """Play a tone, animate a move (ending on ``leds``, the strip's new frame) or a roll."""
@@ -92,6 +107,9 @@ class OutputsBeside:
 
     def show(self, screen: Screen) -> None:
         self.panel.show(screen)
+
+    def show_panel(self, screen: Screen) -> None:
+        self.panel.show_panel(screen)
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
         self.panel.cue(cue, leds)
@@ -157,6 +175,13 @@ class Daemon:
     #: How long a thread may keep the interpreter while another waits for it (Python's
     #: default is 5 ms): a press that comes while a writer draws a frame is applied this soon.
     SWITCH_INTERVAL_S = 0.001
+    #: The loop collects the garbage itself once it has been idle this long (seconds), when
+    #: Python would have collected by then: never on an input's way to the glass (a young
+    #: collection takes a few milliseconds on a Zero 2 W, an older one tens).
+    COLLECT_IDLE_S = 0.02
+    #: How many new objects Python lets pile up before it collects by itself all the same
+    #: (times its own threshold): a safety net should the loop never be idle.
+    COLLECT_LATE = 20
 
     def __init__(
         self,
@@ -184,6 +209,8 @@ class Daemon:
         #: may come up beside it rather than before it (the pages).
         self.after_ready: list[Callable[[], None]] = []
         self.running = threading.Event()
+        #: Python's own collection thresholds, which the loop keeps (see ``COLLECT_IDLE_S``).
+        self._thresholds = PYTHON_THRESHOLDS
         self._closing = threading.Lock()
         self._closed = False
 
@@ -216,6 +243,17 @@ class Daemon:
         """Ask the loop to finish; safe from any thread and from a signal handler."""
         self._queue.put(_Stop(reason))
 
+    def _collect_due(self) -> bool:
+        """Whether Python would have collected the garbage by now (the loop does it)."""
+        return gc.isenabled() and gc.get_count()[0] >= self._thresholds[0]
+
+    def _collect(self) -> None:
+        """Collect the garbage as Python would have: the young objects, and an older
+        generation when more younger collections than its threshold have gone by."""
+        _, younger, older = gc.get_count()
+        _, every1, every2 = self._thresholds
+        gc.collect(2 if older > every2 else 1 if younger > every1 else 0)
+
     def _timeout(self, retry: float | None) -> float:
         waits = [self.IDLE_WAKE]
         if retry is not None:
@@ -233,13 +271,25 @@ class Daemon:
         return deadline is not None and deadline <= self.clock()
 
     def _send(self, cues: Sequence[Cue]) -> None:
-        """Play the cues, then show the new picture. A move's walk needs only the strip's new
-        frame: it goes out before the displays are drawn."""
+        """Show what the input changed, in the order a player sees it: a move's walk (it
+        needs only the strip's new frame, so it goes out before the displays are drawn), the
+        panel's displays, then the journal's commit, and only then the tones (a beep says the
+        input is on disk; a commit that fails is said instead), the pages and the hand."""
         moves = any(cue.move is not None for cue in cues)
         leds = self.table.leds() if moves else ()
         for cue in cues:
-            self.outputs.cue(cue, leds)
-        self.outputs.show(self.table.screen())
+            if cue.move is not None or cue.rolling:
+                self.outputs.cue(replace(cue, tone=None), leds)
+        screen = self.table.screen()
+        self.outputs.show_panel(screen)
+        failed = self.table.commit()
+        if failed:
+            screen = self.table.screen()
+            self.outputs.show_panel(screen)
+        for cue in failed or cues:
+            if cue.tone is not None:
+                self.outputs.cue(Cue(tone=cue.tone), leds)
+        self.outputs.show(screen)
         if self.hand is not None:
             self.outputs.offer(self.hand())
 
@@ -247,6 +297,8 @@ class Daemon:
         """Start the inputs, say ready, and process events until stopped; return 0."""
         switching = sys.getswitchinterval()
         sys.setswitchinterval(self.SWITCH_INTERVAL_S)
+        young, *older = self._thresholds
+        gc.set_threshold(young * self.COLLECT_LATE, *older)
         for device in self.inputs:
             device.start(self.post)
         self._send(())
@@ -258,20 +310,28 @@ class Daemon:
         retry = self.outputs.maintain()
         try:
             while True:
+                timeout = self._timeout(retry)
+                due = self._collect_due()
                 try:
-                    item = self._queue.get(timeout=self._timeout(retry))
+                    item = self._queue.get(
+                        timeout=min(timeout, self.COLLECT_IDLE_S) if due else timeout
+                    )
                 except queue.Empty:
                     item = None
+                    if due:
+                        self._collect()
+                        continue
                 self.notifier.alive()
-                retry = self.outputs.maintain()
                 if isinstance(item, _Stop):
                     reason = item.reason
                     break
                 if isinstance(item, _Call):
                     _run_call(item)
+                    retry = self.outputs.maintain()
                     if not self._due():
                         continue
                     item = None  # the pages' reads must not keep a message past its time
+                self.table.hold()  # committed once the displays have the input (``_send``)
                 cues: list[Cue] = list(self.table.tick(self.clock()))
                 if isinstance(item, _Input):
                     cues.extend(_run_input(item))
@@ -283,11 +343,13 @@ class Daemon:
                     cues.extend(self.table.handle(item))
                     self.handled += 1
                 self._send(cues)
+                retry = self.outputs.maintain()  # after the input's outputs: a retry can wait
                 if item is not None and self.after_event is not None:
                     self.after_event()
         finally:
             self._shutdown(reason)
             sys.setswitchinterval(switching)
+            gc.set_threshold(*self._thresholds)
         return 0
 
     def _shutdown(self, reason: str) -> None:

@@ -72,6 +72,17 @@ class BusWriter:
             self._pending.update(jobs)
             self._changed.notify_all()
 
+    def run_now(self, key: str, job: Callable[[], object]) -> None:
+        """Run ``job`` in the caller's thread when nothing is waiting or being sent (no thread
+        to wake, nothing to wait for); else queue it for ``key`` as ``submit`` does."""
+        with self._changed:
+            if self._pending or self._running_job or self._thread is None:
+                self._pending[key] = job
+                self._changed.notify_all()
+                return
+            self._running_job = True
+        self._do(job)
+
     def take_back(self, keys: Iterable[str]) -> None:
         """Drop the jobs of ``keys`` not yet started (a newer one comes later)."""
         with self._changed:
@@ -95,6 +106,15 @@ class BusWriter:
         """Whether nothing is waiting and nothing is being sent."""
         with self._changed:
             return not self._pending and not self._running_job
+
+    def wait_taken(self, keys: Iterable[str], timeout: float | None = None) -> bool:
+        """Wait until no job of ``keys`` is waiting (each has started, or was dropped); False
+        if ``timeout`` passed first."""
+        wanted = tuple(keys)
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: not any(key in self._pending for key in wanted), timeout
+            )
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until idle (a thread must be running); False if ``timeout`` passed first."""
@@ -129,6 +149,7 @@ class BusWriter:
                 self._changed.wait()
             key = min(self._pending, key=PRIORITY.index)
             self._running_job = True
+            self._changed.notify_all()  # whoever waits for it to be taken
             return self._pending.pop(key)
 
     def _do(self, job: Callable[[], object]) -> None:
@@ -179,6 +200,9 @@ class Panel:
     #: The longest the loop waits for a move's walk to start before it draws the displays
     #: (seconds; the strip's job only starts it, so this is a bound, not a wait).
     WALK_AHEAD_S = 0.05
+    #: The longest ``show_panel`` waits for the displays' writers to take up a new picture
+    #: (seconds; they take it up at once unless a bus is busy, so this is a bound, not a wait).
+    SCREENS_AHEAD_S = 0.05
 
     def __post_init__(self) -> None:
         self._last: Screen | None = None
@@ -196,6 +220,8 @@ class Panel:
         #: yet drawn (see ``answer``).
         self._hand = PressAnswers()
         self._answered: ButtonAnswer | None = None
+        #: Set as each display's writer takes up its new frame (see ``show_panel``).
+        self._taken: list[threading.Event] = []
 
     def _writer(self, output: str) -> BusWriter | None:
         """The writer of ``output``'s bus (started on first use), or None without buses."""
@@ -269,8 +295,37 @@ class Panel:
         if oled is not None and (last is None or last.oled != screen.oled):
             content = screen.oled
             jobs["oled"] = lambda: draw_oled(oled, content)
-        self._send(jobs)
+        self._send(self._noting_taken(jobs))
         self._last = screen
+
+    def show_panel(self, screen: Screen) -> None:
+        """``show``, then wait (at most ``SCREENS_AHEAD_S``) until each display's writer has
+        taken up the first of its new frames: what the loop does next (the journal's flush,
+        the tones, the pages, the hand) does not take the CPU from them."""
+        self.show(screen)
+        taken, self._taken = self._taken, []
+        deadline = time.monotonic() + self.SCREENS_AHEAD_S
+        for event in taken:
+            if not event.wait(max(0.0, deadline - time.monotonic())):
+                return
+
+    def _noting_taken(
+        self, jobs: Mapping[str, Callable[[], object]]
+    ) -> dict[str, Callable[[], object]]:
+        """``jobs``, the first display job of each writer noting when it starts (for
+        ``show_panel``); a display queued behind another on its bus is not waited for."""
+        noted = dict(jobs)
+        self._taken = []
+        writers: set[int] = set()
+        for key in sorted(k for k in jobs if k in ("lcd", "oled")):
+            writer = self._writer(key)
+            if writer is None or id(writer) in writers:
+                continue
+            writers.add(id(writer))
+            started = threading.Event()
+            self._taken.append(started)
+            noted[key] = _noting(started, jobs[key])
+        return noted
 
     def _send(self, jobs: Mapping[str, Callable[[], object]]) -> None:
         """Run ``jobs`` now, in turn, or hand each to the writer of its output's bus (those of
@@ -411,13 +466,21 @@ class Panel:
         self._answered = ButtonAnswer(button, tuple(frame), tuple(path), answer.colour)
         if getattr(strip, "answered", False):
             return
+        key = "move" if path else "strip"
+        job: Callable[[], object] = (
+            (lambda: strip.animate_move(frame, path, answer.colour))
+            if path
+            else (lambda: strip.show(frame))
+        )
         if path:
             writer = self._writer("strip")
             if writer is not None:
                 writer.take_back(("strip",))
-            self._send({"move": lambda: strip.animate_move(frame, path, answer.colour)})
+        alone = self._writer("strip") if self._strip_alone() else None
+        if alone is not None:  # its writer idle, the loop lights it itself: nothing to wake
+            alone.run_now(key, self._leds_first(job))
         else:
-            self._send({"strip": lambda: strip.show(frame)})
+            self._send({key: job})
         self._let_walk_out()  # the strip's writer has the CPU first, the table then
 
     def cue(self, cue: Cue, leds: Sequence[RGB]) -> None:
@@ -461,6 +524,16 @@ class Panel:
             _quietly("strip", strip.close)
         if buzzer is not None:
             _quietly("buzzer", buzzer.close)
+
+
+def _noting(started: threading.Event, job: Callable[[], object]) -> Callable[[], object]:
+    """``job``, setting ``started`` as it starts."""
+
+    def noting() -> object:
+        started.set()
+        return job()
+
+    return noting
 
 
 def _quietly(name: str, action: Callable[[], object]) -> None:

@@ -156,6 +156,8 @@ class TableController:
         self._hand_for: tuple[object, ...] = ()
         with speaking(language):
             self.flow: Flow = self._first_flow()
+        #: The flow on when the journal began holding the inputs (see ``hold``).
+        self._held_flow = self.flow
 
     @property
     def language(self) -> str:
@@ -224,6 +226,32 @@ class TableController:
             reply = refused(_(OOPS))
             self._recover()
         self._space_back()
+        self._show(reply.flash)
+        return reply.cues
+
+    def hold(self) -> None:
+        """Let the next inputs be applied and drawn before they are on disk (``commit``)."""
+        self._held_flow = self.flow
+        self.ctx.session.hold()
+
+    @spoken
+    def commit(self) -> Sequence[Cue]:
+        """Put the inputs applied since ``hold`` on disk. When that fails, the table is put
+        back as it was before them and says why, like a refused input; return the cues."""
+        try:
+            self.ctx.session.commit()
+            return ()
+        except JournalFull as error:
+            reply = self._full(error)
+        except Exception:
+            log.exception("committing an input failed")
+            reply = refused(_(OOPS))
+        self.flow = self._held_flow  # the session is back on the game it was drawn from
+        self._recover()
+        try:
+            self.flow.follow_prompt()
+        except Exception:
+            log.exception("following the table after a failed commit failed")
         self._show(reply.flash)
         return reply.cues
 

@@ -21,6 +21,12 @@ once the broker has acknowledged it; a result the league refused keeps the leagu
 (``refused``) until it is sent again. Older journals are migrated on open: schema 1 (before
 the outbox) to 2, and 2 (before the refusals) to 3.
 
+The table's loop may hold an input's writes (``hold``): they are queued until ``commit``
+runs them in one transaction and flushes it (the displays are handed the input meanwhile;
+the beep waits for ``commit``). A read, or a write that needs its answer, commits what is
+held first. A failed commit rolls back everything held: the input is kept whole or not at
+all.
+
 A journal that cannot be written (a read-only file system, a folder or file the user may
 not write) opens read-only: it can be listed and exported, and a write raises
 JournalReadOnly. A write that finds the disk full raises JournalFull and changes nothing;
@@ -336,6 +342,12 @@ class Journal:
         #: an older one opened read-only has no such column).
         outbox = {row[1] for row in connection.execute("PRAGMA table_info(outbox)")}
         self._keeps_refusals = "refused" in outbox
+        #: Whether the writes go into one transaction left open until ``commit`` (see ``hold``).
+        self.holding = False
+        #: Writes held and not yet run: run at ``commit``, or before anything is read.
+        self._queued: list[Callable[[sqlite3.Connection], object]] = []
+        #: Why a write held failed (everything held was rolled back): ``commit`` raises it.
+        self._failed: JournalError | None = None
 
     @classmethod
     def open(
@@ -463,6 +475,10 @@ class Journal:
         """
         if self.read_only:
             raise JournalReadOnly(f"the journal {self.path} is read-only: nothing was written")
+        if self.holding:
+            self._settle()  # what is held goes first, on disk: this write needs its answer now
+            if self._failed is not None:
+                raise self._failed
         try:
             if flush:
                 result = _atomically(self._db, work)
@@ -479,6 +495,64 @@ class Journal:
         self.full = False
         return result
 
+    def hold(self) -> None:
+        """Hold the writes that give nothing back (an accepted input, a refusal's note, a
+        status) from now until ``commit``: they are queued, and run in one transaction at
+        ``commit``. SQLite's lock is not taken meanwhile (another connection to the file, the
+        pages' seats, may write). A read, or a write that needs its answer (a new game's id),
+        first commits what is held, as before."""
+        if not self.read_only:
+            self.holding = True
+
+    def commit(self) -> None:
+        """Commit what was held since ``hold``, flushed to disk; stop holding. Raises as a
+        write does (JournalFull on a full disk...), everything held rolled back, when the
+        commit, or one made early for a read, failed."""
+        if not self.holding:
+            return
+        try:
+            self._settle()
+            if self._failed is not None:
+                raise self._failed
+        finally:
+            self.holding, self._failed = False, None
+            self._queued.clear()
+        self.full = False
+
+    def _later(self, work: Callable[[sqlite3.Connection], object], *, flush: bool = True) -> None:
+        """Run ``work`` in a transaction of its own, or, while holding, queue it for the held
+        transaction (the input reaches the displays first)."""
+        if self.holding:
+            self._queued.append(work)
+        else:
+            self._transaction(work, flush=flush)
+
+    def _settle(self) -> None:
+        """Run the writes held, in order, in one transaction committed to disk. A failure
+        rolls them all back and is kept for ``commit`` to raise (a read goes on meanwhile)."""
+        queued, self._queued = self._queued, []
+        if not queued or self._failed is not None:
+            return
+
+        def work(db: sqlite3.Connection) -> None:
+            for write in queued:
+                write(db)
+
+        try:
+            _atomically(self._db, work)
+        except sqlite3.Error as error:
+            failure = _write_error(self.path, error)
+            self.full = isinstance(failure, JournalFull)
+            self._failed = failure
+        except Exception as error:
+            self._failed = JournalError(f"a write to the journal {self.path} failed: {error}")
+
+    def _reading(self) -> sqlite3.Connection:
+        """The connection, once the writes held are in it (a read sees every input)."""
+        if self._queued:
+            self._settle()
+        return self._db
+
     def _write(
         self, statements: list[tuple[str, tuple[object, ...]]], *, flush: bool = True
     ) -> None:
@@ -488,7 +562,7 @@ class Journal:
             for sql, params in statements:
                 db.execute(sql, params)
 
-        self._transaction(work, flush=flush)
+        self._later(work, flush=flush)
 
     def create_game(self, kind: str, players: tuple[str, ...], first_entry: str) -> int:
         """Record a new active game and its first entry (the new_game line); return its id."""
@@ -542,7 +616,7 @@ class Journal:
                     (game_id, now, payload),
                 )
 
-        self._transaction(work)
+        self._later(work)
 
     def record_refusal(self, game_id: int | None, entry: str, code: str, sentence: str) -> None:
         """Keep a refused input for diagnosis (it never takes part in a rebuild); the write is
@@ -577,7 +651,7 @@ class Journal:
     def events(self, game_id: int) -> list[str]:
         """Return a game's accepted entries, as JSON lines, in the order they were accepted."""
         self.game(game_id)
-        rows = self._db.execute(
+        rows = self._reading().execute(
             "SELECT entry FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [row[0] for row in rows]
@@ -589,7 +663,9 @@ class Journal:
         if game_id is not None:
             sql += " WHERE game_id = ?"
             params = (game_id,)
-        return [RefusalRecord(*row) for row in self._db.execute(sql + " ORDER BY id", params)]
+        return [
+            RefusalRecord(*row) for row in self._reading().execute(sql + " ORDER BY id", params)
+        ]
 
     def _records(self, where: str, params: tuple[object, ...]) -> list[GameRecord]:
         refused = (
@@ -597,7 +673,7 @@ class Journal:
             if self._keeps_refusals
             else "NULL"
         )
-        rows = self._db.execute(
+        rows = self._reading().execute(
             "SELECT g.id, g.kind, g.players, g.created, g.updated, g.status, "
             f"(SELECT count(*) FROM events e WHERE e.game_id = g.id), {refused} "
             f"FROM games g {where} ORDER BY g.id",
@@ -614,9 +690,11 @@ class Journal:
         """Every result of the outbox, oldest first (none in a journal without one)."""
         if not self._keeps_refusals:
             return []
-        rows = self._db.execute(
-            "SELECT id, game_id, at, sent, refused FROM outbox ORDER BY id"
-        ).fetchall()
+        rows = (
+            self._reading()
+            .execute("SELECT id, game_id, at, sent, refused FROM outbox ORDER BY id")
+            .fetchall()
+        )
         return [OutboxRecord(r[0], r[1], r[2], r[3], r[4] or "") for r in rows]
 
     def send_again(self, ids: list[int]) -> list[int]:
@@ -650,7 +728,7 @@ class Journal:
         file (its ``evening`` table, written when the host ends an evening); 0 without one
         (every game of the journal is this evening's)."""
         try:
-            row = self._db.execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
+            row = self._reading().execute("SELECT since_game FROM evening WHERE one = 1").fetchone()
         except sqlite3.OperationalError:  # no such table: no evening was ever ended here
             return 0
         return 0 if row is None else int(row[0])
@@ -659,23 +737,28 @@ class Journal:
         """Return the id of the game a table opens on: the game touched last when it is
         finished and of this evening (the table showed its end pages), else the active game
         touched last; None when there is neither."""
-        row = self._db.execute(
-            "SELECT id, status FROM games ORDER BY updated DESC, id DESC LIMIT 1"
-        ).fetchone()
+        row = (
+            self._reading()
+            .execute("SELECT id, status FROM games ORDER BY updated DESC, id DESC LIMIT 1")
+            .fetchone()
+        )
         if row is not None and row[1] == "finished" and int(row[0]) > self.evening_since():
             return int(row[0])
         return self.latest_active()
 
     def latest_active(self) -> int | None:
         """Return the id of the active game touched last, or None."""
-        row = self._db.execute(
-            "SELECT id FROM games WHERE status = 'active' ORDER BY updated DESC, id DESC LIMIT 1"
-        ).fetchone()
+        sql = "SELECT id FROM games WHERE status = 'active' ORDER BY updated DESC, id DESC LIMIT 1"
+        row = self._reading().execute(sql).fetchone()
         return None if row is None else int(row[0])
 
     def close(self) -> None:
-        """Close the database (everything is already on disk)."""
-        self._db.close()
+        """Close the database (what is held is committed first)."""
+        try:
+            with contextlib.suppress(JournalError):  # the loop committed it, or put it back
+                self.commit()
+        finally:
+            self._db.close()
 
 
 def _atomically(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

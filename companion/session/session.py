@@ -316,6 +316,8 @@ class Session:
         #: When set, the result of a game an input finishes is queued in the journal's outbox
         #: in the same transaction as that input (the club's publisher sends it on).
         self.results: ResultMaker | None = None
+        #: The game on when the journal began holding (see ``hold``), to put back.
+        self._held_from: int | None = None
 
     @classmethod
     def open(
@@ -367,7 +369,8 @@ class Session:
         return outcome.game_id
 
     def submit(self, entry: LogEntry, *, ordered: bool = True) -> Outcome:
-        """Apply one input; it is on disk before this returns an accepted Outcome.
+        """Apply one input; it is on disk before this returns an accepted Outcome (after
+        ``hold``: once ``commit`` returns).
 
         A log replayed (``companion replay``) is not ``ordered``: the table's order of play
         (``Binding.order``) was the table's to keep when the input was made, and a log of an
@@ -390,13 +393,46 @@ class Session:
             over = table.binding.finished()
             status = "finished" if over else "active"
             result = self._result(table, game_id) if over and not was_over else None
+            held = self.journal.holding
             try:
                 self.journal.append(game_id, len(table.entries) - 1, dumps(entry), status, result)
             except BaseException:
-                self.resume(game_id)
+                if held:  # all that was held is rolled back with it
+                    self._put_back()
+                else:
+                    self.resume(game_id)
                 raise
         self._changed()
         return Outcome(True, entry, self.view(), game_id=self._game_id, undone=undone)
+
+    def hold(self) -> None:
+        """Keep the journal's writes of the next inputs open until ``commit``: they are
+        applied and shown at once, and on disk only once ``commit`` returns."""
+        if self.journal is not None and not self.journal.holding:
+            self.journal.hold()
+            self._held_from = self._game_id
+
+    def commit(self) -> None:
+        """Put on disk the inputs applied since ``hold``. When that fails, the table is put
+        back as the journal holds it (the game before them, as it was) and the journal's
+        error is raised."""
+        journal = self.journal
+        if journal is None or not journal.holding:
+            return
+        try:
+            journal.commit()
+        except BaseException:
+            self._put_back()
+            raise
+
+    def _put_back(self) -> None:
+        """Rebuild the game on before the held inputs from the journal (none: no game)."""
+        game_id = self._held_from
+        if game_id is None:
+            self._table, self._game_id = None, None
+            self._changed()
+        else:
+            self.resume(game_id)
 
     def _result(self, table: Game, game_id: int) -> Callable[[str, str], str] | None:
         """What writes the result of ``table``, just finished, into the outbox (if anything)."""

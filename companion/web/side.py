@@ -589,6 +589,12 @@ class WebTable:
         """The table's LEDs (joining shows on the displays only)."""
         return self.controller.leds()
 
+    def hold(self) -> None:
+        self.controller.hold()
+
+    def commit(self) -> Sequence[Cue]:
+        return self.controller.commit()
+
     def close(self) -> None:
         if self.side is not None:
             self.side.close()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,12 @@ class CountingTable:
 
     def next_deadline(self) -> float | None:
         return None
+
+    def hold(self) -> None:
+        pass
+
+    def commit(self) -> Sequence[Cue]:
+        return ()
 
     def screen(self) -> Screen:
         return Screen(lcd=(f"presses: {len(self.seen)}",), oled=OledScreen(lines=("hi",)))
@@ -332,3 +339,61 @@ def test_a_message_expires_on_time_while_calls_keep_the_loop_busy() -> None:
     daemon.stop()
     thread.join(5)
     assert shown == ["calm", "", "", ""], f"the message was still on show after its time: {shown}"
+
+
+class LitteringTable(CountingTable):
+    """A table that leaves a thousand objects in reference cycles behind each press (more
+    than Python lets pile up before it collects) and notes whether a press is being made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pressing = False
+
+    def handle(self, event: Event) -> Sequence[Cue]:
+        self.pressing = True
+        for _ in range(1000):
+            cycle: list[object] = []
+            cycle.append(cycle)
+        return super().handle(event)
+
+
+def test_the_garbage_is_collected_between_presses_never_on_a_press_s_way() -> None:
+    table = LitteringTable()
+    daemon = Daemon(table, Panel(lcd=Lcd()), [], Notifier(send=Messages()))
+    handled = threading.Event()
+
+    def after_event() -> None:
+        table.pressing = False
+        handled.set()
+
+    daemon.after_event = after_event
+    during: list[bool] = []
+
+    def noted(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and threading.current_thread() is thread:
+            during.append(table.pressing)
+
+    thread = start(daemon)
+    gc.callbacks.append(noted)
+    try:
+        for _ in range(5):
+            handled.clear()
+            collections = len(during)
+            daemon.post(ButtonPressed("horse1"))
+            assert handled.wait(5)
+            assert _eventually(lambda n=collections: len(during) > n), "collected once idle"
+    finally:
+        gc.callbacks.remove(noted)
+        daemon.stop()
+        thread.join(5)
+    assert during, "the loop collected"
+    assert not any(during), "never while a press was being made and shown"
+
+
+def _eventually(condition: Callable[[], object], timeout: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True

@@ -31,6 +31,12 @@ SCRIPT = textwrap.dedent(
         def next_deadline(self):
             return None
 
+        def hold(self):
+            pass
+
+        def commit(self):
+            return ()
+
         def screen(self):
             return Screen(lcd=("busy",))
 
@@ -39,6 +45,9 @@ SCRIPT = textwrap.dedent(
 
     class Outputs:
         def show(self, screen):
+            pass
+
+        def show_panel(self, screen):
             pass
 
         def cue(self, cue, leds):

@@ -124,6 +124,22 @@ def test_a_waiting_frame_is_replaced_by_a_newer_one_and_priorities_hold() -> Non
     assert writer.idle()
 
 
+def test_an_idle_writer_lets_its_caller_run_a_job_and_a_busy_one_queues_it() -> None:
+    writer = BusWriter("pico")
+    writer.start()
+    threads: list[threading.Thread] = []
+    writer.run_now("strip", lambda: threads.append(threading.current_thread()))
+    assert threads == [threading.current_thread()], "no thread to wake: the caller ran it"
+    release = threading.Event()
+    writer.submit("move", release.wait)
+    writer.run_now("strip", lambda: threads.append(threading.current_thread()))
+    assert len(threads) == 1, "behind a job being sent: queued"
+    release.set()
+    assert writer.wait_idle(5)
+    assert threads[1] is writer._thread
+    writer.close()
+
+
 def test_a_failing_job_is_logged_and_the_next_one_still_runs(caplog) -> None:
     writer = BusWriter("i2c-1")
     ran: list[str] = []
