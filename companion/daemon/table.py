@@ -330,22 +330,24 @@ class TableController:
                 OledScreen(lines=(_("Error"),)),
             )
         now = self.clock()
-        if self._flash is not None and now >= self._flash_until:
-            self._flash = None
-        if self._flash is None and not self._down:  # nothing over it: the flow's own picture
+        # A message past its time is left out, but only ``tick`` drops it: a reader (the
+        # control socket, the pages) that draws the table must not change what it shows
+        # without the loop drawing the panel again.
+        flash = self._flash if self._flash is not None and now < self._flash_until else None
+        if flash is None and not self._down:  # nothing over it: the flow's own picture
             shaped = rows(base.lcd)
             return base if shaped == base.lcd else Screen(shaped, base.oled, base.leds)
         lcd = list(rows(base.lcd))
         oled = base.oled
-        if self._flash is not None:
-            shown = list(self._flash.lcd[:ROWS])
+        if flash is not None:
+            shown = list(flash.lcd[:ROWS])
             if shown:
                 lcd = lcd[: ROWS - len(shown)] + shown
-            if self._flash.oled:
-                oled = OledScreen(lines=self._flash.oled)
+            if flash.oled:
+                oled = OledScreen(lines=flash.oled)
         down = [(device, message) for device, (message, _) in self._down.items()]
         told = [message for message, since in self._down.values() if lost_shown(now - since)]
-        if told and (self._flash is None or not self._flash.lcd):
+        if told and (flash is None or not flash.lcd):
             lcd[-1] = told[0]
         if told and any("lcd" in device.lower() for device, _ in down):
             oled = OledScreen(lines=tuple(message for _, message in down[:4]))

@@ -188,6 +188,22 @@ def test_an_illegal_horse_is_refused_with_its_reason_for_a_few_seconds(make_tabl
     assert table.ctl.next_deadline() is None
 
 
+def test_a_reader_drawing_the_table_leaves_an_old_message_for_the_loop(make_table: Any) -> None:
+    """The control socket and the pages draw the table between inputs; the panel is drawn
+    again only when the loop's deadline comes. A reader's drawing after the message's time
+    must leave that deadline in place, or the LCD keeps the message until the next input."""
+    table = make_table(barrage_on_three())
+    table.roll(4)
+    table.press("horse3")  # refused: "Barrage on square 3" for a few seconds
+    deadline = table.ctl.next_deadline()
+    assert deadline is not None
+    table.now = deadline + 0.5  # the message's time has passed, the loop not yet woken
+    assert "Barrage" not in "\n".join(table.ctl.screen().lcd)  # what a reader draws
+    assert table.ctl.next_deadline() == deadline, "the loop would never draw the panel again"
+    table.ctl.tick(table.now)
+    assert table.ctl.next_deadline() is None
+
+
 def test_the_die_pressed_again_while_it_rolls_says_wait(make_table: Any) -> None:
     table = make_table(Session.in_memory())
     start_jumpy(table)
