@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from companion.devices.lcd import CharacterLcd
 from companion.devices.strip import MemoryStrip
 from companion.session.log import MoveEntry, Predict, Roll
 from companion.session.session import Session
+from tests.polling import eventually
 
 
 class HeldCommits:
@@ -108,7 +108,7 @@ def test_the_lcd_shows_a_move_before_its_commit_is_flushed_and_the_beep_waits(ri
     tones = len(rig.buzzer.played)
     rig.daemon.post(ButtonPressed("horse1"))
     assert rig.db.flushing.wait(5)
-    assert _eventually(lambda: rig.lcd.lines() != before), "the move is on the LCD meanwhile"
+    assert eventually(lambda: rig.lcd.lines() != before), "the move is on the LCD meanwhile"
     during = rig.lcd.lines()
     assert len(rig.buzzer.played) == tones, "no beep before the move is on disk"
     rig.db.go_on.set()
@@ -141,7 +141,7 @@ def test_a_commit_that_fails_puts_the_table_back_and_beeps_the_refusal(rig: Rig)
     shown = rig.lcd.lines()
     assert "Disk full" in " ".join(shown), shown
     assert shown[0] == before[0], "the race is drawn as it was, the reason over its bottom rows"
-    assert _eventually(lambda: not rig.strip.animating and rig.strip.frames[-1] == frame), (
+    assert eventually(lambda: not rig.strip.animating and rig.strip.frames[-1] == frame), (
         "the strip is put back once the press's walk has ended"
     )
     answer = rig.on_loop(rig.controller.hand).of("horse1")
@@ -150,12 +150,3 @@ def test_a_commit_that_fails_puts_the_table_back_and_beeps_the_refusal(rig: Rig)
     rig.settled()
     assert rig.session.accepted()[-1] == MoveEntry("red", "Anna")
     assert rig.buzzer.played[-1] == Tone.ACCEPTED
-
-
-def _eventually(condition: Callable[[], bool], timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True

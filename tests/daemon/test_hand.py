@@ -28,6 +28,7 @@ from companion.devices.pico import PicoButtons, PicoLink, PicoStrip
 from companion.devices.strip import MemoryStrip
 from companion.session.log import MoveEntry, Predict, Roll
 from companion.session.session import Session
+from tests.polling import eventually
 
 HORSES = ("horse1", "horse2", "horse3", "horse4", "horse5")
 STALL_S = 0.5
@@ -67,7 +68,7 @@ class Table:
 
     def phase_becomes(self, phase: str, timeout: float = 5.0) -> bool:
         """Wait until the game's phase (read on the loop's thread) is ``phase``."""
-        return _eventually(
+        return eventually(
             lambda: self.daemon.call(lambda: self.session.view().phase).result(5) == phase,
             timeout,
         )
@@ -165,7 +166,7 @@ def test_a_press_the_table_no_longer_takes_is_put_back(on_pico: Table, pico: Fak
     pico.press("horse1", hold_s=0.2)
     assert pico.wait_for(lambda: pico.frame == answer.frame, timeout=STALL_S)
     assert table.phase_becomes("roll")
-    assert _eventually(lambda: b" STOP " in b"".join(pico.received), 5), "its walk is stopped"
+    assert eventually(lambda: b" STOP " in b"".join(pico.received), 5), "its walk is stopped"
     table.settled()
     assert table.session.accepted()[-1] == MoveEntry("blue", "Anna")
     assert pico.wait_for(lambda: lit(pico, table.leds()), timeout=2)
@@ -260,18 +261,9 @@ def test_a_press_on_the_pis_pins_lights_the_strip_before_the_journal_commits(
         assert flushing.wait(5)
         walking = list(answer.frame)
         walking[answer.path[0]] = answer.colour
-        assert _eventually(lambda: walking in strip.frames), "lit while the journal flushes"
+        assert eventually(lambda: walking in strip.frames), "lit while the journal flushes"
         assert len(buzzer.played) == tones, "the buzzer waits for the durable commit"
         go_on.set()
         table.settled()
         assert len(buzzer.played) == tones + 1
         assert table.session.accepted()[-1] == MoveEntry("red", "Anna")
-
-
-def _eventually(condition: Any, timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True

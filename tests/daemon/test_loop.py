@@ -6,7 +6,7 @@ import gc
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from companion.daemon.notify import Notifier
 from companion.daemon.outputs import Panel
 from companion.devices.base import RGB, ButtonPressed, Event, EventSink, Tone
 from companion.render.screen import Cue, OledScreen, Screen, StripWalk
+from tests.polling import eventually
 
 
 class CountingTable:
@@ -381,22 +382,13 @@ def test_the_garbage_is_collected_between_presses_never_on_a_press_s_way() -> No
             collections = len(during)
             daemon.post(ButtonPressed("horse1"))
             assert handled.wait(5)
-            assert _eventually(lambda n=collections: len(during) > n), "collected once idle"
+            assert eventually(lambda n=collections: len(during) > n), "collected once idle"
     finally:
         gc.callbacks.remove(noted)
         daemon.stop()
         thread.join(5)
     assert during, "the loop collected"
     assert not any(during), "never while a press was being made and shown"
-
-
-def _eventually(condition: Callable[[], object], timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def test_what_the_start_made_is_left_out_of_the_loop_s_collections() -> None:
