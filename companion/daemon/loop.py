@@ -306,7 +306,6 @@ class Daemon:
         for start in self.after_ready:
             start()
         self.running.set()
-        gc.freeze()  # what the start made lives as long as the loop: no collection walks it again
         reason = "stopped"
         retry = self.outputs.maintain()
         try:
@@ -351,7 +350,6 @@ class Daemon:
             self._shutdown(reason)
             sys.setswitchinterval(switching)
             gc.set_threshold(*self._thresholds)
-            gc.unfreeze()
         return 0
 
     def _shutdown(self, reason: str) -> None:

@@ -389,18 +389,3 @@ def test_the_garbage_is_collected_between_presses_never_on_a_press_s_way() -> No
         thread.join(5)
     assert during, "the loop collected"
     assert not any(during), "never while a press was being made and shown"
-
-
-def test_what_the_start_made_is_left_out_of_the_loop_s_collections() -> None:
-    """The modules, the session and the devices live as long as the loop: no collection
-    walks them again once the table plays (a full one walks them all on a Zero 2 W)."""
-    daemon = Daemon(CountingTable(), Panel(lcd=Lcd()), [], Notifier(send=Messages()))
-    made_before = [[n] for n in range(1000)]  # tracked objects that outlive the start
-    thread = start(daemon)
-    try:
-        frozen = daemon.call(gc.get_freeze_count).result(5)
-    finally:
-        daemon.stop()
-        thread.join(5)
-    assert frozen >= len(made_before), "the start's objects are still walked by collections"
-    assert gc.get_freeze_count() == 0, "a stopped loop hands them back to the collector"
