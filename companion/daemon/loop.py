@@ -331,7 +331,10 @@ class Daemon:
                     if not self._due():
                         continue
                     item = None  # the pages' reads must not keep a message past its time
-                self.table.hold()  # committed once the displays have the input (``_send``)
+                if not isinstance(item, _Input):
+                    # Committed once the displays have it (``_send``). A phone's input is not
+                    # held: its page hears back once it is on disk, or why it is not.
+                    self.table.hold()
                 cues: list[Cue] = list(self.table.tick(self.clock()))
                 if isinstance(item, _Input):
                     cues.extend(_run_input(item))

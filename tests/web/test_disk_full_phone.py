@@ -7,10 +7,12 @@ tests/daemon/test_table_disk_full.py: SQLite then fails a write exactly as on a 
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 
 import pytest
 
+from companion.daemon.flows.base import Context, Reply
 from companion.daemon.loop import Daemon
 from companion.daemon.outputs import Panel
 from companion.daemon.table import TableController
@@ -90,3 +92,43 @@ def test_a_full_disk_is_told_to_the_phone_and_the_table(
     assert session.view().events == events + 1
     session.close()
     seats.close()
+
+
+def test_a_phone_hears_of_a_full_disk_through_the_running_loop(tmp_path: Path) -> None:
+    """The loop lets a press reach the displays before its commit; a phone's input is not
+    held so: its page hears back only once the input is on disk, or that it is not."""
+    session = Session.open(tmp_path / "journal.sqlite3")
+    controller = TableController(session, clock=lambda: 100.0)
+    start = NewGame("jumpy_jack", ("Anna", "Ben"), {})
+    controller.apply(lambda ctx: ctx.submit(start)[1])
+    daemon = Daemon(controller, Panel(), [], Quiet())
+    seats = SeatBook(None)
+    side = TableSide(daemon, controller, seats, Joins(lambda: 100.0), Hub(), "10.0.0.2:8080")
+    seats.follow(session.game_id)
+    seats.issue("Anna")
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    thread.start()
+    assert daemon.running.wait(5)
+
+    def predict_on_the_loop(horses: list[str]) -> Answer:
+        fields = seat_request("Anna", {"type": "predict", "horses": horses})
+        answer: list[Answer] = []
+        game_id = controller.session.game_id
+
+        def change(ctx: Context) -> Reply:
+            return side.seat_change(ctx, "Anna", game_id, fields, answer)
+
+        daemon.enter(lambda: controller.apply(change)).result(5)
+        return answer[0] if answer else IGNORED
+
+    try:
+        assert predict_on_the_loop(["red", "blue", "green"]).ok
+        daemon.call(lambda: set_room(session, False)).result(5)
+        orders = [["blue", "red", "green"], ["red", "blue", "green"]]
+        answers = [predict_on_the_loop(orders[n % 2]) for n in range(200)]
+        told = [a for a in answers if not a.ok]
+        assert told and told[0].code == "disk_full", "a phone was told Done for an unsaved input"
+        assert all(a.ok for a in answers[: answers.index(told[0])])
+    finally:
+        daemon.stop()
+        thread.join(5)
