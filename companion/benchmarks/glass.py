@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import math
-import os
 import random
 import statistics
 import tempfile
@@ -36,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.benchmarks import Figure, percentile
+from companion.benchmarks._model import trace_share
 from companion.benchmarks._sd_card import SdCard
 from companion.daemon.flows.base import HORSE_BUTTONS
 from companion.devices.base import RGB, ButtonPressed, EncoderTurned, Event
@@ -82,8 +81,6 @@ ROLL_POLL_S = 0.02
 #: board's quota, spent by the bench's own work since the last input (reading the board,
 #: waking up), comes back before the press is timed (a quota period is 10-15 ms).
 PACE_S = 0.03
-#: The board's share of this machine's CPU that the trace model divides CPU time by.
-TRACE_SHARE_ENV = "COMPANION_BENCH_TRACE_SHARE"
 #: The prefix of a figure the trace model gives.
 TRACED = "trace: "
 #: The prefix of the Pico's own figures as an RP2040 takes them (its MicroPython model).
@@ -715,16 +712,6 @@ LABELS = {
     "probe cpu": "CPU per press, the bench's probes on the daemon's threads",
     "loop cpu": "CPU per press, the loop thread",
 }
-
-
-def trace_share() -> float | None:
-    """The board's share the trace model divides by (``TRACE_SHARE_ENV``), or None."""
-    text = os.environ.get(TRACE_SHARE_ENV, "")
-    try:
-        share = float(text)
-    except ValueError:
-        return None
-    return share if share > 0 and math.isfinite(share) else None
 
 
 def run(quick: bool) -> dict[str, Figure]:

@@ -110,7 +110,7 @@ def _calibrated(board: str) -> Calibration:
     """The board's share of this machine, worked out before the benchmarks run: the glass
     bench traces each press and gives its figures as the board takes them too."""
     from companion.benchmarks._board import BOARDS, calibrate
-    from companion.benchmarks.glass import TRACE_SHARE_ENV
+    from companion.benchmarks._model import TRACE_SHARE_ENV
 
     calibration = calibrate(BOARDS[board])
     os.environ[TRACE_SHARE_ENV] = repr(calibration.share)
