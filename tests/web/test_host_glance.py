@@ -8,26 +8,19 @@ screen; every link, button and folded title of the host page and the first page 
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.daemon.loop import Daemon
-from companion.daemon.outputs import Panel
-from companion.daemon.table import TableController
 from companion.render.language import speaking
 from companion.session import autoplay
 from companion.session.session import Session
-from companion.web.hub import Hub
-from companion.web.joins import Joins
-from companion.web.pages import home_page, host_page
-from companion.web.seats import HOST, SeatBook
-from companion.web.side import TableSide
+from companion.web.pages import home_page
 from tests.web.conftest import PHONE
-from tests.web.test_page_fit import evaluated
-from tests.web.test_page_languages import Quiet
+from tests.web.test_page_fit import evaluated, host_page_of
 
 STYLE = resources.files("companion.web").joinpath("static", "style.css").read_bytes()
 NAMES = ("Anna", "Benoît", "Chloé")
@@ -54,30 +47,18 @@ LOOK = """() => {
 
 def host(language: str, journal: Path, over: bool) -> str:
     """The host page of a table whose room has three people, a game on (``over``: finished)."""
-    now = [100.0]
-    session = Session.open(journal)
-    controller = TableController(session, clock=lambda: now[0], language=language)
-    daemon = Daemon(controller, Panel(), [], Quiet(), clock=lambda: now[0])
-    seats = SeatBook(None)
-    side = TableSide(daemon, controller, seats, Joins(lambda: now[0]), Hub(), "10.0.0.2:8080")
-    session.new_game("jockey", NAMES)
-    session.abandon(session.game_id or 0)
-    session.new_game("jumpy_jack", NAMES, {"target": 2})
-    if over:
-        import random
 
+    def games(session: Session) -> None:
+        session.new_game("jockey", NAMES)
+        session.abandon(session.game_id or 0)
+        session.new_game("jumpy_jack", NAMES, {"target": 2})
         rng = random.Random(4)
-        while not session.view().finished:
+        while over and not session.view().finished:
             assert session.table is not None
             entry = autoplay.legal_input(session.table, rng)
             assert entry is not None and session.submit(entry).accepted
-    side.refresh()
-    for seat in (*NAMES, HOST):
-        seats.issue(seat)
-    side.refresh()
-    snap = side.drawn()
-    with speaking(language):
-        return host_page(snap.public, snap.host)
+
+    return host_page_of(language, journal, NAMES, games)
 
 
 def look(browser: Any, html: str) -> dict[str, Any]:

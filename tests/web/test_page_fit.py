@@ -4,6 +4,7 @@ phone in every language without scrolling sideways, calling a game not being pla
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -32,24 +33,36 @@ PAUSED = {"en": "paused", "fr": "en pause", "de": "pausiert"}
 CONNECTING = {"en": "connecting…", "fr": "connexion…", "de": "verbinde…"}
 
 
-def host_html(language: str, journal: Path) -> str:
-    """The host page of a table with many games: abandoned, paused, on."""
+def host_page_of(
+    language: str, journal: Path, names: Sequence[str], games: Callable[[Session], object]
+) -> str:
+    """The host page of a table whose journal ``games`` fills, every one of ``names`` and
+    the host seated."""
     now = [100.0]
     session = Session.open(journal)
     controller = TableController(session, clock=lambda: now[0], language=language)
     daemon = Daemon(controller, Panel(), [], Quiet(), clock=lambda: now[0])
     seats = SeatBook(None)
     side = TableSide(daemon, controller, seats, Joins(lambda: now[0]), Hub(), "10.0.0.2:8080")
-    session.abandon(session.new_game("course_hippique", NAMES))
-    session.new_game("jockey", NAMES)
-    session.new_game("jumpy_jack", NAMES)  # the jockey game is left, not over: paused
+    games(session)
     side.refresh()
-    for seat in (*NAMES, HOST):
+    for seat in (*names, HOST):
         seats.issue(seat)
     side.refresh()
     snap = side.drawn()
     with speaking(language):
         return host_page(snap.public, snap.host)
+
+
+def host_html(language: str, journal: Path) -> str:
+    """The host page of a table with many games: abandoned, paused, on."""
+
+    def games(session: Session) -> None:
+        session.abandon(session.new_game("course_hippique", NAMES))
+        session.new_game("jockey", NAMES)
+        session.new_game("jumpy_jack", NAMES)  # the jockey game is left, not over: paused
+
+    return host_page_of(language, journal, NAMES, games)
 
 
 def evaluated(browser: Any, html: str, script: str, viewport: dict[str, int] = PHONE) -> Any:
