@@ -42,6 +42,18 @@ def hear_again(listener: Listener) -> None:
     answered(listener, lambda: listener.client.subscribe(RESULTS, qos=1), "the league back")
 
 
+def second_unheard(
+    session: Session, publisher: Publisher, path: Path, store: League, listener: Listener
+) -> None:
+    """The table's first result reaches the league; its second is acknowledged by the broker
+    while no league listens."""
+    finish(session, publisher, 1)
+    wait_for(lambda: len(store.results()) == 1, what="the first result")
+    stop_hearing(listener)
+    finish(session, publisher, 2)
+    wait_for(lambda: unsent(path) == 0, what="the second acknowledged, for nobody")
+
+
 def test_a_tables_first_result_lost_on_the_way_is_asked_for(
     broker: LocalBroker, tmp_path: Path, league: tuple[League, Listener]
 ) -> None:
@@ -75,11 +87,7 @@ def test_a_result_lost_long_before_the_last_one_is_asked_for_by_its_number(
     publisher = table(broker, path)
     publisher.start()
     try:
-        finish(session, publisher, 1)
-        wait_for(lambda: len(store.results()) == 1, what="the first result")
-        stop_hearing(listener)
-        finish(session, publisher, 2)
-        wait_for(lambda: unsent(path) == 0, what="the second acknowledged, for nobody")
+        second_unheard(session, publisher, path, store, listener)
         db = sqlite3.connect(path)
         db.execute("UPDATE outbox SET sent = '2025-11-14T20:00:00.000+00:00' WHERE id = 2")
         db.commit()
@@ -103,11 +111,7 @@ def test_the_last_result_of_the_evening_lost_on_the_way_is_asked_for(
     publisher = table(broker, path)
     publisher.start()
     try:
-        finish(session, publisher, 1)
-        wait_for(lambda: len(store.results()) == 1, what="the first result")
-        stop_hearing(listener)
-        finish(session, publisher, 2)
-        wait_for(lambda: unsent(path) == 0, what="the last acknowledged, for nobody")
+        second_unheard(session, publisher, path, store, listener)
         hear_again(listener)
         wait_for(lambda: len(store.results()) == 2, what="the last result, asked for")
     finally:
